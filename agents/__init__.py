@@ -1,0 +1,1 @@
+"""hexdojo agents: scripted, search and learned fighters, training, tournaments, CLI."""

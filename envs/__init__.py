@@ -1,0 +1,1 @@
+"""hexdojo environments: the rules engine (``hexdojo.envs.rules``) and the RL wrappers."""

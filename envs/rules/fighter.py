@@ -1,0 +1,185 @@
+"""Fighter profiles: the character sheet a fight needs (RULES §1.1, §1.2, §1.10, §1.16, §1.20).
+
+A profile is read from TOML (see ``fighters/*.toml`` for the shipped presets) and is
+immutable during a fight; what changes in a fight (position, AP, wounds) lives in the
+state. Numbers are kept in *half points* (x2 integers) so half-points stay exact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .ruleset import RulesData, RulesError, format_validation_error, read_toml
+
+FIGHTERS_DIR = Path(__file__).parent / "fighters"
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ArmourSpec(_Model):
+    body: str | float = 0
+    helmet: str | float = 0
+    locations: dict[str, float] = Field(default_factory=dict)
+
+
+class RiskSpec(_Model):
+    ap: int = Field(default=1, ge=0, le=12)
+    initiative: int = Field(default=1, ge=0, le=12)
+    damage: int = Field(default=1, ge=0, le=12)
+    pain: int = Field(default=0, ge=0, le=12)
+    knockback: int = Field(default=0, ge=0, le=12)
+    lock_damage: int = Field(default=1, ge=0, le=12)
+
+
+class FighterFile(_Model):
+    name: str = Field(min_length=1, max_length=40)
+    style: str = ""
+    description: str = ""
+    characteristics: dict[str, float]
+    skills: dict[str, float]
+    specialisms: dict[str, float] = Field(default_factory=dict)
+    armour: ArmourSpec = Field(default_factory=ArmourSpec)
+    encumbrance: str = "average"
+    mounted: bool = False
+    height: int = Field(default=0, ge=0, le=3)
+    risk: RiskSpec = Field(default_factory=RiskSpec)
+
+
+CHAR_RANGE = (-10.0, 10.0)  # aomchar: normal -5..+5; exceptional beings beyond
+SKILL_RANGE = (0.0, 12.0)  # aom194: 0..10 normal, 10 super-human
+SPEC_RANGE = (0.0, 10.0)
+
+
+def h2(x: float) -> int:
+    """Half-point integer for a whole-or-half number."""
+    return int(round(x * 2))
+
+
+@dataclass(frozen=True)
+class Profile:
+    """A validated fighter, numbers in half points."""
+
+    name: str
+    style: str
+    description: str
+    chars: Mapping[str, int]
+    skills: Mapping[str, int]
+    specs: Mapping[str, int]
+    pv: Mapping[str, int]  # protection value per location (half points)
+    encumbrance: str
+    enc_mod: int  # half points, not yet doubled for Martial Arts
+    mounted: bool
+    height: int
+    risk: RiskSpec
+    source: str = ""
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def char(self, name: str) -> int:
+        return self.chars.get(name, 0)
+
+    def skill(self, name: str | None) -> int:
+        return self.skills.get(name, 0) if name else 0
+
+    def spec_total(self, names: tuple[str, ...] | list[str]) -> int:
+        return sum(self.specs.get(n, 0) for n in names)
+
+
+def preset_names() -> list[str]:
+    """Names (file stems) of the shipped fighter presets, sorted."""
+    return sorted(p.stem for p in FIGHTERS_DIR.glob("*.toml"))
+
+
+def _resolve_pv(value: str | float, rules: RulesData, field_name: str, source: str) -> float:
+    if isinstance(value, str):
+        if value not in rules.armour_materials:
+            raise RulesError(
+                f"{source}: field '{field_name}': value {value!r}: unknown armour; allowed: "
+                f"{sorted(rules.armour_materials)} or a protection value 0..20"
+            )
+        return rules.armour_materials[value]
+    if not 0 <= value <= 20:
+        raise RulesError(f"{source}: field '{field_name}': value {value!r}: allowed 0..20")
+    return value
+
+
+def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> Profile:
+    """Validate a fighter description against the rules (names of skills, locations...)."""
+    try:
+        ff = FighterFile.model_validate(dict(raw))
+    except ValidationError as exc:
+        raise RulesError(format_validation_error(source, exc).replace("rules data", "fighter")) from None
+
+    def bad(fld: str, value: Any, allowed: str) -> RulesError:
+        return RulesError(f"{source}: field '{fld}': value {value!r}: {allowed}")
+
+    def check_num(fld: str, v: float, lo: float, hi: float) -> None:
+        if not lo <= v <= hi:
+            raise bad(fld, v, f"allowed {lo:g}..{hi:g}")
+        if round(v * 2) != v * 2:
+            raise bad(fld, v, "must be a whole or half number")
+
+    for k, v in ff.characteristics.items():
+        if k not in rules.characteristics:
+            raise bad(f"characteristics.{k}", k, f"unknown characteristic; allowed: {rules.characteristics}")
+        check_num(f"characteristics.{k}", v, *CHAR_RANGE)
+    for k, v in ff.skills.items():
+        if k not in rules.skills:
+            raise bad(f"skills.{k}", k, f"unknown skill; allowed: {rules.skills}")
+        check_num(f"skills.{k}", v, *SKILL_RANGE)
+    for k, v in ff.specialisms.items():
+        check_num(f"specialisms.{k}", v, *SPEC_RANGE)
+    if ff.encumbrance not in rules.encumbrance.bands:
+        raise bad("encumbrance", ff.encumbrance, f"allowed: {list(rules.encumbrance.bands)}")
+
+    body = _resolve_pv(ff.armour.body, rules, "armour.body", source)
+    helmet = _resolve_pv(ff.armour.helmet, rules, "armour.helmet", source)
+    pv: dict[str, int] = {}
+    for loc, spec in rules.locations.items():
+        pv[loc] = h2(helmet if spec.armour == "helmet" else body)
+    for loc, v in ff.armour.locations.items():
+        if loc not in rules.locations:
+            raise bad(f"armour.locations.{loc}", loc, f"unknown location; allowed: {list(rules.locations)}")
+        check_num(f"armour.locations.{loc}", v, 0, 20)
+        pv[loc] = h2(v)
+
+    return Profile(
+        name=ff.name,
+        style=ff.style,
+        description=ff.description,
+        chars={k: h2(ff.characteristics.get(k, 0)) for k in rules.characteristics},
+        skills={k: h2(ff.skills.get(k, 0)) for k in rules.skills},
+        specs={k: h2(v) for k, v in ff.specialisms.items()},
+        pv=pv,
+        encumbrance=ff.encumbrance,
+        enc_mod=h2(rules.encumbrance.bands[ff.encumbrance]),
+        mounted=ff.mounted,
+        height=ff.height if ff.mounted or ff.height else 0,
+        risk=ff.risk,
+        source=source,
+        raw=dict(raw),
+    )
+
+
+def load_profile(spec: str | Path | Profile | Mapping[str, Any], rules: RulesData) -> Profile:
+    """A profile from a preset name, a TOML path, a dict, or an existing Profile."""
+    if isinstance(spec, Profile):
+        return spec
+    if isinstance(spec, Mapping):
+        return profile_from_dict(spec, rules, "fighter description")
+    text = str(spec)
+    preset = FIGHTERS_DIR / f"{text.lower()}.toml"
+    if preset.exists():
+        return profile_from_dict(read_toml(preset), rules, str(preset))
+    path = Path(text)
+    if path.suffix == ".toml" or path.exists():
+        return profile_from_dict(read_toml(path), rules, str(path))
+    raise RulesError(
+        f"fighter {text!r}: not a preset and not a TOML file; presets: {preset_names()}"
+    )

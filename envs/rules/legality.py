@@ -1,0 +1,373 @@
+"""What a fighter may do now, and why not (RULES §1.5-1.7, §1.18-1.20, §2, §3, §4, §5.3).
+
+One function per question, in the order a referee would ask them; the same functions both
+list the legal choices and explain an illegal one, so the mask and the reasons never
+disagree. A *window* says which decision is open: an action in one's phase, a reaction
+to a trigger, or a follow-on after a success.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from . import hexgrid as hx
+from .model import Choice
+from .tables import Tables
+
+if TYPE_CHECKING:
+    from .state import State
+
+DEFENSIVE = frozenset({"dodge", "block", "leg_grab"})
+TURN_STEPS = (1, -1, 2, -2, 3)
+MAY_TURN = (0, 1, -1)
+
+
+class Window(NamedTuple):
+    """An open decision window for maneuvers."""
+
+    kind: str  # "action", "reaction" or "follow_on"
+    fighter: int
+    triggers: frozenset[str] = frozenset()
+    attacker: int | None = None  # who triggered the reaction
+    attack: str | None = None  # the attacking maneuver reacted to
+    after: str | None = None  # the maneuver a follow-on follows
+    no_defence: bool = False  # the attack allows no defensive reaction (aom3227, aom3228)
+    restrict: str | None = None  # follow_on_defence restriction for the defender
+    reactions_only: tuple[str, ...] | None = None  # explicit list (e.g. soak window)
+
+
+# ---------------------------------------------------------------- parameter domains
+def param_domain(t: Tables, name: str) -> tuple[tuple[int, ...], tuple[str | None, ...], tuple[int, ...]]:
+    """All (turns, locations, options) a maneuver can ever take (the action catalogue)."""
+    m = t.maneuvers[name]
+    if m.category == "turn":
+        turns: tuple[int, ...] = TURN_STEPS
+    elif m.may_turn:
+        turns = MAY_TURN
+    else:
+        turns = (0,)
+    if t.is_attack(name) and m.aim != "whole":
+        if m.aim == "any" or (m.kick and t.data.prone.kick_any_location):
+            locs: tuple[str | None, ...] = t.locations
+        else:
+            locs = tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
+    else:
+        locs = (None,)
+    if m.category == "move":
+        opts: tuple[int, ...] = tuple(range(1, t.data.movement.move_forward_max + 1)) + tuple(
+            -k for k in range(1, t.data.movement.move_back_max + 1)
+        )
+    elif m.moves == "side":
+        opts = tuple(range(len(t.data.movement.side_step_offsets_adjacent)))
+    elif m.may_advance:
+        opts = (0, 1)
+    elif len(m.damage_types) > 1:
+        opts = tuple(range(len(m.damage_types)))
+    elif m.category == "throw":
+        opts = tuple(sorted(t.rear_arc))
+    elif m.category == "break":
+        opts = tuple(range(len(t.data.break_hold.escaper_methods)))
+    else:
+        opts = (0,)
+    return turns, locs, opts
+
+
+# ---------------------------------------------------------------- maneuver level
+def _candidates(s: State, w: Window) -> tuple[str, ...]:
+    t = s.t
+    if w.reactions_only is not None:
+        return w.reactions_only
+    if w.kind == "action":
+        held = s.hold_on(w.fighter) is not None
+        return tuple(
+            n for n, m in t.maneuvers.items()
+            if m.unarmed and ("A" in m.tags or (held and m.usable_when_held))
+        )
+    if w.kind == "follow_on":
+        return t.follow_ons.get(w.after or "", ())
+    return tuple(n for n in t.reaction_maneuvers if _trigger_reason(s, n, w) is None)
+
+
+def _trigger_reason(s: State, name: str, w: Window) -> str | None:
+    m = s.t.maneuvers[name]
+    hit = [tr for tr in m.reacts_to if tr in w.triggers]
+    if not hit:
+        return f"{name}: does not react to this (reacts to: {', '.join(m.reacts_to) or 'nothing'})"
+    if hit == ["attack"] and m.against and w.attack not in m.against:
+        return f"{name}: only answers {', '.join(m.against)}"
+    return None
+
+
+def maneuver_reason(s: State, i: int, name: str, w: Window) -> str | None:
+    """Why fighter ``i`` may not use maneuver ``name`` in window ``w`` at all (or None)."""
+    t = s.t
+    m = t.maneuvers.get(name)
+    if m is None:
+        return f"unknown maneuver {name!r}"
+    if not m.unarmed:
+        if m.category == "speak":
+            return f"{name}: not available in this simulator (out of scope)"
+        return f"{name}: needs a weapon, not available unarmed"
+    f = s.fighters[i]
+    hold_on = s.hold_on(i)
+    if w.kind == "action":
+        if "A" not in m.tags and not (m.usable_when_held and hold_on is not None):
+            return f"{name}: not an action (tags {'/'.join(m.tags)})"
+    elif w.kind == "follow_on":
+        if name not in t.follow_ons.get(w.after or "", ()):
+            nexts = ", ".join(t.follow_ons.get(w.after or "", ())) or "none"
+            return f"{name}: does not follow {w.after} (follow-ups: {nexts})"
+    elif w.reactions_only is not None:
+        if name not in w.reactions_only:
+            return f"{name}: not possible now (only {', '.join(w.reactions_only)})"
+    else:
+        if "R" not in m.tags:
+            return f"{name}: not a reaction (tags {'/'.join(m.tags)})"
+        r = _trigger_reason(s, name, w)
+        if r:
+            return r
+        if m.category in DEFENSIVE and w.no_defence:
+            return f"{name}: no defensive reaction is allowed against {w.attack}"
+        if name == "Forearm Block" and w.restrict == "no_forearm_block":
+            return f"{name}: the blocked arm is locked (aom322e)"
+    cost = m.ap
+    if cost > f.ap:
+        return f"{name}: needs {cost} AP, {f.name} has {f.ap}"
+    if f.prone and name not in t.data.prone.allowed:
+        return f"{name}: not allowed while prone (allowed: {', '.join(t.data.prone.allowed)})"
+    if m.category == "stand" and not f.prone:
+        return f"{name}: not prone"
+    if m.category == "break" and hold_on is None:
+        return f"{name}: nobody holds {f.name}"
+    if hold_on is not None:
+        kind = t.hold_kinds[hold_on.kind]
+        if name not in kind.held_may:
+            return f"{name}: not allowed while held ({hold_on.kind} hold, §1.18/§5.14)"
+        if kind.held_attacks_barred_from_behind and hold_on.from_behind and t.is_attack(name):
+            return f"{name}: grappled from behind, cannot attack the holder (aom3216)"
+    if s.hold_by(i) is not None and (m.category == "move" or m.moves is not None):
+        return f"{name}: holding someone; release first (a holder cannot leave the hex)"
+    if f.mounted and m.mounted == "no":
+        return f"{name}: not allowed mounted (§1.20)"
+    return None
+
+
+# ---------------------------------------------------------------- target level
+def target_reason(s: State, i: int, name: str, target: int | None) -> str | None:
+    t = s.t
+    m = t.maneuvers[name]
+    if not t.is_attack(name):
+        return None if target is None else f"{name}: takes no target"
+    if target is None or not 0 <= target < len(s.fighters) or target == i:
+        return f"{name}: needs an opponent as target"
+    f, g = s.fighters[i], s.fighters[target]
+    if not g.active:
+        return f"{name}: {g.name} is {g.out}"
+    hold_on = s.hold_on(i)
+    if hold_on is not None and hold_on.holder != target:
+        return f"{name}: while held, only the holder can be attacked"
+    holding = s.hold_by(i)
+    if m.hold and holding is not None and holding.held != target and t.data.holds.one_hold_per_holder:
+        return f"{name}: already holding {s.fighters[holding.held].name} (one hold at a time)"
+    if m.needs_hold:
+        if holding is None or holding.held != target or holding.kind != m.needs_hold:
+            return f"{name}: needs a {m.needs_hold} hold on {g.name} ({m.pages[0]})"
+    if m.category == "pull_down" and (holding is None or holding.held != target):
+        return f"{name}: needs a hold on {g.name} (follows Arm Grab)"
+    if m.category == "throw" and (holding is None or holding.held != target):
+        return f"{name}: needs a hold on {g.name} (aom3228)"
+    if f.mounted and m.mounted == "same_height" and t.data.mounted.close_needs_same_height:
+        if g.height != f.height:
+            return f"{name}: mounted, only against someone at the same height (§1.20)"
+    return None
+
+
+def geometry_reason(
+    s: State, i: int, name: str, target: int | None, turn: int, option: int, w: Window
+) -> str | None:
+    """Range, arc and destination checks, which depend on the optional turn and option."""
+    t = s.t
+    m = t.maneuvers[name]
+    f = s.fighters[i]
+    facing = hx.turn(f.facing, turn)
+    if m.category == "turn":
+        return None if turn else f"{name}: choose how far to turn"
+    if m.category == "move":
+        if option > 0:
+            pos = f.pos
+            for k in range(option):
+                pos = hx.neighbour(pos, facing)
+                if not s.on_board(pos):
+                    return f"{name}: would leave the arena"
+                if k < option - 1 and not t.data.movement.move_through_occupied and any(
+                    g.pos == pos and g.idx != i and g.active for g in s.fighters
+                ):
+                    return f"{name}: cannot move through an occupied hex"
+        else:
+            pos = hx.neighbour(f.pos, hx.opposite(facing))
+            if not s.on_board(pos):
+                return f"{name}: would leave the arena"
+        return None
+    if w.kind == "reaction" and w.attacker is not None and m.category in DEFENSIVE:
+        arc = s.arc(w.attacker, i, facing)
+        if m.front_arc_only and arc not in hx.FRONT_ARC:
+            return f"{name}: the attack comes from the rear ({hx.RELATIVE_NAMES[arc]}), only the front three hexes can be defended"
+        if m.moves is not None:
+            dest = dodge_destination(s, i, w.attacker, m.moves, option)
+            if dest is None or not s.on_board(dest):
+                return f"{name}: no room to dodge (would leave the arena)"
+        return None
+    if not t.is_attack(name) or target is None:
+        return None
+    g = s.fighters[target]
+    dist = hx.distance(f.pos, g.pos)
+    if m.range == 0:
+        if dist == 0:
+            return None
+        if not m.may_close or dist != 1:
+            return f"{name}: {g.name} is not in or next to your hex"
+        if s.hold_on(i) is not None or s.hold_by(i) is not None:
+            return f"{name}: cannot close into another hex while holding or held"
+        if t.data.attack.closing_requires_front_arc:
+            d = hx.direction_to(f.pos, g.pos)
+            if d is None or not hx.in_front_arc(d, facing):
+                return f"{name}: {g.name}'s hex is not in your front three hexes (turn first)"
+        return None
+    # range 1
+    pos = f.pos
+    if option == 1 and m.may_advance:
+        if s.hold_on(i) is not None or s.hold_by(i) is not None:
+            return f"{name}: cannot fly while holding or held"
+        pos = hx.neighbour(f.pos, facing)
+        if not s.on_board(pos):
+            return f"{name}: would leave the arena"
+        dist = hx.distance(pos, g.pos)
+    if dist == 0 and t.data.attack.range1_reaches_same_hex:
+        return None
+    if dist != 1:
+        return f"{name}: {g.name} is not in an adjacent hex"
+    if not m.any_direction:
+        d = hx.direction_to(pos, g.pos)
+        if d is None or not hx.in_front_arc(d, facing):
+            return f"{name}: {g.name} is not in your front three hexes"
+    return None
+
+
+def throw_destination(s: State, i: int, turn: int, option: int) -> hx.Hex:
+    f = s.fighters[i]
+    return hx.neighbour(f.pos, hx.turn(f.facing, turn) + option)
+
+
+def dodge_destination(s: State, i: int, attacker: int, moves: str, option: int) -> hx.Hex | None:
+    """Where a moving dodge takes the dodger (aom3146, aom3147, aom322b)."""
+    f, a = s.fighters[i], s.fighters[attacker]
+    d = s.attack_direction(attacker, i)
+    same = f.pos == a.pos
+    if moves == "away":
+        return hx.neighbour(f.pos, hx.opposite(d))
+    if moves == "side":
+        mv = s.t.data.movement
+        offs = mv.side_step_offsets_same_hex if same else mv.side_step_offsets_adjacent
+        if option >= len(offs):
+            return None
+        return hx.neighbour(f.pos, d + offs[option])
+    # toward: into the attacker's hex, or through it when already there
+    return hx.neighbour(f.pos, d) if same else a.pos
+
+
+def location_reason(s: State, i: int, name: str, target: int | None, loc: str | None) -> str | None:
+    t = s.t
+    m = t.maneuvers[name]
+    if not t.is_attack(name) or m.aim == "whole":
+        return None if loc is None else f"{name}: whole-body maneuver, cannot aim"
+    if loc is None or loc not in t.loc_aim:
+        return f"{name}: needs an aimed location, one of {', '.join(t.locations)}"
+    aim = t.loc_aim[loc]
+    if m.aim != "any" and aim not in m.aim:
+        prone = target is not None and s.fighters[target].prone
+        if not (m.kick and prone and t.data.prone.kick_any_location):
+            return f"{name}: cannot aim at the {loc} (only {', '.join(m.aim)})"
+    if m.needs_hold:
+        h = s.hold_by(i)
+        if h is not None and h.location is not None and h.location != loc:
+            return f"{name}: must lock the held arm ({h.location})"
+    return None
+
+
+def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | None:
+    m = s.t.maneuvers[name]
+    if m.category == "throw":
+        dest = throw_destination(s, i, turn, option)
+        if not s.on_board(dest):
+            return f"{name}: the landing hex is off the arena"
+    return None
+
+
+# ---------------------------------------------------------------- enumeration
+def maneuver_choices(s: State, w: Window) -> list[Choice]:
+    """Every legal maneuver choice in window ``w``."""
+    i = w.fighter
+    out: list[Choice] = []
+    t = s.t
+    for name in _candidates(s, w):
+        if maneuver_reason(s, i, name, w):
+            continue
+        turns, locs, opts = param_domain(t, name)
+        if t.is_attack(name):
+            if w.kind == "reaction" and w.attacker is not None:
+                targets: list[int | None] = [w.attacker]
+            else:
+                targets = list(s.others(i))
+        else:
+            targets = [None]
+        for tg in targets:
+            if target_reason(s, i, name, tg):
+                continue
+            ok_locs = [loc for loc in locs if location_reason(s, i, name, tg, loc) is None]
+            if not ok_locs:
+                continue
+            for tu in turns:
+                for op in opts:
+                    if geometry_reason(s, i, name, tg, tu, op, w) or option_reason(s, i, name, tu, op):
+                        continue
+                    for loc in ok_locs:
+                        out.append(Choice("maneuver", name, tg, loc, tu, op))
+    return out
+
+
+def explain(s: State, c: Choice) -> str:
+    """A short reason why ``c`` is not legal in the current decision."""
+    pend = s._pending
+    if pend is None:
+        return "the fight is over"
+    decision, choices = pend
+    who = s.fighters[decision.fighter].name
+    kinds = sorted({ch.kind for ch in choices})
+    if c.kind not in kinds:
+        return f"{who} must make a {decision.kind} decision now; allowed kinds: {', '.join(kinds)}"
+    if c.kind == "risk":
+        return f"risk must be 0..{s.t.max_risk} dice"
+    if c.kind != "maneuver":
+        return f"{c.kind}: not possible now"
+    w: Any = getattr(s.stack[-1], "window", None)
+    if w is None:
+        return f"{c.maneuver}: not possible now"
+    i = decision.fighter
+    name = c.maneuver or ""
+    r = maneuver_reason(s, i, name, w)
+    if r:
+        return r
+    turns, locs, opts = param_domain(s.t, name)
+    if c.turn not in turns:
+        return f"{name}: turn must be one of {turns}"
+    if c.option not in opts:
+        return f"{name}: option must be one of {opts}"
+    if w.kind == "reaction" and w.attacker is not None and s.t.is_attack(name) and c.target != w.attacker:
+        return f"{name}: a counter-attack must target the attacker"
+    return (
+        target_reason(s, i, name, c.target)
+        or location_reason(s, i, name, c.target, c.location)
+        or geometry_reason(s, i, name, c.target, c.turn, c.option, w)
+        or option_reason(s, i, name, c.turn, c.option)
+        or f"{name}: not possible now"
+    )

@@ -1,0 +1,114 @@
+"""Small value types of a fight: choices, decisions, fighters' changing state, holds."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .fighter import Profile
+from .hexgrid import Hex
+
+#: Kinds of decision a fighter can be asked for (see ``State.decision``).
+DECISION_KINDS = ("phase", "action", "reaction", "follow_on", "soak", "risk", "hold")
+
+
+class Choice(NamedTuple):
+    """One thing a fighter can choose.
+
+    kind: ``phase`` (option 1 = take my phase now, 0 = wait), ``end`` (end my phase),
+    ``release`` (let go of my hold), ``maneuver``, ``pass`` (no reaction, no follow-on,
+    take the wound), ``risk`` (how many dice to risk on the roll just asked for) or
+    ``hold`` (option 1 = move along with a knocked-back held opponent, 0 = let go).
+
+    For maneuvers: ``target`` fighter index, aimed ``location``, ``turn`` (the optional
+    60-degree turn: +1 left, -1 right; for Turn itself 60/120/180 degrees as 1..3 or
+    -1..-2) and ``option``, whose meaning depends on the maneuver: Move 1/2 hexes forward or
+    -1 back; Side-step 0 = left, 1 = right; Martial Kick 1 = flying kick; Martial Strike the
+    damage type index; Martial Throw the landing hex (2, 3, 4 = rear-left, rear,
+    rear-right of the thrower); Break Hold the method index.
+    """
+
+    kind: str
+    maneuver: str | None = None
+    target: int | None = None
+    location: str | None = None
+    turn: int = 0
+    option: int = 0
+    risk: int = 0
+
+
+PASS = Choice("pass")
+END = Choice("end")
+RELEASE = Choice("release")
+
+
+class Decision(NamedTuple):
+    """Who must decide now, and what kind of decision it is."""
+
+    fighter: int
+    kind: str
+    about: str = ""  # e.g. which roll a risk decision is for
+
+
+class Hold(NamedTuple):
+    """A hold (RULES §1.18): ``holder`` holds ``held``; ``kind`` keys ``holds.kinds``."""
+
+    holder: int
+    held: int
+    kind: str
+    location: str | None
+    turn: int  # turn it was made (painful locks hurt again each later turn)
+    attempts: int = 0  # failed Break Hold attempts so far (+1 each, aom322d)
+    from_behind: bool = False
+
+
+class FighterState:
+    """What changes about one fighter during a fight."""
+
+    __slots__ = (
+        "idx", "p", "pos", "facing", "ap", "init", "phased", "prone", "mounted", "height",
+        "out", "wounds", "worst", "pen", "status",
+    )
+
+    def __init__(self, idx: int, profile: Profile, pos: Hex, facing: int) -> None:
+        self.idx = idx
+        self.p = profile
+        self.pos = pos
+        self.facing = facing
+        self.ap = 0
+        self.init = 0
+        self.phased = False
+        self.prone = False
+        self.mounted = profile.mounted
+        self.height = profile.height
+        self.out: str | None = None  # None, "unconscious" or "dead"
+        self.wounds: tuple[tuple[str, int], ...] = ()
+        self.worst = 0
+        self.pen = 0  # stagger/stun penalty this turn (half points)
+        self.status = ""  # "", "staggered" or "stunned" (this turn)
+
+    @property
+    def name(self) -> str:
+        return self.p.name
+
+    @property
+    def active(self) -> bool:
+        return self.out is None
+
+    def copy(self) -> FighterState:
+        c = FighterState.__new__(FighterState)
+        c.idx = self.idx
+        c.p = self.p
+        c.pos = self.pos
+        c.facing = self.facing
+        c.ap = self.ap
+        c.init = self.init
+        c.phased = self.phased
+        c.prone = self.prone
+        c.mounted = self.mounted
+        c.height = self.height
+        c.out = self.out
+        c.wounds = self.wounds
+        c.worst = self.worst
+        c.pen = self.pen
+        c.status = self.status
+        return c

@@ -1,0 +1,853 @@
+"""Resolution frames: the turn, a phase, a move, an attack, a hit, a hold break.
+
+Each frame is one step of the rules that may need decisions on the way (RULES §1.4-1.19).
+``step(state)`` does the automatic work and returns ``(Decision, choices)`` when someone
+must decide (or None after changing the stack); ``answer(state, choice)`` records the
+decision. Frames hold only plain values, so ``copy()`` is a dict copy.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from . import hexgrid as hx
+from .legality import DEFENSIVE, Window, dodge_destination, maneuver_choices, throw_destination
+from .model import END, PASS, RELEASE, Choice, Decision, Hold
+from .tables import h2
+
+if TYPE_CHECKING:
+    from .state import State
+
+Step = tuple[Decision, list[Choice]] | None
+
+
+def risk_choices(s: State) -> list[Choice]:
+    return [Choice("risk", risk=n) for n in range(s.t.max_risk + 1)]
+
+
+class Frame:
+    window: Window | None = None
+
+    def copy(self) -> Frame:
+        c = object.__new__(type(self))
+        c.__dict__ = self.__dict__.copy()
+        return c
+
+    def step(self, s: State) -> Step:  # pragma: no cover - interface
+        raise NotImplementedError
+
+    def answer(self, s: State, c: Choice) -> None:  # pragma: no cover - interface
+        raise NotImplementedError
+
+
+def schedule(s: State, frames: list[Frame]) -> None:
+    """Push frames so that the first in the list runs first."""
+    s.stack.extend(reversed(frames))
+
+
+def pop(s: State, fr: Frame) -> None:
+    if s.stack and s.stack[-1] is fr:
+        s.stack.pop()
+
+
+def dispatch(s: State, i: int, c: Choice, via: str, restrict: str | None = None) -> None:
+    """Start the maneuver ``c`` of fighter ``i`` (an action, reaction or follow-on)."""
+    m = s.t.maneuvers[c.maneuver or ""]
+    f = s.fighters[i]
+    if m.category == "move":
+        s.stack.append(MoveFrame(i, c))
+    elif m.category == "turn":
+        f.ap -= m.ap
+        s.set_facing(i, hx.turn(f.facing, c.turn))
+        s.log("turn", m.pages[0], a=i, actor=f.name, via=via, facing=hx.DIRECTION_NAMES[f.facing])
+    elif m.category == "stand":
+        f.ap -= m.ap
+        f.prone = False
+        s.log("stand_up", "§5.18", a=i, actor=f.name, via=via)
+    elif m.category == "break":
+        s.stack.append(BreakHoldFrame(i, c, via))
+    else:
+        s.stack.append(AttackFrame(i, c, via, restrict))
+
+
+# ======================================================================= turn (§1.4, §1.5)
+class TurnFrame(Frame):
+    """A combat turn: AP and initiative rolls, then phases in initiative order."""
+
+    def __init__(self) -> None:
+        self.at = "start"
+        self.asked = 0
+
+    def step(self, s: State) -> Step:
+        if self.at == "start":
+            self.start_turn(s)
+            return None
+        cands = [i for i in s.order if s.fighters[i].active and not s.fighters[i].phased]
+        if not cands:
+            self.end_turn(s)
+            return None
+        if self.asked >= len(cands) - 1:  # the lowest has no choice (aom312)
+            self.asked = 0
+            s.stack.append(PhaseFrame(cands[-1]))
+            return None
+        i = cands[self.asked]
+        self._cand = i
+        return Decision(i, "phase"), [Choice("phase", option=1), Choice("phase", option=0)]
+
+    def answer(self, s: State, c: Choice) -> None:
+        if c.option == 1:
+            s.stack.append(PhaseFrame(self._cand))
+            self.asked = 0
+        else:
+            s.log("wait", "aom312", a=self._cand, actor=s.fighters[self._cand].name)
+            self.asked += 1
+
+    def start_turn(self, s: State) -> None:
+        s.turn += 1
+        if s.turn > s.game.turn_limit:
+            s.turn -= 1
+            s.result = {"winner": None, "reason": "turn limit", "turn": s.turn}
+            s.log("fight_ends", "hexdojo", winner=None, reason="turn limit")
+            s.stack.clear()
+            return
+        data = s.t.data.turn
+        inits: list[tuple[int, int, int]] = []
+        for f in s.fighters:
+            f.phased = False
+            f.pen = 0
+            f.status = ""
+            if not f.active:
+                f.ap = 0
+                continue
+            res, rec = s.roll_spec(f.idx, "AP", data.ap, f.p.risk.ap)
+            ap = res // 2 if data.ap_rounding == "down" else (res + 1) // 2
+            f.ap = max(data.minimum_ap, ap)
+            ires, irec = s.roll_spec(f.idx, "initiative", data.initiative, f.p.risk.initiative)
+            f.init = ires
+            tie = s.dice.die()  # ties: a die roll (aom312)
+            inits.append((-ires, -tie, f.idx))
+            s.log("turn_start", "aom313", a=f.idx, actor=f.name, ap=f.ap, ap_roll=rec,
+                  initiative_roll=irec)
+        s.order = tuple(i for _, _, i in sorted(inits))
+        s.log("initiative", "aom312", order=[s.fighters[i].name for i in s.order])
+        self.at = "phase"
+        self.asked = 0
+
+    def end_turn(self, s: State) -> None:
+        if s.t.data.turn.unused_ap_lost:  # §5.25 PROPOSED
+            for f in s.fighters:
+                f.ap = 0
+        self.at = "start"
+
+
+class PhaseFrame(Frame):
+    """One fighter's phase: actions until the fighter ends it (aom312)."""
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+        self.at = "start"
+
+    def step(self, s: State) -> Step:
+        f = s.fighters[self.i]
+        if self.at == "start":
+            self.at = "act"
+            s.log("phase", "aom312", a=self.i, actor=f.name, ap=f.ap)
+            if s.t.data.holds.lock_damage_in_holder_phase:
+                locks = [h for h in s.holds if h.holder == self.i
+                         and s.t.hold_kinds[h.kind].painful and h.turn < s.turn]
+                schedule(s, [lock_damage(s, h) for h in locks])
+            return None
+        if not f.active:
+            f.phased = True
+            pop(s, self)
+            return None
+        self.window = Window("action", self.i)
+        choices = maneuver_choices(s, self.window)
+        if s.hold_by(self.i) is not None:
+            choices.append(RELEASE)
+        choices.append(END)
+        return Decision(self.i, "action"), choices
+
+    def answer(self, s: State, c: Choice) -> None:
+        f = s.fighters[self.i]
+        if c.kind == "end":
+            f.phased = True
+            s.log("phase_ends", "aom312", a=self.i, actor=f.name, ap=f.ap)
+            pop(s, self)
+        elif c.kind == "release":
+            h = s.hold_by(self.i)
+            if h is not None:
+                s.end_hold(h, "released", "§1.18")
+        else:
+            dispatch(s, self.i, c, "action")
+
+
+# ======================================================================= movement (aom3141)
+class MoveFrame(Frame):
+    """A Move, then the reactions it triggers (aom3121, §4, §5.7)."""
+
+    def __init__(self, i: int, c: Choice) -> None:
+        self.i = i
+        self.c = c
+        self.at = "move"
+        self.queue: tuple[tuple[int, frozenset[str]], ...] = ()
+
+    def step(self, s: State) -> Step:
+        if self.at == "move":
+            self.move(s)
+            self.at = "react"
+        while self.queue:
+            g, triggers = self.queue[0]
+            if not (s.fighters[g].active and s.fighters[self.i].active):
+                self.queue = self.queue[1:]
+                continue
+            self.window = Window("reaction", g, triggers, attacker=self.i, attack="Move")
+            choices = maneuver_choices(s, self.window) + [PASS]
+            return Decision(g, "reaction"), choices
+        pop(s, self)
+        return None
+
+    def answer(self, s: State, c: Choice) -> None:
+        g, _ = self.queue[0]
+        self.queue = self.queue[1:]
+        if c.kind == "maneuver":
+            dispatch(s, g, c, "reaction")
+
+    def move(self, s: State) -> None:
+        f = s.fighters[self.i]
+        m = s.t.maneuvers["Move"]
+        f.ap -= m.ap
+        start = f.pos
+        near_before = {g.idx for g in s.fighters if g.idx != self.i and hx.distance(g.pos, start) <= 1}
+        s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
+        if self.c.option > 0:
+            for _ in range(self.c.option):
+                s.place(self.i, hx.neighbour(f.pos, f.facing))
+        else:
+            s.place(self.i, hx.neighbour(f.pos, hx.opposite(f.facing)))
+        s.log("move", "aom3141", a=self.i, actor=f.name, to=list(f.pos),
+              facing=hx.DIRECTION_NAMES[f.facing])
+        q = []
+        for g in s.order or tuple(range(len(s.fighters))):
+            if g == self.i or not s.fighters[g].active:
+                continue
+            gp = s.fighters[g].pos
+            trig = {"movement"}
+            if gp == f.pos and start != gp:
+                trig.add("closing")
+            if hx.distance(gp, f.pos) <= 1 and g not in near_before:
+                trig.add("adjacent_entry")
+            if s.hold_on(g) is not None:
+                trig.add("held")
+            q.append((g, frozenset(trig)))
+        self.queue = tuple(q)
+
+
+# ======================================================================= attack (§1.6-1.9)
+class AttackFrame(Frame):
+    """One attack: declaration (turn, closing), the target's reaction, rolls, outcome."""
+
+    def __init__(self, a: int, c: Choice, via: str, restrict: str | None = None) -> None:
+        self.a = a
+        self.c = c
+        self.via = via
+        self.restrict = restrict
+        self.at = "declare"
+        self.closed = False
+        self.react: Choice | None = None
+        self.ra = 0
+        self.rd = 0
+
+    @property
+    def t(self) -> int:
+        return self.c.target  # type: ignore[return-value]
+
+    def step(self, s: State) -> Step:
+        if self.at == "declare":
+            self.declare(s)
+            self.at = "react"
+        a, t = s.fighters[self.a], s.fighters[self.t]
+        if not (a.active and t.active):
+            pop(s, self)
+            return None
+        if self.at == "react":
+            m = s.t.maneuvers[self.c.maneuver or ""]
+            trig = {"attack"}
+            if self.closed:
+                trig.add("closing")
+            if s.hold_on(self.t) is not None:
+                trig.add("held")
+            self.window = Window("reaction", self.t, frozenset(trig), attacker=self.a,
+                                 attack=self.c.maneuver, no_defence=m.no_defence,
+                                 restrict=self.restrict)
+            return Decision(self.t, "reaction"), maneuver_choices(s, self.window) + [PASS]
+        self.window = None
+        if self.at == "att_risk":
+            return Decision(self.a, "risk", "attack"), risk_choices(s)
+        if self.at == "def_risk":
+            about = "counter-attack" if self.counter(s) else "defence"
+            return Decision(self.t, "risk", about), risk_choices(s)
+        self.resolve(s)
+        return None
+
+    def answer(self, s: State, c: Choice) -> None:
+        if self.at == "react":
+            self.at = "att_risk"
+            if c.kind != "maneuver":
+                return
+            self.react = c
+            m = s.t.maneuvers[c.maneuver or ""]
+            if m.category in ("turn", "stand", "break"):
+                self.react = None  # not a defence: the default defence still applies
+                dispatch(s, self.t, c, "reaction")
+                return
+            f = s.fighters[self.t]
+            f.ap -= m.ap
+            s.set_facing(self.t, hx.turn(f.facing, c.turn))
+            s.log("reaction", m.pages[0], a=self.t, actor=f.name, maneuver=c.maneuver,
+                  against=self.c.maneuver)
+        elif self.at == "att_risk":
+            self.ra = c.risk
+            self.at = "def_risk"
+        elif self.at == "def_risk":
+            self.rd = c.risk
+            self.at = "roll"
+
+    def counter(self, s: State) -> bool:
+        return self.react is not None and s.t.is_attack(self.react.maneuver or "")
+
+    def declare(self, s: State) -> None:
+        m = s.t.maneuvers[self.c.maneuver or ""]
+        f = s.fighters[self.a]
+        g = s.fighters[self.t]
+        f.ap -= m.ap
+        s.set_facing(self.a, hx.turn(f.facing, self.c.turn))
+        if m.range == 0 and f.pos != g.pos:
+            s.place(self.a, g.pos)  # closing (aom321, aom322)
+            self.closed = True
+        elif m.range == 1 and m.may_advance and self.c.option == 1:
+            s.place(self.a, hx.neighbour(f.pos, f.facing))  # flying kick (aom3222)
+        s.log("declare", m.pages[0], a=self.a, t=self.t, actor=f.name, target=g.name,
+              maneuver=self.c.maneuver, location=self.c.location, via=self.via,
+              closing=self.closed)
+
+    # ------------------------------------------------------------ rolls
+    def resolve(self, s: State) -> None:
+        pop(s, self)
+        c = self.c
+        att, arec = attack_roll(s, self.a, self.t, c, self.ra)
+        frames: list[Frame] = []
+        ev: dict[str, Any] = {"a": self.a, "t": self.t, "actor": s.fighters[self.a].name,
+                              "target": s.fighters[self.t].name, "maneuver": c.maneuver,
+                              "location": c.location, "attack": arec}
+        react = self.react
+        if react is not None and self.counter(s):
+            cres, crec = attack_roll(s, self.t, self.a, react, self.rd)
+            ev.update(counter=react.maneuver, counter_location=react.location, defence=crec)
+            hits = []
+            if att >= cres:
+                hits.append((self.a, self.t, c, att - cres))
+            if cres >= att:
+                hits.append((self.t, self.a, react, cres - att))
+            ev["outcome"] = "both hit" if len(hits) == 2 else (
+                "hit" if hits[0][0] == self.a else "countered")
+            s.log("attack", "§1.6", **ev)
+            for x, y, ch, margin in hits:
+                frames += success(s, x, y, ch, margin)
+            schedule(s, frames)
+            return
+        rname = react.maneuver if react is not None else None
+        dres, drec = defence_roll(s, self.t, self.a, rname, c, self.rd)
+        ev.update(defence_maneuver=rname or "none", defence=drec)
+        rm = s.t.maneuvers[rname] if rname else None
+        if rm is not None and rm.category == "leg_grab":
+            hit = dres < att  # aom3226: the grabber wins ties
+        elif s.t.data.attack.hit_requires_higher:
+            hit = att > dres  # §5.2 PROPOSED
+        else:
+            hit = att >= dres
+        margin = att - dres
+        ev["outcome"] = "hit" if hit else "miss"
+        ev["margin"] = margin / 2
+        s.log("attack", "aom315", **ev)
+        if rm is not None and rm.moves is not None and react is not None:
+            dest = dodge_destination(s, self.t, self.a, rm.moves, react.option)
+            if dest is not None and s.on_board(dest):
+                s.place(self.t, dest)
+                s.log("dodge_move", rm.pages[0], a=self.t, actor=s.fighters[self.t].name,
+                      to=list(dest))
+        if hit:
+            frames += success(s, self.a, self.t, c, margin)
+        elif rm is not None and rname is not None:
+            if rm.category == "leg_grab":
+                make_hold(s, self.t, self.a, rm.hold or "leg", None)
+                if s.t.data.attack.leg_grab_pulls_kicker_in:
+                    s.place(self.a, s.fighters[self.t].pos)
+            if rname in s.t.follow_ons:
+                frames.append(FollowOnFrame(self.t, rname))
+        schedule(s, frames)
+
+
+def _attack_terms(s: State, x: int, y: int, c: Choice) -> list[tuple[str, int]]:
+    t = s.t
+    m = t.maneuvers[c.maneuver or ""]
+    extra: list[tuple[str, int]] = [(c.maneuver or "maneuver", h2(m.attack_mod))]
+    if c.location is not None:
+        aim = t.loc_aim[c.location]
+        extra.append((f"aim {c.location}", t.aim[aim].attack))
+    if s.arc(x, y) in t.rear_arc:
+        extra.append(("rear", h2(t.data.attack.rear_bonus)))  # aom315
+    h_on = s.hold_on(x)
+    if h_on is not None and h_on.holder == y:
+        extra.append((f"held ({h_on.kind})", h2(t.hold_kinds[h_on.kind].held_attack_mod)))
+    h_by = s.hold_by(x)
+    if h_by is not None:
+        kind = t.hold_kinds[h_by.kind]
+        if h_by.held == y:
+            extra.append(("holding", h2(kind.holder_attack_bonus)))  # aom3225
+        else:
+            extra.append((f"holding ({h_by.kind})", h2(kind.holder_other_mod)))  # aom322a
+    f = s.fighters[x]
+    if f.mounted and m.mounted == "same_height":
+        extra.append(("mounted", h2(t.data.mounted.attack_mod)))  # aom3221, aom3225
+    return extra
+
+
+def attack_roll(s: State, x: int, y: int, c: Choice, risk: int) -> tuple[int, dict[str, Any]]:
+    """§1.8: skill (+ specialism) + CO (+ encumbrance, doubled for Martial Arts) + modifiers."""
+    m = s.t.maneuvers[c.maneuver or ""]
+    b, terms = s.basic(x, m.skill, m.characteristic, m.specialisms, _attack_terms(s, x, y, c))
+    return s.roll("attack", b, terms, risk)
+
+
+def defence_roll(
+    s: State, y: int, x: int, rname: str | None, c: Choice, risk: int
+) -> tuple[int, dict[str, Any]]:
+    """§1.8 defence table (aom315): by the defender's reaction, or the default defence."""
+    t = s.t
+    extra: list[tuple[str, int]] = []
+    h_by = s.hold_by(y)
+    if h_by is not None and h_by.held != x:
+        extra.append((f"holding ({h_by.kind})", h2(t.hold_kinds[h_by.kind].holder_other_mod)))
+    if rname is None:
+        d = t.data.attack.default_defence
+        b, terms = s.basic(y, d.skill, d.characteristic, d.specialisms, extra)
+        return s.roll("defence", b, terms, risk)
+    m = t.maneuvers[rname]
+    bonus = h2(m.defence_bonus)
+    if rname == "Drop Dodge":  # §5.11 PROPOSED table
+        dd = t.data.drop_dodge
+        if c.maneuver in dd.by_maneuver:
+            bonus = h2(dd.by_maneuver[c.maneuver or ""])
+        elif c.location is not None:
+            bonus = h2(dd.by_aim.get(t.loc_aim[c.location], 0))
+        else:
+            bonus = h2(dd.by_aim.get(t.data.attack.default_aim, 0))
+    elif m.category == "block":
+        bonus = h2(t.data.forearm_block.bonus_vs_unarmed)
+    extra.append((rname, bonus))
+    b, terms = s.basic(y, m.skill, m.characteristic, m.specialisms, extra)
+    return s.roll("defence", b, terms, risk)
+
+
+# ======================================================================= success (§2 effects)
+def make_hold(s: State, holder: int, held: int, kind: str, location: str | None) -> None:
+    """Create (or upgrade, e.g. Arm Grab -> Arm/wrist Lock) a hold (§1.18)."""
+    old = s.hold_by(holder)
+    from_behind = s.arc(holder, held) in s.t.rear_arc
+    new = Hold(holder, held, kind, location, s.turn, 0, from_behind)
+    if old is not None and old.held == held:
+        s.replace_hold(old, new._replace(attempts=old.attempts))
+    else:
+        if old is not None:
+            s.end_hold(old, "new hold", "§5.17")
+        s.holds.append(new)
+    s.log("hold", s.t.hold_kinds[kind].source, holder=holder, held=held,
+          actor=s.fighters[holder].name, target=s.fighters[held].name, hold=kind,
+          location=location)
+
+
+def success(s: State, x: int, y: int, c: Choice, margin: int) -> list[Frame]:
+    """The effects of ``x``'s successful maneuver ``c`` on ``y``; returns frames to run."""
+    t = s.t
+    m = t.maneuvers[c.maneuver or ""]
+    frames: list[Frame] = []
+    fy = s.fighters[y]
+    loc = c.location or t.data.attack.whole_body_location
+    if m.ends_hold:
+        h = s.hold_by(x)
+        if h is not None and h.held == y:
+            s.end_hold(h, c.maneuver or "", m.pages[0])
+    if m.hold:
+        make_hold(s, x, y, m.hold, c.location)
+    if m.category == "throw":
+        dest = throw_destination(s, x, 0, c.option)
+        if s.on_board(dest):
+            s.place(y, dest)
+    if m.knocks_prone:
+        fy.prone = True
+        s.log("prone", m.pages[0], a=y, actor=fy.name, why=c.maneuver)
+    if m.unhorses and fy.mounted:
+        fall_off(s, y, c.maneuver or "")
+    if m.damage is not None:
+        dtype = m.damage_types[min(c.option, len(m.damage_types) - 1)] if len(m.damage_types) > 1 else m.damage_types[0]
+        frames.append(HitFrame(x, y, c.maneuver or "", loc, dtype, margin, "attack"))
+        if m.self_injury is not None:
+            frames.append(self_injury(s, x, y, c.maneuver or "", loc))
+    if c.maneuver in t.follow_ons:
+        frames.append(FollowOnFrame(x, c.maneuver or ""))
+    return frames
+
+
+def fall_off(s: State, i: int, why: str) -> None:
+    """A rider falls off the mount and lands prone (aom347)."""
+    f = s.fighters[i]
+    f.mounted = False
+    f.height = 0
+    f.prone = True
+    s.log("falls_off", "aom347", a=i, actor=f.name, why=why)
+
+
+def self_injury(s: State, x: int, y: int, maneuver: str, loc: str) -> Frame:
+    """§1.17: striking armour hurts: basic damage = target DR - striker's skill (+2 Head Butt)."""
+    t = s.t
+    m = t.maneuvers[maneuver]
+    fx, fy = s.fighters[x], s.fighters[y]
+    part_loc = t.data.self_injury.locations[m.self_injury or "hand"]
+    dr = fy.p.char("ST") + fy.p.pv[loc]
+    skill = fx.p.skill(m.self_injury_skill) + fx.p.spec_total(m.specialisms)
+    basic = dr - skill + h2(m.self_injury_extra)
+    armoured = fy.p.pv[loc] > 0
+    return HitFrame(y, x, maneuver, part_loc, t.data.self_injury.damage_type, 0, "self",
+                    fixed=basic if (armoured or not t.data.self_injury.requires_armour) else None)
+
+
+def lock_damage(s: State, h: Hold) -> Frame:
+    """§5.16 PROPOSED: a painful lock hurts again in each later turn, no attack roll."""
+    name = s.t.hold_by_maneuver[h.kind]
+    loc = h.location or s.t.data.attack.whole_body_location
+    if h.kind == "head_lock":
+        loc = "Head"
+    return HitFrame(h.holder, h.held, name, loc, s.t.maneuvers[name].damage_types[0], 0, "lock")
+
+
+# ======================================================================= hit (§1.10-1.13)
+class HitFrame(Frame):
+    """Damage, soak, wound, immediate reaction and knock-back of one hit."""
+
+    def __init__(self, src: int, victim: int, maneuver: str, loc: str, dtype: str,
+                 margin: int, kind: str, fixed: int | None = None) -> None:
+        self.src = src
+        self.victim = victim
+        self.maneuver = maneuver
+        self.loc = loc
+        self.dtype = dtype
+        self.margin = margin
+        self.kind = kind  # "attack", "lock" or "self"
+        self.fixed = fixed
+        self.at = "damage"
+        self.level = 0
+        self.damage = 0
+        self.dest: hx.Hex | None = None
+
+    def step(self, s: State) -> Step:
+        v = s.fighters[self.victim]
+        if self.at == "damage":
+            if not v.active or (self.kind == "self" and self.fixed is None):
+                pop(s, self)
+                return None
+            self.roll_damage(s)
+            soak = s.t.maneuvers["Soak"]
+            if self.level > 0 and self.kind != "self" and v.ap >= soak.ap:
+                self.at = "soak"
+            else:
+                self.at = "apply"
+        if self.at == "soak":
+            self.window = Window("reaction", self.victim, frozenset({"hit"}),
+                                 reactions_only=("Soak",))
+            return Decision(self.victim, "soak"), maneuver_choices(s, self.window) + [PASS]
+        self.window = None
+        if self.at == "soak_risk":
+            return Decision(self.victim, "risk", "soak"), risk_choices(s)
+        if self.at == "apply":
+            self.apply(s)
+            return None
+        # at == "hold": a held victim knocked back: the holder moves along or lets go
+        h = s.hold_on(self.victim)
+        if h is None or not s.fighters[h.holder].active:
+            self.finish_knockback(s, None)
+            return None
+        self._holder = h.holder
+        return Decision(h.holder, "hold"), [Choice("hold", option=1), Choice("hold", option=0)]
+
+    def answer(self, s: State, c: Choice) -> None:
+        if self.at == "soak":
+            if c.kind == "maneuver":
+                v = s.fighters[self.victim]
+                v.ap -= s.t.maneuvers["Soak"].ap
+                self.at = "soak_risk"
+            else:
+                self.at = "apply"
+        elif self.at == "soak_risk":
+            self.soak(s, c.risk)
+            self.at = "apply"
+        elif self.at == "hold":
+            self.finish_knockback(s, self._holder if c.option == 1 else None)
+
+    def roll_damage(self, s: State) -> None:
+        t = s.t
+        v = s.fighters[self.victim]
+        aim = t.aim[t.loc_aim[self.loc]]
+        if self.kind == "self":
+            self.damage = self.fixed or 0
+            rec: dict[str, Any] = {"what": "self-injury", "result": self.damage / 2}
+        else:
+            m = t.maneuvers[self.maneuver]
+            use_margin = self.kind == "attack" or t.data.lock_damage.uses_margin
+            extra = [("rating", h2(m.damage or 0)),
+                     ("margin", int(self.margin * t.data.attack.margin_damage_per_point) if use_margin else 0),
+                     (f"location {self.loc}", aim.damage)]
+            risk = s.fighters[self.src].p.risk.damage if self.kind == "attack" else \
+                s.fighters[self.src].p.risk.lock_damage
+            b, terms = s.basic(self.src, None, "ST", (), extra)
+            self.damage, rec = s.roll("damage", b, terms, risk)
+        dr = v.p.char("ST") + v.p.pv[self.loc]
+        self.level = t.wound_level(self.damage - dr)
+        s.log("damage", "aom316", a=self.src, t=self.victim, actor=s.fighters[self.src].name,
+              target=v.name, maneuver=self.maneuver, kind=self.kind, location=self.loc,
+              damage_type=self.dtype, roll=rec, dr=dr / 2, wound=t.wound_levels[self.level])
+
+    def soak(self, s: State, risk: int) -> None:
+        t = s.t
+        res, rec = s.roll_spec(self.victim, "soak", t.data.soak.roll, risk)
+        levels = t.soak_levels(res)
+        before = self.level
+        self.level = max(0, self.level - levels)
+        s.log("soak", "aom314c", a=self.victim, actor=s.fighters[self.victim].name, roll=rec,
+              levels=levels, before=t.wound_levels[before], after=t.wound_levels[self.level])
+
+    def apply(self, s: State) -> None:
+        t = s.t
+        v = s.fighters[self.victim]
+        pop(s, self)
+        if self.level > 0:
+            if self.level >= t.fatal:
+                v.wounds = v.wounds + ((self.loc, self.level),)
+                v.out = "dead"
+                s.log("wound", "aom316", a=self.victim, actor=v.name, location=self.loc,
+                      wound=t.wound_levels[self.level], effect="killed")
+                s.check_over()
+                return
+            if self.kind != "self" or t.data.pain.self_injury_pain_roll:
+                self.pain(s)  # before the new wound's impairment applies (aom1d31)
+            v.wounds = v.wounds + ((self.loc, self.level),)
+            v.worst = max(v.worst, self.level)
+            s.log("wound", "aom316", a=self.victim, actor=v.name, location=self.loc,
+                  wound=t.wound_levels[self.level], worst=t.wound_levels[v.worst])
+            if s.check_over():
+                return
+        m = t.maneuvers[self.maneuver]
+        if self.kind == "attack" and not m.no_knockback and v.active:
+            self.knockback(s)
+
+    def pain(self, s: State) -> None:
+        """§1.12 immediate reaction: unconscious, stunned or staggered."""
+        t = s.t
+        p = t.data.pain
+        v = s.fighters[self.victim]
+        aim = t.aim[t.loc_aim[self.loc]]
+        extra = [(f"{self.dtype}", h2(t.data.damage_types[self.dtype].pain)),
+                 (f"location {self.loc}", aim.pain),
+                 (t.wound_levels[self.level], t.wound_pain[self.level])]
+        res, rec = s.roll_spec(self.victim, "pain", p.roll, v.p.risk.pain, extra)
+        if res <= h2(p.unconscious_at_most):
+            effect = "unconscious"
+            v.out = "unconscious"
+            v.ap = 0
+            if v.mounted:
+                fall_off(s, self.victim, "unconscious")
+        elif res < h2(p.stunned_below):
+            effect = "stunned"
+            v.ap = 0
+            v.status = "stunned"
+            v.pen = min(v.pen, h2(p.stun_penalty))
+        elif res < h2(p.staggered_below):
+            effect = "staggered"
+            s.lose_ap(self.victim, p.stagger_ap_loss)
+            if v.status != "stunned":
+                v.status = "staggered"
+            v.pen = min(v.pen, h2(p.stagger_penalty))
+        else:
+            effect = "none"
+        s.log("pain", "aom1d31", a=self.victim, actor=v.name, roll=rec, effect=effect)
+        if effect in ("stunned", "staggered") and self.kind == "attack":
+            h = s.hold_by(self.victim)
+            if h is not None and h.held == self.src:  # aom3225, aom3216, aom3226
+                s.end_hold(h, f"holder {effect}", "§1.12")
+        if effect == "stunned" and v.mounted:
+            md = t.data.mounted
+            b, terms = s.basic(self.victim, "Riding", "CO")
+            r, rrec = s.roll("stay mounted", b, terms, 0)
+            if r < h2(md.stay_mounted_difficulty):
+                fall_off(s, self.victim, "stunned")
+
+    def knockback(self, s: State) -> None:
+        """§1.13 (aom1d34): ST + Athletics against the basic damage before armour."""
+        t = s.t
+        kb = t.data.knockback
+        v = s.fighters[self.victim]
+        aim_name = t.loc_aim[self.loc]
+        loc_mod = t.aim[aim_name].knockback
+        if aim_name == "Leg" and v.mounted:
+            loc_mod = 0  # "Leg (on foot)"
+        extra = [(self.dtype, h2(t.data.damage_types[self.dtype].knockback)),
+                 (f"location {self.loc}", loc_mod)]
+        skill = kb.mounted_skill if v.mounted else kb.roll.skill
+        b, terms = s.basic(self.victim, skill, kb.roll.characteristic, kb.roll.specialisms, extra)
+        res, rec = s.roll("knock-back", b, terms, v.p.risk.knockback)
+        fail = self.damage - res
+        if fail <= 0:
+            s.log("knockback", "aom1d34", a=self.victim, actor=v.name, roll=rec,
+                  difficulty=self.damage / 2, effect="none")
+            return
+        if fail <= h2(kb.off_balance_max_fail):
+            effect, loss, move = "off balance", kb.off_balance_ap_loss, False
+        elif fail < h2(kb.knocked_over_min_fail):
+            effect, loss, move = "knocked back", kb.knocked_back_ap_loss, True
+        else:
+            effect, loss, move = "knocked over", kb.knocked_back_ap_loss, True
+        short = v.ap < loss
+        s.lose_ap(self.victim, loss)
+        falls = effect == "knocked over" or short
+        s.log("knockback", "aom1d34", a=self.victim, actor=v.name, roll=rec,
+              difficulty=self.damage / 2, effect=effect, falls=falls)
+        if falls:
+            if v.mounted:
+                fall_off(s, self.victim, effect)
+            else:
+                v.prone = True
+        if not move or kb.distance == 0:
+            return
+        src = s.fighters[self.src]
+        d = hx.direction_to(src.pos, v.pos)
+        if d is None:
+            d = src.facing  # §5.20 PROPOSED: same hex, along the attacker's facing
+        dest = v.pos
+        for _ in range(kb.distance):
+            nxt = hx.neighbour(dest, d)
+            if not s.on_board(nxt):
+                break
+            dest = nxt
+        if dest == v.pos:
+            return
+        self.dest = dest
+        mine = s.hold_by(self.victim)
+        if mine is not None and kb.holder_knocked_back_releases:
+            s.end_hold(mine, "holder knocked back", "hexdojo")
+        if s.hold_on(self.victim) is not None:
+            self.at = "hold"
+            s.stack.append(self)  # back on the stack for the holder's choice
+            return
+        s.place(self.victim, dest)
+
+    def finish_knockback(self, s: State, follower: int | None) -> None:
+        pop(s, self)
+        h = s.hold_on(self.victim)
+        if h is not None and follower is None:
+            s.end_hold(h, "let go", "aom3225")
+        if self.dest is not None:
+            s.place(self.victim, self.dest)
+            if follower is not None:
+                s.place(follower, self.dest)
+                s.log("moves_along", "aom3225", a=follower, actor=s.fighters[follower].name)
+
+
+# ======================================================================= follow-on (§3)
+class FollowOnFrame(Frame):
+    """After a success: the fighter may follow with what the §3 graph allows."""
+
+    def __init__(self, i: int, after: str) -> None:
+        self.i = i
+        self.after = after
+
+    def step(self, s: State) -> Step:
+        if not s.fighters[self.i].active:
+            pop(s, self)
+            return None
+        self.window = Window("follow_on", self.i, after=self.after)
+        return Decision(self.i, "follow_on"), maneuver_choices(s, self.window) + [PASS]
+
+    def answer(self, s: State, c: Choice) -> None:
+        pop(s, self)
+        if c.kind != "maneuver":
+            return
+        if self.after in s.t.data.holds.follow_ups_end_hold:
+            h = s.hold_by(self.i)
+            if h is not None and c.maneuver != "Martial Throw":
+                s.end_hold(h, f"{c.maneuver} follows {self.after}", "aom3226")
+        dispatch(s, self.i, c, "follow_on", s.t.data.follow_on_defence.get(self.after))
+
+
+# ======================================================================= break hold (aom322d)
+class BreakHoldFrame(Frame):
+    """Opposed rolls; the escaper must score higher; +1 per earlier attempt."""
+
+    def __init__(self, i: int, c: Choice, via: str) -> None:
+        self.i = i
+        self.c = c
+        self.via = via
+        self.at = "declare"
+        self.re = 0
+        self.rh = 0
+
+    def step(self, s: State) -> Step:
+        f = s.fighters[self.i]
+        h = s.hold_on(self.i)
+        if self.at == "declare":
+            f.ap -= s.t.maneuvers["Break Hold"].ap
+            s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
+            self.at = "esc_risk"
+        if h is None or not s.fighters[h.holder].active:
+            pop(s, self)
+            return None
+        if self.at == "esc_risk":
+            return Decision(self.i, "risk", "break hold"), risk_choices(s)
+        if self.at == "hold_risk":
+            return Decision(h.holder, "risk", "resist break hold"), risk_choices(s)
+        self.resolve(s, h)
+        return None
+
+    def answer(self, s: State, c: Choice) -> None:
+        if self.at == "esc_risk":
+            self.re = c.risk
+            self.at = "hold_risk"
+        else:
+            self.rh = c.risk
+            self.at = "roll"
+
+    def resolve(self, s: State, h: Hold) -> None:
+        pop(s, self)
+        bh = s.t.data.break_hold
+        kind = s.t.hold_kinds[h.kind]
+        method = bh.escaper_methods[self.c.option]
+        spec = bh.methods[method]
+        eb, eterms = s.basic(self.i, spec.skill, spec.characteristic,
+                             (), [("earlier attempts", h2(s.t.data.holds.break_attempt_bonus) * h.attempts)])
+        best = None
+        for hm in bh.holder_methods:  # hexdojo: the holder resists with the best method
+            hs = bh.methods[hm]
+            hb, hterms = s.basic(h.holder, hs.skill, hs.characteristic, (),
+                                 [(f"{h.kind} hold", h2(kind.break_holder_bonus))])
+            if best is None or hb > best[0]:
+                best = (hb, hterms, hm)
+        assert best is not None
+        eres, erec = s.roll(f"break hold ({method})", eb, eterms, self.re)
+        hres, hrec = s.roll(f"hold ({best[2]})", best[0], best[1], self.rh)
+        ok = eres > hres  # the escaper must score higher (aom322d)
+        s.log("break_hold", "aom322d", a=self.i, t=h.holder, actor=s.fighters[self.i].name,
+              target=s.fighters[h.holder].name, escaper=erec, holder=hrec,
+              outcome="broken" if ok else "held")
+        if ok:
+            s.end_hold(h, "Break Hold", "aom322d")
+        else:
+            s.replace_hold(h, h._replace(attempts=h.attempts + 1))

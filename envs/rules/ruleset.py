@@ -1,0 +1,422 @@
+"""Loading and validating the rules data (issue: rules as data).
+
+The shipped ``data/rules.toml`` holds every number, table and graph edge of the rules. A
+designer overrides any value from a TOML file of the same layout; the merged result is
+validated field by field, and errors name the file, the field, the bad value and what is
+allowed. The rule set's id is a content hash, so results can be stamped with it.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+DATA_DIR = Path(__file__).parent / "data"
+RULES_FILE = DATA_DIR / "rules.toml"
+
+
+class RulesError(ValueError):
+    """A rules or fighter file is invalid; the message names file, field, value, allowed."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RollSpec(_Model):
+    skill: str
+    characteristic: str
+    specialisms: list[str] = Field(default_factory=list)
+    bonus: float = 0
+
+
+class AimRow(_Model):
+    attack: float
+    damage: float
+    pain: float
+    knockback: float
+
+
+class LocationSpec(_Model):
+    aim: str
+    armour: Literal["helmet", "body"]
+
+
+class DamageType(_Model):
+    pain: float
+    knockback: float
+
+
+class Dice(_Model):
+    die_sides: int = Field(ge=2, le=20)
+    points_per_die: float = Field(ge=0)
+    max_risk_dice: int = Field(ge=0, le=12)
+
+
+class TurnRules(_Model):
+    minimum_ap: int = Field(ge=0)
+    ap_rounding: Literal["down", "up", "nearest"]
+    unused_ap_lost: bool
+    turn_limit: int = Field(ge=1, le=10_000)
+    ap: RollSpec
+    initiative: RollSpec
+
+
+class AttackRules(_Model):
+    hit_requires_higher: bool
+    margin_damage_per_point: float
+    rear_bonus: float
+    rear_arc: list[int]
+    closing_requires_front_arc: bool
+    range1_reaches_same_hex: bool
+    leg_grab_pulls_kicker_in: bool
+    default_aim: str
+    whole_body_location: str
+    default_defence: RollSpec
+
+    @field_validator("rear_arc")
+    @classmethod
+    def _arc(cls, v: list[int]) -> list[int]:
+        bad = [d for d in v if d not in range(6)]
+        if bad:
+            raise ValueError(f"relative directions must be 0..5 (0 = front), got {bad}")
+        return v
+
+
+class Encumbrance(_Model):
+    bands: dict[str, float]
+    martial_arts_multiplier: float
+
+
+class Wounds(_Model):
+    levels: list[str]
+    upper_bounds: list[float]
+    impairment: list[float]
+    pain: list[float]
+
+
+class Soak(_Model):
+    roll: RollSpec
+    upper_bounds: list[float]
+
+
+class Pain(_Model):
+    roll: RollSpec
+    unconscious_at_most: float
+    stunned_below: float
+    staggered_below: float
+    stun_penalty: float
+    stagger_penalty: float
+    stagger_ap_loss: int = Field(ge=0)
+    self_injury_pain_roll: bool
+
+
+class Knockback(_Model):
+    roll: RollSpec
+    mounted_skill: str
+    off_balance_max_fail: float
+    off_balance_ap_loss: int = Field(ge=0)
+    knocked_back_ap_loss: int = Field(ge=0)
+    knocked_over_min_fail: float
+    distance: int = Field(ge=0, le=3)
+    holder_knocked_back_releases: bool
+
+
+class HoldKind(_Model):
+    created_by: str
+    source: str
+    held_attack_mod: float
+    held_may: list[str]
+    held_attacks_barred_from_behind: bool = False
+    free_arms: int = Field(ge=0, le=2)
+    holder_attack_bonus: float
+    holder_other_mod: float
+    break_holder_bonus: float
+    painful: bool
+
+
+class Holds(_Model):
+    maintain_ap: int = Field(ge=0)
+    release_ap: int = Field(ge=0)
+    one_hold_per_holder: bool
+    break_attempt_bonus: float
+    lock_damage_in_holder_phase: bool
+    follow_ups_end_hold: list[str]
+    kinds: dict[str, HoldKind]
+
+
+class Method(_Model):
+    skill: str
+    characteristic: str
+
+
+class BreakHold(_Model):
+    escaper_methods: list[str]
+    holder_methods: list[str]
+    holder_method_choice: Literal["best"]
+    methods: dict[str, Method]
+
+
+class Prone(_Model):
+    stand_up_ap: int = Field(ge=0)
+    allowed: list[str]
+    kick_any_location: bool
+
+
+class Mounted(_Model):
+    close_needs_same_height: bool
+    attack_mod: float
+    range1_kicks_allowed: bool
+    stay_mounted_difficulty: float
+    falling_damage: float
+
+
+class SelfInjury(_Model):
+    locations: dict[Literal["hand", "foot", "head"], str]
+    damage_type: str
+    requires_armour: bool
+
+
+class LockDamage(_Model):
+    uses_margin: bool
+    knockback: bool
+
+
+class DropDodge(_Model):
+    by_aim: dict[str, float]
+    by_maneuver: dict[str, float]
+
+
+class ForearmBlock(_Model):
+    bonus_vs_unarmed: float
+    bonus_vs_close_weapon: float
+    bonus_vs_melee_weapon: float
+    bonus_vs_ranged: float
+
+
+class Movement(_Model):
+    side_step_offsets_adjacent: list[int]
+    side_step_offsets_same_hex: list[int]
+    move_forward_max: int = Field(ge=0, le=6)
+    move_back_max: int = Field(ge=0, le=6)
+    move_through_occupied: bool
+
+
+Category = Literal[
+    "move", "turn", "soak", "stand", "strike", "grab", "leg_grab", "lock", "throw",
+    "pull_down", "dodge", "block", "break", "weapon", "speak",
+]
+Trigger = Literal["closing", "attack", "movement", "adjacent_entry", "held", "hit"]
+
+
+class Maneuver(_Model):
+    pages: list[str]
+    tags: list[Literal["A", "R", "F"]]
+    ap: int = Field(ge=0, le=20)
+    category: Category
+    skill: str | None = None
+    characteristic: str | None = None
+    specialisms: list[str] = Field(default_factory=list)
+    attack_mod: float = 0
+    aim: Literal["any", "whole"] | list[str] = "whole"
+    damage: float | None = None
+    damage_types: list[str] = Field(default_factory=list)
+    range: Literal[0, 1] = 0
+    may_close: bool = False
+    may_advance: bool = False
+    any_direction: bool = False
+    may_turn: bool = False
+    reacts_to: list[Trigger] = Field(default_factory=list)
+    against: list[str] = Field(default_factory=list)
+    counter: bool = False
+    defence_bonus: float = 0
+    front_arc_only: bool = False
+    moves: Literal["away", "side", "toward"] | None = None
+    self_injury: Literal["hand", "foot", "head"] | None = None
+    self_injury_skill: str | None = None
+    self_injury_extra: float = 0
+    kick: bool = False
+    usable_prone: bool = False
+    usable_when_held: bool = False
+    knocks_prone: bool = False
+    no_defence: bool = False
+    no_knockback: bool = False
+    ends_hold: bool = False
+    unhorses: bool = False
+    hold: str | None = None
+    needs_hold: str | None = None
+    mounted: Literal["allowed", "same_height", "no"] = "allowed"
+    unarmed: bool = True
+    proposed: dict[str, str] = Field(default_factory=dict)
+
+
+class RulesData(_Model):
+    version: str
+    name: str
+    characteristics: list[str]
+    skills: list[str]
+    dice: Dice
+    turn: TurnRules
+    attack: AttackRules
+    encumbrance: Encumbrance
+    armour_materials: dict[str, float]
+    aim: dict[str, AimRow]
+    locations: dict[str, LocationSpec]
+    damage_types: dict[str, DamageType]
+    wounds: Wounds
+    soak: Soak
+    pain: Pain
+    knockback: Knockback
+    holds: Holds
+    break_hold: BreakHold
+    prone: Prone
+    mounted: Mounted
+    self_injury: SelfInjury
+    lock_damage: LockDamage
+    drop_dodge: DropDodge
+    forearm_block: ForearmBlock
+    movement: Movement
+    follow_ons: dict[str, list[str]]
+    follow_on_defence: dict[str, Literal["no_forearm_block", "held_arm"]]
+    maneuvers: dict[str, Maneuver]
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """Read a TOML file, turning syntax errors into a RulesError naming the file."""
+    p = Path(path)
+    try:
+        with p.open("rb") as fh:
+            return tomllib.load(fh)
+    except FileNotFoundError:
+        raise RulesError(f"{p}: file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"{p}: not valid TOML: {exc}") from None
+
+
+def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """Tables merge key by key; any other value (lists included) is replaced."""
+    out = copy.deepcopy(dict(base))
+    for key, value in override.items():
+        if isinstance(value, Mapping) and isinstance(out.get(key), Mapping):
+            out[key] = deep_merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def format_validation_error(source: str, exc: ValidationError) -> str:
+    lines = [f"{source}: invalid rules data"]
+    for err in exc.errors():
+        field = ".".join(str(p) for p in err["loc"])
+        value = err.get("input")
+        lines.append(f"  field '{field}': value {value!r}: {err['msg']}")
+    return "\n".join(lines)
+
+
+def _check_names(data: RulesData, source: str) -> None:
+    """Cross-references between tables: every name used must be defined."""
+    maneuvers = set(data.maneuvers)
+    problems: list[str] = []
+
+    def need(field: str, value: str, allowed: Any) -> None:
+        if value not in allowed:
+            problems.append(
+                f"  field '{field}': value {value!r}: unknown; allowed: {sorted(allowed)}"
+            )
+
+    for after, nexts in data.follow_ons.items():
+        need(f"follow_ons.{after}", after, maneuvers)
+        for n in nexts:
+            need(f"follow_ons.{after}", n, maneuvers)
+    for after in data.follow_on_defence:
+        need("follow_on_defence", after, maneuvers)
+    for name, m in data.maneuvers.items():
+        if isinstance(m.aim, list):
+            for a in m.aim:
+                need(f"maneuvers.{name}.aim", a, data.aim)
+        for t in m.damage_types:
+            need(f"maneuvers.{name}.damage_types", t, data.damage_types)
+        for a in m.against:
+            need(f"maneuvers.{name}.against", a, maneuvers)
+        if m.hold is not None:
+            need(f"maneuvers.{name}.hold", m.hold, data.holds.kinds)
+        if m.needs_hold is not None:
+            need(f"maneuvers.{name}.needs_hold", m.needs_hold, data.holds.kinds)
+        if m.skill is not None:
+            need(f"maneuvers.{name}.skill", m.skill, data.skills)
+        if m.characteristic is not None:
+            need(f"maneuvers.{name}.characteristic", m.characteristic, data.characteristics)
+        if m.category in ("strike", "grab", "lock", "throw", "pull_down") and m.skill is None:
+            problems.append(f"  field 'maneuvers.{name}.skill': an attack needs a skill")
+    for loc, spec in data.locations.items():
+        need(f"locations.{loc}.aim", spec.aim, data.aim)
+    need("attack.default_aim", data.attack.default_aim, data.aim)
+    need("attack.whole_body_location", data.attack.whole_body_location, data.locations)
+    for part, loc in data.self_injury.locations.items():
+        need(f"self_injury.locations.{part}", loc, data.locations)
+    for kind, hk in data.holds.kinds.items():
+        need(f"holds.kinds.{kind}.created_by", hk.created_by, maneuvers)
+        for n in hk.held_may:
+            need(f"holds.kinds.{kind}.held_may", n, maneuvers)
+    for n in data.prone.allowed:
+        need("prone.allowed", n, maneuvers)
+    for meth in data.break_hold.escaper_methods + data.break_hold.holder_methods:
+        need("break_hold.methods", meth, data.break_hold.methods)
+    w = data.wounds
+    if not (len(w.upper_bounds) == len(w.levels) - 1 == len(w.impairment) - 1 == len(w.pain) - 1):
+        problems.append(
+            f"  field 'wounds': {len(w.levels)} levels need {len(w.levels) - 1} upper_bounds "
+            f"and {len(w.levels)} impairment and pain values"
+        )
+    if problems:
+        raise RulesError(f"{source}: invalid rules data\n" + "\n".join(problems))
+
+
+def _check_halves(raw: Any, path: str, source: str) -> None:
+    """Every number in the rules must be whole or half (the rules keep half points)."""
+    if isinstance(raw, Mapping):
+        for k, v in raw.items():
+            _check_halves(v, f"{path}.{k}" if path else str(k), source)
+    elif isinstance(raw, list):
+        for i, v in enumerate(raw):
+            _check_halves(v, f"{path}[{i}]", source)
+    elif isinstance(raw, float) and round(raw * 2) != raw * 2:
+        raise RulesError(
+            f"{source}: field '{path}': value {raw!r}: numbers must be whole or half (e.g. 1.5)"
+        )
+
+
+def load_rules_data(
+    overrides: str | Path | Mapping[str, Any] | None = None,
+) -> tuple[RulesData, str]:
+    """The shipped rules merged with ``overrides`` (a TOML path or a dict), validated.
+
+    Returns the validated data and the rule set id (a hash of the merged content).
+    """
+    raw = read_toml(RULES_FILE)
+    source = str(RULES_FILE)
+    if overrides is not None:
+        if isinstance(overrides, Mapping):
+            extra, source = dict(overrides), "rule overrides"
+        else:
+            extra, source = read_toml(overrides), str(overrides)
+        raw = deep_merge(raw, extra)
+    _check_halves(raw, "", source)
+    try:
+        data = RulesData.model_validate(raw)
+    except ValidationError as exc:
+        raise RulesError(format_validation_error(source, exc)) from None
+    _check_names(data, source)
+    digest = hashlib.sha256(json.dumps(raw, sort_keys=True).encode()).hexdigest()[:12]
+    return data, f"aom-{data.version}-{digest}"

@@ -1,0 +1,114 @@
+"""Build a fight from a description (issue: scenarios), for tests and designers.
+
+A scenario is a dict (or TOML table) such as::
+
+    {"turn": 1,
+     "fighters": [{"pos": [0, 0], "facing": 0, "ap": 6, "initiative": 5},
+                  {"pos": [1, 0], "facing": 3, "ap": 5, "prone": false,
+                   "wounds": [["Chest", "Light"]]}],
+     "holds": [{"holder": 0, "held": 1, "kind": "arm", "location": "R Arm"}],
+     "phase": 0}
+
+``phase`` names the fighter whose phase it is (that fighter is asked for an action);
+without it the turn's phase choice comes next. Fighters not mentioned keep the defaults.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from . import hexgrid as hx
+from .model import Hold
+from .ruleset import RulesError
+
+if TYPE_CHECKING:
+    from .state import State
+
+FIGHTER_FIELDS = {"pos", "facing", "ap", "initiative", "prone", "wounds", "mounted", "height",
+                  "phased", "status"}
+TOP_FIELDS = {"turn", "fighters", "holds", "phase", "approach"}
+
+
+def _err(field: str, value: Any, allowed: str) -> RulesError:
+    return RulesError(f"scenario: field '{field}': value {value!r}: {allowed}")
+
+
+def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
+    from .resolution import PhaseFrame, TurnFrame
+
+    for k in sc:
+        if k not in TOP_FIELDS:
+            raise _err(k, sc[k], f"unknown field; allowed: {sorted(TOP_FIELDS)}")
+    t = s.t
+    s.turn = int(sc.get("turn", 1))
+    fighters = sc.get("fighters", [])
+    if len(fighters) > len(s.fighters):
+        raise _err("fighters", len(fighters), f"at most {len(s.fighters)} fighters in this game")
+    for i, fd in enumerate(fighters):
+        f = s.fighters[i]
+        for k, v in fd.items():
+            name = f"fighters[{i}].{k}"
+            if k not in FIGHTER_FIELDS:
+                raise _err(name, k, f"unknown field; allowed: {sorted(FIGHTER_FIELDS)}")
+            if k == "pos":
+                h = (int(v[0]), int(v[1]))
+                if not s.on_board(h):
+                    raise _err(name, v, f"outside the arena of radius {s.game.radius}")
+                f.pos = h
+            elif k == "facing":
+                if v not in range(6):
+                    raise _err(name, v, "allowed 0..5 (0 = E, counter-clockwise)")
+                f.facing = int(v)
+            elif k == "ap":
+                if not 0 <= int(v) <= 100:
+                    raise _err(name, v, "allowed 0..100")
+                f.ap = int(v)
+            elif k == "initiative":
+                f.init = int(round(float(v) * 2))
+            elif k in ("prone", "mounted", "phased"):
+                setattr(f, k, bool(v))
+            elif k == "height":
+                f.height = int(v)
+            elif k == "status":
+                if v not in ("", "staggered", "stunned"):
+                    raise _err(name, v, "allowed '', 'staggered', 'stunned'")
+                f.status = v
+                f.pen = {"": 0, "staggered": -2, "stunned": -6}[v]
+            elif k == "wounds":
+                ws = []
+                for j, (loc, level) in enumerate(v):
+                    if loc not in t.locations:
+                        raise _err(f"{name}[{j}]", loc, f"unknown location; allowed: {list(t.locations)}")
+                    if level not in t.wound_levels[1:-1]:
+                        raise _err(f"{name}[{j}]", level, f"allowed: {list(t.wound_levels[1:-1])}")
+                    ws.append((loc, t.wound_levels.index(level)))
+                f.wounds = tuple(ws)
+                f.worst = max((lv for _, lv in ws), default=0)
+    # same-hex approach directions: default to "in front" of each other
+    for f in s.fighters:
+        for g in s.fighters:
+            if f.idx != g.idx and f.pos == g.pos:
+                s.approach[(f.idx, g.idx)] = g.facing
+    for j, a in enumerate(sc.get("approach", [])):
+        s.approach[(int(a["from"]), int(a["to"]))] = int(a["direction"])
+    for j, hd in enumerate(sc.get("holds", [])):
+        kind = hd.get("kind")
+        if kind not in t.hold_kinds:
+            raise _err(f"holds[{j}].kind", kind, f"allowed: {list(t.hold_kinds)}")
+        holder, held = int(hd["holder"]), int(hd["held"])
+        if s.fighters[holder].pos != s.fighters[held].pos:
+            raise _err(f"holds[{j}]", hd, "holder and held must share a hex (§1.18)")
+        s.holds.append(Hold(holder, held, kind, hd.get("location"), int(hd.get("turn", s.turn))))
+    s.order = tuple(sorted(range(len(s.fighters)), key=lambda i: (-s.fighters[i].init, i)))
+    tf = TurnFrame()
+    tf.at = "phase"
+    s.stack.append(tf)
+    if "phase" in sc:
+        p = int(sc["phase"])
+        if p not in range(len(s.fighters)):
+            raise _err("phase", p, f"allowed 0..{len(s.fighters) - 1}")
+        pf = PhaseFrame(p)
+        pf.at = "act"
+        s.stack.append(pf)
+    _ = hx  # geometry helpers available to scenario authors

@@ -1,0 +1,348 @@
+"""The fight: a ``Game`` (rules, fighters, arena; shared) and its ``State`` (what changes).
+
+The state is a stack machine of resolution frames (see ``resolution.py``): exactly one
+fighter decides at a time, from an exact list of legal choices; dice are rolled by the
+engine between decisions. ``apply(choice)`` advances to the next decision; ``clone()``
+copies the state cheaply for search. Decisions with a single legal choice are taken
+automatically (e.g. the last fighter to phase, a reaction window with nothing possible).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from . import hexgrid as hx
+from .dice import Dice, roll_result
+from .events import render_event
+from .fighter import Profile, load_profile
+from .model import Choice, Decision, FighterState, Hold
+from .ruleset import RulesError
+from .tables import Tables, h2, load_tables
+
+
+class IllegalChoice(ValueError):
+    """Raised by ``State.apply`` for a choice that is not legal now; carries the reason."""
+
+    def __init__(self, choice: Choice, reason: str) -> None:
+        super().__init__(f"illegal choice {choice}: {reason}")
+        self.choice = choice
+        self.reason = reason
+
+
+def half(v: int) -> float | int:
+    """Half-point integer to a plain number for the event log (9 or 9.5)."""
+    return v // 2 if v % 2 == 0 else v / 2
+
+
+@dataclass(frozen=True)
+class Game:
+    """Everything fixed for a fight: compiled rules, fighter profiles, arena size."""
+
+    tables: Tables
+    profiles: tuple[Profile, ...]
+    radius: int = 4
+    turn_limit: int = 20
+
+    @classmethod
+    def create(
+        cls,
+        fighters: Sequence[str | Path | Profile | Mapping[str, Any]] = ("chu", "boris"),
+        rules: str | Path | Mapping[str, Any] | None = None,
+        radius: int = 4,
+        turn_limit: int | None = None,
+    ) -> Game:
+        """A game from preset names / fighter files, optional rule overrides."""
+        tables = load_tables(rules)
+        if len(fighters) < 2:
+            raise RulesError(f"fighters: value {list(fighters)!r}: a fight needs at least two")
+        if not 1 <= radius <= 20:
+            raise RulesError(f"radius: value {radius!r}: allowed 1..20")
+        limit = tables.data.turn.turn_limit if turn_limit is None else turn_limit
+        if not 1 <= limit <= 10_000:
+            raise RulesError(f"turn_limit: value {limit!r}: allowed 1..10000")
+        profiles = tuple(load_profile(f, tables.data) for f in fighters)
+        return cls(tables, profiles, radius, limit)
+
+    def start_positions(self) -> list[tuple[hx.Hex, int]]:
+        """Default set-up: two fighters two hexes apart, facing each other (more: in a ring)."""
+        n = len(self.profiles)
+        if n == 2:
+            return [((-1, 0), 0), ((1, 0), 3)]
+        out = []
+        for i in range(n):
+            d = (i * 6 // n) % 6
+            h = hx.neighbour(hx.neighbour((0, 0), d), d)
+            out.append((h, hx.opposite(d)))
+        return out
+
+    def new_state(
+        self,
+        seed: int | np.random.Generator | Dice | None = None,
+        scenario: Mapping[str, Any] | None = None,
+    ) -> State:
+        """A fresh fight (or a described situation, see ``scenario.py``)."""
+        dice = seed if isinstance(seed, Dice) else Dice(seed, self.tables.data.dice.die_sides)
+        st = State(self, dice)
+        if scenario is not None:
+            from .scenario import apply_scenario
+
+            apply_scenario(st, scenario)
+        else:
+            from .resolution import TurnFrame
+
+            st.stack.append(TurnFrame())
+        st._advance()
+        return st
+
+
+class State:
+    """One fight in progress. See the module docstring."""
+
+    def __init__(self, game: Game, dice: Dice) -> None:
+        self.game = game
+        self.t = game.tables
+        self.dice = dice
+        self.fighters = [
+            FighterState(i, p, pos, facing)
+            for i, (p, (pos, facing)) in enumerate(zip(game.profiles, game.start_positions()))
+        ]
+        self.holds: list[Hold] = []
+        self.approach: dict[tuple[int, int], int] = {}
+        self.turn = 0
+        self.order: tuple[int, ...] = ()
+        self.stack: list[Any] = []
+        self.events: list[dict[str, Any]] = []
+        self.result: dict[str, Any] | None = None
+        self._pending: tuple[Decision, list[Choice]] | None = None
+
+    # ------------------------------------------------------------------ interface
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def winner(self) -> int | None:
+        return None if self.result is None else self.result["winner"]
+
+    @property
+    def decision(self) -> Decision | None:
+        """Who must decide now and what kind of decision (None once the fight is over)."""
+        return None if self._pending is None else self._pending[0]
+
+    def legal_choices(self) -> list[Choice]:
+        """The exact list of legal choices for the current decision."""
+        return [] if self._pending is None else list(self._pending[1])
+
+    def why_illegal(self, choice: Choice) -> str | None:
+        """None if ``choice`` is legal now, else a short reason."""
+        if self._pending is None:
+            return "the fight is over"
+        if choice in self._pending[1]:
+            return None
+        from .legality import explain
+
+        return explain(self, choice)
+
+    def apply(self, choice: Choice) -> None:
+        """Take ``choice`` for the current decision and advance to the next decision."""
+        if self._pending is None:
+            raise IllegalChoice(choice, "the fight is over")
+        if choice not in self._pending[1]:
+            raise IllegalChoice(choice, self.why_illegal(choice) or "not legal now")
+        self._pending = None
+        self.stack[-1].answer(self, choice)
+        self._advance()
+
+    def clone(self) -> State:
+        """A cheap independent copy (same future dice) for search."""
+        c = State.__new__(State)
+        c.game = self.game
+        c.t = self.t
+        c.dice = self.dice.clone()
+        c.fighters = [f.copy() for f in self.fighters]
+        c.holds = list(self.holds)
+        c.approach = dict(self.approach)
+        c.turn = self.turn
+        c.order = self.order
+        c.stack = [fr.copy() for fr in self.stack]
+        c.events = list(self.events)
+        c.result = self.result
+        c._pending = self._pending
+        return c
+
+    def render_log(self, start: int = 0) -> list[str]:
+        """Readable one-line renderings of the events from ``start``."""
+        return [render_event(e, self) for e in self.events[start:]]
+
+    # ------------------------------------------------------------------ driver
+    def _advance(self) -> None:
+        while self.result is None and self.stack:
+            fr = self.stack[-1]
+            d = fr.step(self)
+            if d is None:
+                continue
+            decision, choices = d
+            if len(choices) == 1:
+                fr.answer(self, choices[0])
+                continue
+            if not choices:  # defensive: should never happen
+                raise RuntimeError(f"no legal choice for {decision}")
+            self._pending = (decision, choices)
+            return
+        self._pending = None
+
+    # ------------------------------------------------------------------ helpers
+    def log(self, etype: str, rule: str, **fields: Any) -> dict[str, Any]:
+        ev = {"type": etype, "turn": self.turn, "rule": rule, **fields}
+        self.events.append(ev)
+        return ev
+
+    def others(self, i: int) -> list[int]:
+        return [f.idx for f in self.fighters if f.idx != i and f.active]
+
+    def hold_on(self, i: int) -> Hold | None:
+        """The hold someone has on fighter ``i`` (first one), if any."""
+        for h in self.holds:
+            if h.held == i:
+                return h
+        return None
+
+    def hold_by(self, i: int) -> Hold | None:
+        """The hold fighter ``i`` has on someone, if any."""
+        for h in self.holds:
+            if h.holder == i:
+                return h
+        return None
+
+    def end_hold(self, h: Hold, why: str, rule: str) -> None:
+        if h in self.holds:
+            self.holds.remove(h)
+            self.log("hold_ends", rule, holder=h.holder, held=h.held, hold=h.kind, why=why)
+
+    def replace_hold(self, old: Hold, new: Hold) -> None:
+        self.holds[self.holds.index(old)] = new
+
+    def check_over(self) -> bool:
+        """§5.30 PROPOSED: unconscious or dead ends a fighter's part; one left wins."""
+        if self.result is not None:
+            return True
+        standing = [f.idx for f in self.fighters if f.active]
+        if len(standing) <= 1:
+            winner = standing[0] if standing else None
+            self.result = {"winner": winner, "reason": "last standing", "turn": self.turn}
+            self.log("fight_ends", "§5.30", winner=winner, reason="last standing")
+            self.stack.clear()
+            return True
+        return False
+
+    # ------------------------------------------------------------------ geometry
+    def attack_direction(self, a: int, t: int) -> int:
+        """Absolute direction from which ``a`` acts on ``t`` (§5.4 PROPOSED for same hex)."""
+        fa, ft = self.fighters[a], self.fighters[t]
+        if fa.pos == ft.pos:
+            return self.approach.get((a, t), ft.facing)
+        d = hx.direction_to(ft.pos, fa.pos)
+        if d is None:  # not adjacent: the nearest direction
+            best = min(range(6), key=lambda k: hx.distance(hx.neighbour(ft.pos, k), fa.pos))
+            return best
+        return d
+
+    def arc(self, a: int, t: int, facing: int | None = None) -> int:
+        """Relative direction (0 front .. 3 rear) of ``a`` as seen by ``t``."""
+        f = self.fighters[t].facing if facing is None else facing
+        return hx.relative(self.attack_direction(a, t), f)
+
+    def place(self, i: int, new: hx.Hex) -> None:
+        """Move fighter ``i`` to ``new``, recording the approach for same-hex fighters."""
+        f = self.fighters[i]
+        old = f.pos
+        if new == old:
+            return
+        f.pos = new
+        came = hx.direction_to(new, old)
+        if came is None:
+            came = min(range(6), key=lambda k: hx.distance(hx.neighbour(new, k), old))
+        for g in self.fighters:
+            if g.idx != i and g.pos == new:
+                self.approach[(i, g.idx)] = came
+                self.approach[(g.idx, i)] = hx.opposite(came)
+
+    def set_facing(self, i: int, facing: int) -> None:
+        """Turn fighter ``i``; same-hex opponents now count as in front (§5.4 reset)."""
+        f = self.fighters[i]
+        if f.facing == facing:
+            return
+        f.facing = facing
+        for g in self.fighters:
+            if g.idx != i and g.pos == f.pos:
+                self.approach[(g.idx, i)] = facing
+
+    def on_board(self, h: hx.Hex) -> bool:
+        return hx.in_arena(h, self.game.radius)
+
+    # ------------------------------------------------------------------ rolls (§1.3)
+    def basic(
+        self,
+        i: int,
+        skill: str | None,
+        char: str | None,
+        specs: Sequence[str] = (),
+        extra: Sequence[tuple[str, int]] = (),
+        wound_penalties: bool = True,
+    ) -> tuple[int, list[tuple[str, int]]]:
+        """Basic value (half points) and its terms: skill + specialisms + characteristic +
+        modifiers (encumbrance for CO rolls, doubled with Martial Arts; wounds; stagger/stun)."""
+        f = self.fighters[i]
+        p = f.p
+        terms: list[tuple[str, int]] = []
+        if skill:
+            terms.append((skill, p.skill(skill)))
+            sp = p.spec_total(specs)
+            if sp:
+                terms.append(("specialism", sp))
+        if char:
+            terms.append((char, p.char(char)))
+            if char == "CO" and p.enc_mod:
+                mult = self.t.data.encumbrance.martial_arts_multiplier if skill == "Martial Arts" else 1
+                terms.append(("encumbrance", int(p.enc_mod * mult)))
+        terms.extend(e for e in extra if e[1])
+        if wound_penalties:
+            imp = self.t.impairment[f.worst]
+            if imp:
+                terms.append(("wounds", imp))
+            if f.pen:
+                terms.append((f.status or "penalty", f.pen))
+        return sum(v for _, v in terms), terms
+
+    def roll(
+        self, what: str, basic_h: int, terms: list[tuple[str, int]], risk: int
+    ) -> tuple[int, dict[str, Any]]:
+        """Roll ``risk`` dice on a basic value: result and its record for the event log."""
+        faces = self.dice.faces(risk) if risk else []
+        res = roll_result(basic_h, risk, faces, self.t.per_die_h)
+        rec = {
+            "what": what,
+            "basic": half(basic_h),
+            "terms": [[n, half(v)] for n, v in terms],
+            "risk": risk,
+            "dice": faces,
+            "result": half(res),
+        }
+        return res, rec
+
+    def roll_spec(self, i: int, what: str, spec: Any, risk: int,
+                  extra: Sequence[tuple[str, int]] = ()) -> tuple[int, dict[str, Any]]:
+        b, terms = self.basic(i, spec.skill, spec.characteristic, spec.specialisms,
+                              list(extra) + [("bonus", h2(getattr(spec, "bonus", 0)))])
+        return self.roll(what, b, terms, risk)
+
+    def lose_ap(self, i: int, n: int) -> int:
+        f = self.fighters[i]
+        lost = min(f.ap, n)
+        f.ap -= lost
+        return lost

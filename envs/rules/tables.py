@@ -1,0 +1,94 @@
+"""The rules data compiled for fast lookups, numbers in half points (x2 integers).
+
+One instance per rule set, shared by every state of every fight that uses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .ruleset import Maneuver, RulesData, load_rules_data
+
+
+def h2(x: float) -> int:
+    return int(round(x * 2))
+
+
+def band(value_h: int, upper_bounds_h: tuple[int, ...]) -> int:
+    """Index of the first band whose upper bound is >= value (len(bounds) if above all)."""
+    for i, ub in enumerate(upper_bounds_h):
+        if value_h <= ub:
+            return i
+    return len(upper_bounds_h)
+
+
+@dataclass(frozen=True)
+class AimH:
+    attack: int
+    damage: int
+    pain: int
+    knockback: int
+
+
+class Tables:
+    """Compiled rules: the engine's only view of the rules data."""
+
+    def __init__(self, data: RulesData, rules_id: str) -> None:
+        self.data = data
+        self.id = rules_id
+        self.maneuvers: dict[str, Maneuver] = dict(data.maneuvers)
+        self.per_die_h = h2(data.dice.points_per_die)
+        self.max_risk = data.dice.max_risk_dice
+        self.aim = {k: AimH(h2(v.attack), h2(v.damage), h2(v.pain), h2(v.knockback))
+                    for k, v in data.aim.items()}
+        self.locations: tuple[str, ...] = tuple(data.locations)
+        self.loc_aim = {k: v.aim for k, v in data.locations.items()}
+        self.wound_levels: tuple[str, ...] = tuple(data.wounds.levels)
+        self.fatal = len(self.wound_levels) - 1
+        self.wound_bounds = tuple(h2(x) for x in data.wounds.upper_bounds)
+        self.impairment = tuple(h2(x) for x in data.wounds.impairment)
+        self.wound_pain = tuple(h2(x) for x in data.wounds.pain)
+        self.soak_bounds = tuple(h2(x) for x in data.soak.upper_bounds)
+        self.rear_arc = frozenset(data.attack.rear_arc)
+        self.follow_ons: dict[str, tuple[str, ...]] = {
+            k: tuple(v) for k, v in data.follow_ons.items()
+        }
+        self.hold_kinds = data.holds.kinds
+        self.hold_by_maneuver = {m.hold: name for name, m in data.maneuvers.items() if m.hold}
+        # Candidates per decision window, in the data file's (stable) order.
+        self.action_maneuvers = tuple(
+            n for n, m in data.maneuvers.items() if "A" in m.tags and m.unarmed
+        )
+        self.reaction_maneuvers = tuple(
+            n for n, m in data.maneuvers.items() if "R" in m.tags and m.unarmed
+        )
+        self.attack_categories = frozenset({"strike", "grab", "lock", "throw", "pull_down"})
+
+    def wound_level(self, diff_h: int) -> int:
+        """§1.10 wound table: 0 None .. fatal."""
+        return band(diff_h, self.wound_bounds)
+
+    def soak_levels(self, result_h: int) -> int:
+        """§1.11: wound levels removed by a soak result."""
+        return band(result_h, self.soak_bounds)
+
+    def is_attack(self, name: str) -> bool:
+        return self.maneuvers[name].category in self.attack_categories
+
+
+@lru_cache(maxsize=32)
+def _cached(key: str | None) -> Tables:
+    data, rid = load_rules_data(key)
+    return Tables(data, rid)
+
+
+def load_tables(overrides: str | Path | Mapping[str, Any] | None = None) -> Tables:
+    """Compiled rules (the shipped data merged with ``overrides``), cached per file."""
+    if overrides is None or isinstance(overrides, (str, Path)):
+        return _cached(None if overrides is None else str(overrides))
+    data, rid = load_rules_data(overrides)
+    return Tables(data, rid)
