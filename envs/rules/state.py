@@ -134,6 +134,32 @@ class State:
         """Who must decide now and what kind of decision (None once the fight is over)."""
         return None if self._pending is None else self._pending[0]
 
+    def context(self) -> dict[str, Any]:
+        """What the current decision is about, for observations and user interfaces.
+
+        Keys: ``fighter``, ``kind``, ``about`` (which roll a risk decision is for),
+        ``attacker``/``attack``/``location``/``arc`` (a reaction: who does what to me, aimed
+        where, from which relative direction 0 front .. 3 rear), ``after`` (a follow-on: the
+        maneuver it follows), ``closing`` (the attacker stepped into my hex).
+        """
+        if self._pending is None:
+            return {}
+        d = self._pending[0]
+        out: dict[str, Any] = {"fighter": d.fighter, "kind": d.kind, "about": d.about}
+        fr = self.stack[-1]
+        w = getattr(fr, "window", None)
+        if w is not None and w.attacker is not None:
+            out["attacker"] = w.attacker
+            out["attack"] = w.attack
+            out["arc"] = self.arc(w.attacker, d.fighter)
+            c = getattr(fr, "c", None)
+            if c is not None and w.attack != "Move":
+                out["location"] = c.location
+                out["closing"] = getattr(fr, "closed", False)
+        if w is not None and w.after is not None:
+            out["after"] = w.after
+        return out
+
     def legal_choices(self) -> list[Choice]:
         """The exact list of legal choices for the current decision."""
         return [] if self._pending is None else list(self._pending[1])
