@@ -82,7 +82,8 @@ def render_event(e: dict[str, Any], state: State | None = None) -> str:  # noqa:
             body = (f"{who} {e['maneuver']} -> {e['target']}: attack {roll_text(e['attack'])} vs "
                     f"{e['defence_maneuver']} {roll_text(e['defence'])}: {e['outcome']}{margin}")
     elif t == "damage":
-        what = {"attack": "", "lock": " (lock, no attack roll)", "self": " (self-injury on armour)"}[e["kind"]]
+        what = {"attack": "", "lock": " (lock, no attack roll)",
+                "self": " (self-injury on armour)"}[e["kind"]]
         body = (f"{e['target']} takes {roll_text(e['roll'])} {e['damage_type']} to the {e['location']}"
                 f"{what} vs DR {num(e['dr'])}: {e['wound']} wound")
     elif t == "soak":

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .state import State
 
 DEFENSIVE = frozenset({"dodge", "block", "leg_grab"})
+_new = tuple.__new__  # fast Choice construction in the hot loop
 TURN_STEPS = (1, -1, 2, -2, 3)
 MAY_TURN = (0, 1, -1)
 
@@ -211,7 +212,8 @@ def geometry_reason(
     if w.kind == "reaction" and w.attacker is not None and m.category in DEFENSIVE:
         arc = s.arc(w.attacker, i, facing)
         if m.front_arc_only and arc not in hx.FRONT_ARC:
-            return f"{name}: the attack comes from the rear ({hx.RELATIVE_NAMES[arc]}), only the front three hexes can be defended"
+            return (f"{name}: the attack comes from the {hx.RELATIVE_NAMES[arc]}; only attacks "
+                    "through the front three hexes can be defended")
         if m.moves is not None:
             dest = dodge_destination(s, i, w.attacker, m.moves, option)
             if dest is None or not s.on_board(dest):
@@ -275,6 +277,16 @@ def dodge_destination(s: State, i: int, attacker: int, moves: str, option: int) 
     return hx.neighbour(f.pos, d) if same else a.pos
 
 
+def allowed_locations(t: Tables, name: str, prone: bool) -> tuple[str | None, ...]:
+    """Where maneuver ``name`` may be aimed (aom317; a Kick anywhere at a prone target, aom3213)."""
+    m = t.maneuvers[name]
+    if not t.is_attack(name) or m.aim == "whole":
+        return (None,)
+    if m.aim == "any" or (m.kick and prone and t.data.prone.kick_any_location):
+        return t.locations
+    return tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
+
+
 def location_reason(s: State, i: int, name: str, target: int | None, loc: str | None) -> str | None:
     t = s.t
     m = t.maneuvers[name]
@@ -282,11 +294,9 @@ def location_reason(s: State, i: int, name: str, target: int | None, loc: str | 
         return None if loc is None else f"{name}: whole-body maneuver, cannot aim"
     if loc is None or loc not in t.loc_aim:
         return f"{name}: needs an aimed location, one of {', '.join(t.locations)}"
-    aim = t.loc_aim[loc]
-    if m.aim != "any" and aim not in m.aim:
-        prone = target is not None and s.fighters[target].prone
-        if not (m.kick and prone and t.data.prone.kick_any_location):
-            return f"{name}: cannot aim at the {loc} (only {', '.join(m.aim)})"
+    prone = target is not None and s.fighters[target].prone
+    if loc not in t.allowed_locs[name][prone]:
+        return f"{name}: cannot aim at the {loc} (only {', '.join(m.aim)})"
     if m.needs_hold:
         h = s.hold_by(i)
         if h is not None and h.location is not None and h.location != loc:
@@ -305,33 +315,51 @@ def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | 
 
 # ---------------------------------------------------------------- enumeration
 def maneuver_choices(s: State, w: Window) -> list[Choice]:
-    """Every legal maneuver choice in window ``w``."""
+    """Every legal maneuver choice in window ``w``.
+
+    Uses the same reason functions as ``explain``; geometry results are shared between
+    maneuvers that move and reach alike (most attacks), which keeps this fast.
+    """
     i = w.fighter
     out: list[Choice] = []
     t = s.t
+    geo: dict[tuple[Any, ...], bool] = {}
     for name in _candidates(s, w):
         if maneuver_reason(s, i, name, w):
             continue
-        turns, locs, opts = param_domain(t, name)
-        if t.is_attack(name):
+        turns, _, opts = t.domain[name]
+        m = t.maneuvers[name]
+        if t.attack[name]:
             if w.kind == "reaction" and w.attacker is not None:
                 targets: list[int | None] = [w.attacker]
             else:
                 targets = list(s.others(i))
+            gclass: Any = (m.range, m.may_close, m.any_direction, m.may_advance,
+                           m.category == "throw" and name)
         else:
             targets = [None]
+            gclass = name
         for tg in targets:
             if target_reason(s, i, name, tg):
                 continue
-            ok_locs = [loc for loc in locs if location_reason(s, i, name, tg, loc) is None]
+            if m.needs_hold:
+                ok_locs = [loc for loc in t.domain[name][1]
+                           if location_reason(s, i, name, tg, loc) is None]
+            else:
+                ok_locs = list(t.allowed_locs[name][tg is not None and s.fighters[tg].prone])
             if not ok_locs:
                 continue
             for tu in turns:
                 for op in opts:
-                    if geometry_reason(s, i, name, tg, tu, op, w) or option_reason(s, i, name, tu, op):
-                        continue
-                    for loc in ok_locs:
-                        out.append(Choice("maneuver", name, tg, loc, tu, op))
+                    key = (gclass, tg, tu, op if (m.may_advance or not t.attack[name] or gclass[4]) else 0)
+                    ok = geo.get(key)
+                    if ok is None:
+                        ok = not (geometry_reason(s, i, name, tg, tu, op, w)
+                                  or option_reason(s, i, name, tu, op))
+                        geo[key] = ok
+                    if ok:
+                        out.extend([_new(Choice, ("maneuver", name, tg, loc, tu, op, 0))
+                                    for loc in ok_locs])
     return out
 
 

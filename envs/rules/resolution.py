@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
-from .legality import DEFENSIVE, Window, dodge_destination, maneuver_choices, throw_destination
+from .legality import Window, dodge_destination, maneuver_choices, throw_destination
 from .model import END, PASS, RELEASE, Choice, Decision, Hold
 from .tables import h2
 
@@ -22,7 +22,7 @@ Step = tuple[Decision, list[Choice]] | None
 
 
 def risk_choices(s: State) -> list[Choice]:
-    return [Choice("risk", risk=n) for n in range(s.t.max_risk + 1)]
+    return list(s.t.risk_choices)
 
 
 class Frame:
@@ -490,7 +490,7 @@ def success(s: State, x: int, y: int, c: Choice, margin: int) -> list[Frame]:
     if m.unhorses and fy.mounted:
         fall_off(s, y, c.maneuver or "")
     if m.damage is not None:
-        dtype = m.damage_types[min(c.option, len(m.damage_types) - 1)] if len(m.damage_types) > 1 else m.damage_types[0]
+        dtype = m.damage_types[min(c.option, len(m.damage_types) - 1)]  # striker's choice (aom3221)
         frames.append(HitFrame(x, y, c.maneuver or "", loc, dtype, margin, "attack"))
         if m.self_injury is not None:
             frames.append(self_injury(s, x, y, c.maneuver or "", loc))
@@ -604,8 +604,9 @@ class HitFrame(Frame):
         else:
             m = t.maneuvers[self.maneuver]
             use_margin = self.kind == "attack" or t.data.lock_damage.uses_margin
+            per_point = t.data.attack.margin_damage_per_point  # aom316; floor to half points
             extra = [("rating", h2(m.damage or 0)),
-                     ("margin", int(self.margin * t.data.attack.margin_damage_per_point) if use_margin else 0),
+                     ("margin", int(self.margin * per_point) if use_margin else 0),
                      (f"location {self.loc}", aim.damage)]
             risk = s.fighters[self.src].p.risk.damage if self.kind == "attack" else \
                 s.fighters[self.src].p.risk.lock_damage

@@ -90,7 +90,7 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
         for g in s.fighters:
             if f.idx != g.idx and f.pos == g.pos:
                 s.approach[(f.idx, g.idx)] = g.facing
-    for j, a in enumerate(sc.get("approach", [])):
+    for a in sc.get("approach", []):
         s.approach[(int(a["from"]), int(a["to"]))] = int(a["direction"])
     for j, hd in enumerate(sc.get("holds", [])):
         kind = hd.get("kind")

@@ -109,7 +109,7 @@ class State:
         self.dice = dice
         self.fighters = [
             FighterState(i, p, pos, facing)
-            for i, (p, (pos, facing)) in enumerate(zip(game.profiles, game.start_positions()))
+            for i, (p, (pos, facing)) in enumerate(zip(game.profiles, game.start_positions(), strict=True))
         ]
         self.holds: list[Hold] = []
         self.approach: dict[tuple[int, int], int] = {}

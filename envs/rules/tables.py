@@ -67,6 +67,17 @@ class Tables:
             n for n, m in data.maneuvers.items() if "R" in m.tags and m.unarmed
         )
         self.attack_categories = frozenset({"strike", "grab", "lock", "throw", "pull_down"})
+        self.attack = {n: m.category in self.attack_categories for n, m in self.maneuvers.items()}
+        from .legality import allowed_locations, param_domain
+
+        self.domain = {n: param_domain(self, n) for n in self.maneuvers}
+        self.allowed_locs = {
+            n: {False: allowed_locations(self, n, False), True: allowed_locations(self, n, True)}
+            for n in self.maneuvers
+        }
+        from .model import Choice
+
+        self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
 
     def wound_level(self, diff_h: int) -> int:
         """§1.10 wound table: 0 None .. fatal."""
@@ -77,7 +88,7 @@ class Tables:
         return band(result_h, self.soak_bounds)
 
     def is_attack(self, name: str) -> bool:
-        return self.maneuvers[name].category in self.attack_categories
+        return self.attack[name]
 
 
 @lru_cache(maxsize=32)
