@@ -121,7 +121,8 @@ class TurnFrame(Frame):
                 continue
             res, rec = s.roll_spec(f.idx, "AP", data.ap, f.p.risk.ap)
             ap = res // 2 if data.ap_rounding == "down" else (res + 1) // 2
-            f.ap = max(data.minimum_ap, ap)
+            # §5.25: unused AP were zeroed at the end of the turn unless kept
+            f.ap = max(data.minimum_ap, ap) + (0 if data.unused_ap_lost else f.ap)
             ires, irec = s.roll_spec(f.idx, "initiative", data.initiative, f.p.risk.initiative)
             f.init = ires
             tie = s.dice.die()  # ties: a die roll (aom312)
