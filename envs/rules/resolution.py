@@ -371,7 +371,8 @@ class AttackFrame(Frame):
         ev["outcome"] = "hit" if hit else "miss"
         ev["margin"] = margin / 2
         s.log("attack", "aom315", **ev)
-        if rm is not None and rm.moves is not None and react is not None:
+        moves = not hit or not s.t.data.movement.dodge_moves_only_on_success
+        if rm is not None and rm.moves is not None and react is not None and moves:
             dest = dodge_destination(s, self.t, self.a, rm.moves, react.option)
             if dest is not None and s.on_board(dest):
                 s.place(self.t, dest)

@@ -211,6 +211,7 @@ class Movement(_Model):
     move_forward_max: int = Field(ge=0, le=6)
     move_back_max: int = Field(ge=0, le=6)
     move_through_occupied: bool
+    dodge_moves_only_on_success: bool
 
 
 Category = Literal[
