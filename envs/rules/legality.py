@@ -372,7 +372,7 @@ def explain(s: State, c: Choice) -> str:
     who = s.fighters[decision.fighter].name
     kinds = sorted({ch.kind for ch in choices})
     if c.kind not in kinds:
-        return f"{who} must make a {decision.kind} decision now; allowed kinds: {', '.join(kinds)}"
+        return f"it is {who}'s {decision.kind} decision now; allowed kinds: {', '.join(kinds)}"
     if c.kind == "risk":
         return f"risk must be 0..{s.t.max_risk} dice"
     if c.kind != "maneuver":
