@@ -7,9 +7,9 @@ Expected numbers are worked by hand from the rules text and the pages' worked ex
 from __future__ import annotations
 
 import pytest
-from rules_kit import attack, duel, fighter, last, risk, strike
 
 from hexdojo.envs.rules import PASS, Choice, Dice, Game, IllegalChoice, LoadedDice
+from tests.rules_kit import attack, duel, fighter, last, risk, strike
 
 
 def turn_one(a, b, faces):

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from rules_kit import attack, duel, events, fighter, last
-
 from hexdojo.envs.rules import END, Choice, Game, IllegalChoice, LoadedDice
+from tests.rules_kit import attack, duel, events, fighter, last
 
 TAKE = Choice("phase", option=1)
 WAIT = Choice("phase", option=0)

@@ -355,6 +355,8 @@ class AttackFrame(Frame):
             s.log("attack", "§1.6", **ev)
             for x, y, ch, margin in hits:
                 frames += success(s, x, y, ch, margin)
+            # both blows land at once (§1.6): follow-on windows only after both hits
+            frames.sort(key=lambda fr: isinstance(fr, FollowOnFrame))
             schedule(s, frames)
             return
         rname = react.maneuver if react is not None else None
