@@ -1,1 +1,32 @@
 """hexdojo environments: the rules engine (``hexdojo.envs.rules``) and the RL wrappers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gymnasium.envs.registration import register, registry
+
+#: Gymnasium id of the single-agent duel (``gymnasium.make(DUEL_ID, **options)``).
+DUEL_ID = "hexdojo/Duel-v0"
+
+if DUEL_ID not in registry:
+    register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv")
+
+# The helpers agents need, loaded on first use so that importing the rules engine
+# (a subpackage) stays cheap.
+_LAZY = {
+    "Catalogue": "catalogue", "action_mask": "catalogue", "catalogue_for": "catalogue",
+    "ObservationEncoder": "observation", "encode_observation": "observation",
+    "encoder_for": "observation", "DuelEnv": "duel",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from importlib import import_module
+
+        return getattr(import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["DUEL_ID", *_LAZY]

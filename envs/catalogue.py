@@ -1,0 +1,204 @@
+"""The flat action catalogue: every choice a duellist can ever make, one integer id each.
+
+Why one flat ``Discrete(N)``: masks on composite (MultiDiscrete) actions are per dimension
+and cannot say "this location only with that maneuver"; a flat catalogue with an exact
+mask can (ANCHORS.md, pitfall 1).
+
+Layout (ids are stable for a given rule set; the shipped rules give ``N = 369``):
+
+* ``0..6``: ``phase: act now``, ``phase: wait``, ``end phase``, ``release hold``,
+  ``pass`` (no reaction / no follow-on / no soak), ``hold: move along``, ``hold: let go``;
+* then one id per risk level ``risk: 0 dice`` .. ``risk: <max_risk> dice``;
+* then every unarmed maneuver in the rules data's order, crossed with every value its
+  parameters can ever take (``param_domain``: optional turn x aimed location x option).
+
+Attack maneuvers carry no target in the catalogue: in a duel the target is always the
+opponent, so ``choice_for`` fills it in. The mask is built by mapping each legal engine
+``Choice`` to its id with one dict lookup (both target indices are keys), so building it
+never loops over the catalogue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from hexdojo.envs.rules import Choice, param_domain
+from hexdojo.envs.rules import hexgrid as hx
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import State, Tables
+
+#: The non-maneuver, non-risk choices, in id order, with their readable names.
+FIXED_CHOICES: tuple[tuple[Choice, str], ...] = (
+    (Choice("phase", option=1), "phase: act now"),
+    (Choice("phase", option=0), "phase: wait"),
+    (Choice("end"), "end phase"),
+    (Choice("release"), "release hold"),
+    (Choice("pass"), "pass"),
+    (Choice("hold", option=1), "hold: move along"),
+    (Choice("hold", option=0), "hold: let go"),
+)
+
+_TURN_WORDS = {0: "", 1: "turning left", -1: "turning right"}
+_TURN_MANEUVER_WORDS = {1: "60 left", -1: "60 right", 2: "120 left", -2: "120 right", 3: "180"}
+
+
+def _option_words(tables: Tables, name: str, option: int) -> str:
+    """What ``option`` means for maneuver ``name`` (see ``Choice``'s docstring)."""
+    m = tables.maneuvers[name]
+    data = tables.data
+    if m.category == "move":
+        return f"{option} forward" if option > 0 else f"{-option} back"
+    if m.moves == "side":
+        offs = data.movement.side_step_offsets_adjacent
+        return ("left", "right")[option] if len(offs) == 2 else f"way {option}"
+    if m.may_advance:
+        return "flying" if option == 1 else ""
+    if len(m.damage_types) > 1:
+        return m.damage_types[option]
+    if m.category == "throw":
+        return f"land {hx.RELATIVE_NAMES[option]}"
+    if m.category == "break":
+        return data.break_hold.escaper_methods[option]
+    return ""
+
+
+def _maneuver_name(tables: Tables, name: str, turn: int, loc: str | None, option: int) -> str:
+    m = tables.maneuvers[name]
+    if m.category == "turn":
+        return f"{name} {_TURN_MANEUVER_WORDS.get(turn, turn)}"
+    parts = [name]
+    if loc is not None:
+        parts.append(f"@ {loc}")
+    words = [w for w in (_option_words(tables, name, option), _TURN_WORDS[turn]) if w]
+    if words:
+        parts.append("(" + ", ".join(words) + ")")
+    return " ".join(parts)
+
+
+class Catalogue:
+    """Every choice of a duellist as an integer id, with names and fast id lookups.
+
+    Attributes: ``n`` (size), ``names`` (readable name per id), ``templates`` (the engine
+    ``Choice`` per id, attacks without target), ``maneuvers`` (unarmed maneuver names in
+    catalogue order), ``maneuver_of`` (per id: index into ``maneuvers``, -1 if none) and
+    ``first_risk`` (id of ``risk: 0 dice``).
+    """
+
+    def __init__(self, tables: Tables, n_fighters: int = 2) -> None:
+        self.tables = tables
+        templates: list[Choice] = [c for c, _ in FIXED_CHOICES]
+        names: list[str] = [n for _, n in FIXED_CHOICES]
+        self.first_risk = len(templates)
+        for r in range(tables.max_risk + 1):
+            templates.append(Choice("risk", risk=r))
+            names.append(f"risk: {r} dice")
+        self.first_maneuver = len(templates)
+        self.maneuvers: tuple[str, ...] = tuple(
+            n for n, m in tables.maneuvers.items() if m.unarmed
+        )
+        maneuver_of = [-1] * len(templates)
+        attack = []
+        for k, name in enumerate(self.maneuvers):
+            turns, locs, opts = param_domain(tables, name)
+            for tu in turns:
+                for loc in locs:
+                    for op in opts:
+                        templates.append(Choice("maneuver", name, None, loc, tu, op))
+                        names.append(_maneuver_name(tables, name, tu, loc, op))
+                        maneuver_of.append(k)
+                        if tables.is_attack(name):
+                            attack.append(len(templates) - 1)
+        self.n = len(templates)
+        self.templates: tuple[Choice, ...] = tuple(templates)
+        self.names: tuple[str, ...] = tuple(names)
+        self.maneuver_of = np.asarray(maneuver_of, dtype=np.int16)
+        self._maneuver_of_list = maneuver_of
+        self.is_attack = np.zeros(self.n, dtype=bool)
+        self.is_attack[attack] = True
+        # id lookup: attacks are keyed once per possible target
+        self._ids: dict[Choice, int] = {}
+        for i, c in enumerate(self.templates):
+            if self.is_attack[i]:
+                for tg in range(n_fighters):
+                    self._ids[c._replace(target=tg)] = i
+            else:
+                self._ids[c] = i
+        # concrete choices per acting fighter of a duel (target = the other fighter)
+        self._for_fighter: tuple[tuple[Choice, ...], ...] = tuple(
+            tuple(
+                c._replace(target=1 - f) if self.is_attack[i] else c
+                for i, c in enumerate(self.templates)
+            )
+            for f in range(2)
+        )
+
+    # ------------------------------------------------------------------ lookups
+    def id_for(self, choice: Choice) -> int:
+        """The id of an engine ``Choice`` (its target, if any, is ignored)."""
+        i = self._ids.get(choice)
+        if i is None and choice.target is not None:
+            i = self._ids.get(choice._replace(target=0))
+        if i is None:
+            raise ValueError(f"{choice} is not in the action catalogue")
+        return i
+
+    def choice_for(self, action_id: int, state: State | None = None, fighter: int = 0) -> Choice:
+        """The engine ``Choice`` that id ``action_id`` means for ``fighter`` in a duel.
+
+        ``state`` is accepted for symmetry with agents (and checked to be a duel); the
+        meaning of an id does not depend on it.
+        """
+        if state is not None and len(state.fighters) != 2:
+            raise ValueError("the catalogue maps targets for duels (two fighters) only")
+        return self._for_fighter[fighter][action_id]
+
+    def choices_for(self, fighter: int) -> tuple[Choice, ...]:
+        """All concrete choices of ``fighter``, indexed by id (for fast step functions)."""
+        return self._for_fighter[fighter]
+
+    def ids(self, choices: Iterable[Choice]) -> list[int]:
+        """Ids of engine choices (e.g. ``state.legal_choices()``)."""
+        get = self._ids.__getitem__
+        return [get(c) for c in choices]
+
+    def mask_from_ids(self, ids: list[int]) -> np.ndarray:
+        mask = np.zeros(self.n, dtype=np.int8)
+        mask[ids] = 1
+        return mask
+
+    def mask(self, state: State, fighter: int) -> np.ndarray:
+        """The exact legality mask (int8, 1 = legal) of ``fighter``; all zeros when it is
+        not ``fighter``'s decision or the fight is over."""
+        d = state.decision
+        if d is None or d.fighter != fighter:
+            return np.zeros(self.n, dtype=np.int8)
+        return self.mask_from_ids(self.ids(state.legal_choices()))
+
+    def maneuver_ids(self, ids: Iterable[int]) -> list[int]:
+        """Indices into ``maneuvers`` of the maneuver ids among ``ids`` (others dropped)."""
+        of = self._maneuver_of_list
+        return [of[i] for i in ids if of[i] >= 0]
+
+
+_CACHE: dict[int, tuple[Tables, Catalogue]] = {}
+
+
+def catalogue_for(tables: Tables) -> Catalogue:
+    """The (cached) catalogue of a rule set."""
+    hit = _CACHE.get(id(tables))
+    if hit is not None and hit[0] is tables:
+        return hit[1]
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    cat = Catalogue(tables)
+    _CACHE[id(tables)] = (tables, cat)
+    return cat
+
+
+def action_mask(state: State, fighter: int) -> np.ndarray:
+    """The exact legality mask of ``fighter`` over the catalogue of ``state``'s rules."""
+    return catalogue_for(state.t).mask(state, fighter)

@@ -1,0 +1,280 @@
+"""``hexdojo/Duel-v0``: one fighter of a duel as a single-agent Gymnasium environment.
+
+The agent plays one side; an *opponent* plays the other inside ``step()``. Every decision
+the engine asks of the agent (phase, action, reaction, follow-on, soak, risk, hold) is one
+step; the opponent's decisions and all dice resolve between the agent's steps.
+
+Opponents: ``None``/``"random"`` (uniform over the legal choices, drawn from the env's
+``np_random``), any object with ``act(state) -> Choice`` or any callable
+``f(state) -> Choice``; the fighter to move is ``state.decision.fighter`` and the
+opponent must not modify ``state``. If the opponent object has a ``reset(seed=...)``
+method (the agents' interface), the env's ``reset`` calls it with a seed drawn from
+``np_random``, so seeded episodes stay reproducible with stochastic scripted opponents.
+
+Illegal actions (the policy the README documents): an in-range action that the mask
+forbids is *rejected*: the fight does not change, the reward is ``illegal_penalty``
+(default 0), ``info["illegal"]`` holds the engine's reason and ``info["illegal_actions"]``
+counts the episode's rejections; ``illegal_limit`` consecutive rejections (default: no
+limit) truncate the episode. With ``strict=True`` the engine's ``IllegalChoice`` (with
+its ``reason``) is raised instead. An action outside ``Discrete(N)`` is a caller bug and
+always raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from hexdojo.envs.rules import Choice, Game, IllegalChoice, State
+
+from .catalogue import Catalogue, catalogue_for
+from .observation import AP_MAX, ObservationEncoder, encoder_for
+from .render import render_ansi, render_rgb
+
+Policy = Callable[[State], Choice]
+FighterSpec = str | Path | Mapping[str, Any]
+
+
+def make_game(
+    fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] = ("chu", "urlik"),
+    rules: str | Path | Mapping[str, Any] | None = None,
+    radius: int = 4,
+    turn_limit: int | None = None,
+) -> Game:
+    """The engine ``Game`` of a duel (exactly two fighters: preset names or TOML files)."""
+    if len(fighters) != 2:
+        raise ValueError(f"a duel needs exactly two fighters, got {len(fighters)}")
+    return Game.create(list(fighters), rules=rules, radius=radius, turn_limit=turn_limit)
+
+
+def as_policy(opponent: Any) -> Policy | None:
+    """``act(state)`` of an agent object, a callable as is; None for the random default."""
+    if opponent is None or (isinstance(opponent, str) and opponent == "random"):
+        return None
+    act = getattr(opponent, "act", None)
+    if callable(act):
+        return act
+    if callable(opponent):
+        return opponent
+    raise TypeError(
+        f"opponent {opponent!r}: expected None, 'random', an object with act(state) or a "
+        "callable f(state) -> Choice"
+    )
+
+
+def wound_total(state: State, i: int) -> int:
+    """Sum of the levels of fighter ``i``'s wounds (Scratch 1 .. Fatal 6): shaping's unit."""
+    return sum(lvl for _, lvl in state.fighters[i].wounds)
+
+
+def terminal_reward(state: State, i: int) -> float:
+    """+1 if fighter ``i`` won, -1 if it lost, 0 for a draw or a fight still going."""
+    w = state.winner
+    if w is None:
+        return 0.0
+    return 1.0 if w == i else -1.0
+
+
+class DuelEnv(gym.Env):
+    """Single-agent duel. See the module docstring and the README's "Environments".
+
+    Args:
+        fighters: the two fighter profiles (preset names, TOML paths or dicts).
+        rules: rule overrides (TOML path or dict) or None for the shipped rules.
+        radius: arena radius in hexes. turn_limit: None = the rules data's limit.
+        opponent: None/"random", an agent object with ``act(state)`` or a callable.
+        agent_side: 0 or 1, or None for a random side each episode (``reset`` option
+            ``side`` overrides it for one episode).
+        shaping: per wound level inflicted minus per wound level taken, added to the
+            +1/-1/0 outcome reward (default 0: no shaping).
+        strict: raise ``IllegalChoice`` on an illegal action instead of rejecting it.
+        illegal_penalty: reward of a rejected action. illegal_limit: truncate after this
+            many rejections in a row (None: never).
+        flat_observation: a flat ``Box`` observation instead of the ``Dict``.
+        render_mode: "ansi" or "rgb_array".
+    """
+
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] = ("chu", "urlik"),
+        rules: str | Path | Mapping[str, Any] | None = None,
+        radius: int = 4,
+        turn_limit: int | None = None,
+        opponent: Any = None,
+        agent_side: int | None = None,
+        shaping: float = 0.0,
+        strict: bool = False,
+        illegal_penalty: float = 0.0,
+        illegal_limit: int | None = None,
+        flat_observation: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
+        if agent_side not in (None, 0, 1):
+            raise ValueError(f"agent_side {agent_side!r}: allowed None (random), 0 or 1")
+        self.game = make_game(fighters, rules, radius, turn_limit)
+        self.catalogue: Catalogue = catalogue_for(self.game.tables)
+        self.encoder: ObservationEncoder = encoder_for(self.game)
+        self.opponent = opponent
+        self._policy = as_policy(opponent)
+        self.agent_side = agent_side
+        self.shaping = float(shaping)
+        self.strict = strict
+        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_limit = illegal_limit
+        self.flat_observation = flat_observation
+        self.render_mode = render_mode
+        self.action_space = gym.spaces.Discrete(self.catalogue.n)
+        self.observation_space = (
+            self.encoder.flat_space if flat_observation else self.encoder.space
+        )
+        self.fight: State | None = None
+        self.side = 0
+        self._choices: tuple[Choice, ...] = self.catalogue.choices_for(0)
+        self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
+        self._flat = np.zeros(self.encoder.size, dtype=np.float32)
+        self._illegal = 0
+        self._streak = 0
+        self._log_from = 0
+        #: rejected actions over the env's whole life (a masked agent keeps this at 0)
+        self.illegal_total = 0
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Any, dict[str, Any]]:
+        """Start a fight. Option ``side`` (0/1) fixes the agent's side for this episode.
+
+        Never returns a finished fight: should the opponent win before the agent is asked
+        anything, a new fight is drawn from the same generator.
+        """
+        super().reset(seed=seed)
+        side = (options or {}).get("side", self.agent_side)
+        if side is None:
+            side = int(self.np_random.integers(2))
+        if side not in (0, 1):
+            raise ValueError(f"side {side!r}: allowed 0 or 1")
+        self.side = side
+        self._choices = self.catalogue.choices_for(side)
+        reset_opponent = getattr(self.opponent, "reset", None)
+        if callable(reset_opponent):
+            reset_opponent(seed=int(self.np_random.integers(2**31)))
+        for _ in range(1000):
+            self.fight = self.game.new_state(int(self.np_random.integers(2**63 - 1)))
+            self._run_opponent()
+            if not self.fight.is_over:
+                break
+        else:
+            raise RuntimeError("1000 fights in a row ended before the agent had a decision")
+        self._illegal = 0
+        self._streak = 0
+        self._log_from = 0
+        return self._observe(), {"action_mask": self._mask, "side": side}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        st = self.fight
+        if st is None:
+            raise RuntimeError("call reset() before step()")
+        a = int(action)
+        if not 0 <= a < self.catalogue.n:
+            raise ValueError(f"action {action!r} is outside the catalogue 0..{self.catalogue.n - 1}")
+        if not self._mask[a]:
+            return self._reject(a)
+        self._streak = 0
+        me, op = self.side, 1 - self.side
+        if self.shaping:
+            before = wound_total(st, op) - wound_total(st, me)
+        self._log_from = len(st.events)
+        st.apply(self._choices[a])
+        self._run_opponent()
+        terminated = st.is_over
+        reward = terminal_reward(st, me) if terminated else 0.0
+        if self.shaping:
+            reward += self.shaping * (wound_total(st, op) - wound_total(st, me) - before)
+        obs = self._observe()
+        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
+        if terminated:
+            info["result"] = dict(st.result or {})
+        return obs, reward, terminated, False, info
+
+    def render(self) -> str | np.ndarray | None:
+        if self.fight is None or self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return render_ansi(self.fight, self._log_from)
+        return render_rgb(self.fight, AP_MAX)
+
+    def close(self) -> None:
+        """Nothing to release (idempotent)."""
+
+    # ------------------------------------------------------------------ masks
+    def action_masks(self) -> np.ndarray:
+        """The exact legality mask of the current decision (what MaskablePPO reads)."""
+        return self._mask.astype(bool)
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """Readable name of every action id."""
+        return self.catalogue.names
+
+    # ------------------------------------------------------------------ internals
+    def _run_opponent(self) -> None:
+        """Let the opponent decide until it is the agent's turn or the fight is over."""
+        st = self.fight
+        assert st is not None
+        me = self.side
+        policy = self._policy
+        rand = self.np_random.random
+        d = st.decision
+        while d is not None and d.fighter != me:
+            if policy is None:
+                legal = st.legal_choices()
+                st.apply(legal[int(rand() * len(legal))])
+            else:
+                st.apply(policy(st))
+            d = st.decision
+
+    def _observe(self) -> Any:
+        """Fresh mask and observation of the agent's current decision."""
+        st = self.fight
+        assert st is not None
+        d = st.decision
+        if d is None:
+            ids = None
+            self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
+        else:
+            ids = self.catalogue.ids(st.legal_choices())
+            self._mask = self.catalogue.mask_from_ids(ids)
+        self._flat = self.encoder.encode_flat(st, self.side, ids)
+        return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
+
+    def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """An illegal action: no change (or ``IllegalChoice`` in strict mode)."""
+        st = self.fight
+        assert st is not None
+        choice = self._choices[a]
+        reason = st.why_illegal(choice) or "not legal now"
+        if self.strict:
+            raise IllegalChoice(choice, reason)
+        self._illegal += 1
+        self.illegal_total += 1
+        self._streak += 1
+        self._mask = self._mask.copy()  # returned data is never shared between steps
+        self._flat = self._flat.copy()
+        obs = self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
+        truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
+        terminated = st.is_over
+        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal,
+                                "illegal": f"{self.catalogue.names[a]}: {reason}"}
+        return obs, self.illegal_penalty, terminated, truncated, info
+
+
+def make_env(**kwargs: Any) -> DuelEnv:
+    """A picklable factory (for ``SubprocVecEnv``): ``DuelEnv(**kwargs)``."""
+    return DuelEnv(**kwargs)

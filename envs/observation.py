@@ -1,0 +1,274 @@
+"""Observation of a duel from one fighter's point of view: a ``Dict`` of bounded ``Box``es.
+
+Every field is a small float32 vector with documented bounds (README, "Observation"), so
+that the same numbers serve three forms: the ``Dict`` (default), a flat ``Box`` (the fields
+concatenated in sorted key order, equal to ``gymnasium.spaces.flatten`` of the ``Dict``),
+and the PettingZoo ``{"observation", "action_mask"}`` pair.
+
+Speed: the encoder writes into a copy of a preallocated ``array('f')`` template (item
+writes on an ``array`` are several times cheaper than on a numpy array) and exposes it as
+one numpy vector without copying; the ``Dict`` fields are views into that fresh vector,
+so no two observations share memory. Values that could exceed their bounds (AP) are
+clipped, so every observation lies in its space.
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from gymnasium import spaces
+
+from hexdojo.envs.rules import DECISION_KINDS
+from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules.resolution import PhaseFrame
+
+from .catalogue import Catalogue, catalogue_for
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import Game, State
+
+#: What a ``risk`` decision can be about (``Decision.about``), in one-hot order.
+RISK_ABOUT: tuple[str, ...] = (
+    "attack", "defence", "counter-attack", "soak", "break hold", "resist break hold",
+)
+#: AP above this are reported as this (the observation must stay inside its bounds).
+AP_MAX = 30
+#: Per-fighter flags, in order.
+FLAGS: tuple[str, ...] = ("prone", "mounted", "phased", "staggered", "stunned", "out")
+
+
+def _layout(game: Game, cat: Catalogue) -> dict[str, tuple[int, float, float]]:
+    """Field name -> (size, low, high). Sorted by name, as ``spaces.Dict`` sorts them."""
+    t = game.tables
+    rad = game.radius
+    n_man = len(cat.maneuvers)
+    n_loc = len(t.locations)
+    n_lvl = len(t.wound_levels)
+    n_hold = len(t.hold_kinds)
+    fields: dict[str, tuple[int, float, float]] = {
+        "decision_kind": (len(DECISION_KINDS), 0, 1),
+        "deciding": (1, 0, 1),
+        "risk_roll": (len(RISK_ABOUT), 0, 1),
+        "incoming_maneuver": (n_man, 0, 1),
+        "incoming_location": (n_loc, 0, 1),
+        "incoming_arc": (6, 0, 1),
+        "incoming_closing": (1, 0, 1),
+        "follow_on_after": (n_man, 0, 1),
+        "follow_ons": (n_man, 0, 1),
+        "opp_offset": (2, -2 * rad, 2 * rad),
+        "distance": (1, 0, 2 * rad),
+        "same_hex": (1, 0, 1),
+        "arc_of_opp": (6, 0, 1),
+        "arc_of_self": (6, 0, 1),
+        "initiative": (2, 0, 1),
+        "phase": (3, 0, 1),
+        "turn": (1, 0, game.turn_limit),
+    }
+    for who in ("self", "opp"):
+        fields.update({
+            f"{who}_pos": (2, -rad, rad),
+            f"{who}_facing": (6, 0, 1),
+            f"{who}_ap": (1, 0, AP_MAX),
+            f"{who}_flags": (len(FLAGS), 0, 1),
+            f"{who}_height": (1, 0, 3),
+            f"{who}_edge": (1, 0, rad),
+            f"{who}_wounds": (n_loc, 0, n_lvl - 1),
+            f"{who}_worst": (n_lvl, 0, 1),
+            f"{who}_hold": (n_hold + 1, 0, 1),
+        })
+    return dict(sorted(fields.items()))
+
+
+_NEAREST: dict[tuple[int, int], int] = {}
+
+
+def _direction(state: State, a: int, t: int) -> int:
+    """``state.attack_direction(a, t)`` with the non-adjacent case memoised per offset."""
+    pa, pt = state.fighters[a].pos, state.fighters[t].pos
+    if pa == pt:
+        return state.attack_direction(a, t)
+    key = (pa[0] - pt[0], pa[1] - pt[1])
+    d = _NEAREST.get(key)
+    if d is None:  # the engine's rule: the first direction whose neighbour is nearest
+        d = min(range(6), key=lambda k: hx.distance(hx.DIRECTIONS[k], key))
+        _NEAREST[key] = d
+    return d
+
+
+def _phasing(state: State) -> int | None:
+    """The fighter whose phase is running, if any (the engine keeps it on its stack)."""
+    for fr in state.stack:
+        if isinstance(fr, PhaseFrame):
+            return fr.i
+    return None
+
+
+class ObservationEncoder:
+    """Encodes a ``State`` for one fighter. One encoder per (rules, radius, turn limit)."""
+
+    def __init__(self, game: Game, catalogue: Catalogue | None = None) -> None:
+        self.game = game
+        self.cat = catalogue or catalogue_for(game.tables)
+        t = game.tables
+        layout = _layout(game, self.cat)
+        self.keys: tuple[str, ...] = tuple(layout)
+        off = 0
+        self.offset: dict[str, int] = {}
+        self.slices: list[tuple[str, slice]] = []
+        lows: list[np.ndarray] = []
+        highs: list[np.ndarray] = []
+        subspaces: dict[str, spaces.Box] = {}
+        for k, (size, lo, hi) in layout.items():
+            self.offset[k] = off
+            self.slices.append((k, slice(off, off + size)))
+            subspaces[k] = spaces.Box(lo, hi, (size,), np.float32)
+            lows.append(np.full(size, lo, np.float32))
+            highs.append(np.full(size, hi, np.float32))
+            off += size
+        self.size = off
+        self.space = spaces.Dict(subspaces)
+        self.flat_space = spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=np.float32)
+        self._zero = array("f", bytes(4 * off))
+        self._man_index = {n: i for i, n in enumerate(self.cat.maneuvers)}
+        self._loc_index = {n: i for i, n in enumerate(t.locations)}
+        self._kind_index = {k: i for i, k in enumerate(DECISION_KINDS)}
+        self._about_index = {k: i for i, k in enumerate(RISK_ABOUT)}
+        self._hold_index = {k: i for i, k in enumerate(t.hold_kinds)}
+        self._n_hold = len(t.hold_kinds)
+        self._radius = game.radius
+        #: per-fighter field offsets (self, then opponent), in the order encode_flat uses
+        self._per = tuple(
+            tuple(self.offset[f"{who}_{k}"] for k in (
+                "pos", "facing", "ap", "flags", "height", "edge", "wounds", "worst", "hold"))
+            for who in ("self", "opp")
+        )
+
+    # ------------------------------------------------------------------ encoding
+    def encode_flat(self, state: State, fighter: int, legal_ids: list[int] | None = None
+                    ) -> np.ndarray:
+        """The observation as one fresh float32 vector (the flat ``Box`` form).
+
+        ``legal_ids`` (the catalogue ids of the legal choices, if already known) saves
+        recomputing them for the ``follow_ons`` field.
+        """
+        b = array("f", self._zero)
+        o = self.offset
+        me, op = fighter, 1 - fighter
+        fs = state.fighters
+        fm, fo = fs[me], fs[op]
+        rad = self._radius
+        # ---- the decision asked now (only when it is this fighter's)
+        d = state.decision
+        if d is not None and d.fighter == me:
+            kind = d.kind
+            b[o["decision_kind"] + self._kind_index[kind]] = 1
+            b[o["deciding"]] = 1
+            if kind == "risk":
+                k = self._about_index.get(d.about)
+                if k is not None:
+                    b[o["risk_roll"] + k] = 1
+            elif kind == "reaction" or kind == "follow_on":
+                ctx = state.context()
+                att = ctx.get("attack")
+                if att is not None:
+                    k = self._man_index.get(att)
+                    if k is not None:
+                        b[o["incoming_maneuver"] + k] = 1
+                    loc = ctx.get("location")
+                    if loc is not None:
+                        b[o["incoming_location"] + self._loc_index[loc]] = 1
+                    b[o["incoming_arc"] + ctx["arc"]] = 1
+                    if ctx.get("closing"):
+                        b[o["incoming_closing"]] = 1
+                after = ctx.get("after")
+                if after is not None:
+                    k = self._man_index.get(after)
+                    if k is not None:
+                        b[o["follow_on_after"] + k] = 1
+                    if legal_ids is None:
+                        legal_ids = self.cat.ids(state.legal_choices())
+                    base = o["follow_ons"]
+                    for k in self.cat.maneuver_ids(legal_ids):
+                        b[base + k] = 1
+        # ---- geometry
+        pm, po = fm.pos, fo.pos
+        dq, dr = po[0] - pm[0], po[1] - pm[1]
+        b[o["opp_offset"]] = dq
+        b[o["opp_offset"] + 1] = dr
+        dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        b[o["distance"]] = dist
+        if dist == 0:
+            b[o["same_hex"]] = 1
+        b[o["arc_of_opp"] + (_direction(state, op, me) - fm.facing) % 6] = 1
+        b[o["arc_of_self"] + (_direction(state, me, op) - fo.facing) % 6] = 1
+        order = state.order
+        if order:
+            b[o["initiative"] + (0 if order[0] == me else 1)] = 1
+        ph = _phasing(state)
+        b[o["phase"] + (2 if ph is None else (0 if ph == me else 1))] = 1
+        b[o["turn"]] = state.turn
+        # ---- per fighter
+        for (pos, facing, ap, fl, height, edge, w, worst, _), f in zip(self._per, (fm, fo), strict=True):
+            p = f.pos
+            b[pos] = p[0]
+            b[pos + 1] = p[1]
+            b[facing + f.facing] = 1
+            b[ap] = min(f.ap, AP_MAX)
+            if f.prone:
+                b[fl] = 1
+            if f.mounted:
+                b[fl + 1] = 1
+            if f.phased:
+                b[fl + 2] = 1
+            if f.status == "staggered":
+                b[fl + 3] = 1
+            elif f.status == "stunned":
+                b[fl + 4] = 1
+            if f.out is not None:
+                b[fl + 5] = 1
+            b[height] = f.height
+            b[edge] = rad - (abs(p[0]) + abs(p[1]) + abs(p[0] + p[1])) // 2
+            for loc, lvl in f.wounds:
+                i = w + self._loc_index[loc]
+                if lvl > b[i]:
+                    b[i] = lvl
+            b[worst + f.worst] = 1
+        for h in state.holds:
+            base = self._per[0 if h.holder == me else 1][8]
+            b[base + self._hold_index[h.kind]] = 1
+            if h.from_behind:
+                b[base + self._n_hold] = 1
+        return np.frombuffer(b, dtype=np.float32)
+
+    def to_dict(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """The ``Dict`` form: one view of ``flat`` per field."""
+        return {k: flat[s] for k, s in self.slices}
+
+    def encode(self, state: State, fighter: int, legal_ids: list[int] | None = None
+               ) -> dict[str, np.ndarray]:
+        """The ``Dict`` observation of ``state`` seen by ``fighter``."""
+        return self.to_dict(self.encode_flat(state, fighter, legal_ids))
+
+
+_CACHE: dict[tuple[int, int, int], tuple[Any, ObservationEncoder]] = {}
+
+
+def encoder_for(game: Game) -> ObservationEncoder:
+    """The (cached) encoder for a game's rules, arena radius and turn limit."""
+    key = (id(game.tables), game.radius, game.turn_limit)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is game.tables:
+        return hit[1]
+    if len(_CACHE) > 64:
+        _CACHE.clear()
+    enc = ObservationEncoder(game)
+    _CACHE[key] = (game.tables, enc)
+    return enc
+
+
+def encode_observation(state: State, fighter: int) -> dict[str, np.ndarray]:
+    """The ``Dict`` observation of ``state`` seen by ``fighter`` (for agents wrapping a
+    trained policy as ``act(state)``)."""
+    return encoder_for(state.game).encode(state, fighter)
