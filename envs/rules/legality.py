@@ -79,14 +79,15 @@ def _candidates(s: State, w: Window) -> tuple[str, ...]:
     if w.reactions_only is not None:
         return w.reactions_only
     if w.kind == "action":
-        held = s.hold_on(w.fighter) is not None
-        return tuple(
-            n for n, m in t.maneuvers.items()
-            if m.unarmed and ("A" in m.tags or (held and m.usable_when_held))
-        )
+        return t.held_action_maneuvers if s.hold_on(w.fighter) is not None else t.action_maneuvers
     if w.kind == "follow_on":
         return t.follow_ons.get(w.after or "", ())
-    return tuple(n for n in t.reaction_maneuvers if _trigger_reason(s, n, w) is None)
+    key = (w.triggers, w.attack)
+    hit = t.reaction_candidates.get(key)
+    if hit is None:  # depends only on the triggers and the attack (see _trigger_reason)
+        hit = t.reaction_candidates[key] = tuple(
+            n for n in t.reaction_maneuvers if _trigger_reason(s, n, w) is None)
+    return hit
 
 
 def _trigger_reason(s: State, name: str, w: Window) -> str | None:
@@ -324,8 +325,18 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
     out: list[Choice] = []
     t = s.t
     geo: dict[tuple[Any, ...], bool] = {}
+    # Attack geometry depends only on the key below (see geometry_reason/option_reason),
+    # so its results are kept for the whole game; blocks of choices are reused tuples.
+    ageo = s.game.geometry_cache
+    if len(ageo) > 250_000:  # bounded memory in long training runs
+        ageo.clear()
+    blocks = t.choice_blocks
+    f = s.fighters[i]
+    constrained = s.hold_on(i) is not None or s.hold_by(i) is not None
+    ap = f.ap
+    maneuvers = t.maneuvers
     for name in _candidates(s, w):
-        if maneuver_reason(s, i, name, w):
+        if maneuvers[name].ap > ap or maneuver_reason(s, i, name, w):  # AP first: cheap
             continue
         turns, _, opts = t.domain[name]
         m = t.maneuvers[name]
@@ -349,17 +360,36 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
                 ok_locs = list(t.allowed_locs[name][tg is not None and s.fighters[tg].prone])
             if not ok_locs:
                 continue
+            prone = tg is not None and s.fighters[tg].prone
+            attack = t.attack[name]
+            gpos = s.fighters[tg].pos if tg is not None else None
             for tu in turns:
                 for op in opts:
-                    key = (gclass, tg, tu, op if (m.may_advance or not t.attack[name] or gclass[4]) else 0)
-                    ok = geo.get(key)
-                    if ok is None:
-                        ok = not (geometry_reason(s, i, name, tg, tu, op, w)
-                                  or option_reason(s, i, name, tu, op))
-                        geo[key] = ok
-                    if ok:
+                    op_eff = op if (m.may_advance or not attack or gclass[4]) else 0
+                    if attack:
+                        key: tuple[Any, ...] = (gclass, f.pos, f.facing, gpos, constrained, tu, op_eff)
+                        ok = ageo.get(key)
+                        if ok is None:
+                            ok = ageo[key] = not (geometry_reason(s, i, name, tg, tu, op, w)
+                                                  or option_reason(s, i, name, tu, op))
+                    else:
+                        key = (gclass, tg, tu, op_eff)
+                        ok = geo.get(key)
+                        if ok is None:
+                            ok = geo[key] = not (geometry_reason(s, i, name, tg, tu, op, w)
+                                                 or option_reason(s, i, name, tu, op))
+                    if not ok:
+                        continue
+                    if m.needs_hold:
                         out.extend([_new(Choice, ("maneuver", name, tg, loc, tu, op, 0))
                                     for loc in ok_locs])
+                        continue
+                    bkey = (name, tg, tu, op, prone)
+                    block = blocks.get(bkey)
+                    if block is None:
+                        block = blocks[bkey] = tuple(
+                            _new(Choice, ("maneuver", name, tg, loc, tu, op, 0)) for loc in ok_locs)
+                    out.extend(block)
     return out
 
 

@@ -10,7 +10,7 @@ automatically (e.g. the last fighter to phase, a reaction window with nothing po
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +47,9 @@ class Game:
     profiles: tuple[Profile, ...]
     radius: int = 4
     turn_limit: int = 20
+    #: attack geometry results for this arena (legality.maneuver_choices)
+    geometry_cache: dict[tuple[Any, ...], bool] = field(default_factory=dict, compare=False,
+                                                        repr=False)
 
     @classmethod
     def create(
@@ -233,6 +236,8 @@ class State:
 
     def hold_on(self, i: int) -> Hold | None:
         """The hold someone has on fighter ``i`` (first one), if any."""
+        if not self.holds:
+            return None
         for h in self.holds:
             if h.held == i:
                 return h
@@ -240,6 +245,8 @@ class State:
 
     def hold_by(self, i: int) -> Hold | None:
         """The hold fighter ``i`` has on someone, if any."""
+        if not self.holds:
+            return None
         for h in self.holds:
             if h.holder == i:
                 return h

@@ -63,6 +63,11 @@ class Tables:
         self.action_maneuvers = tuple(
             n for n, m in data.maneuvers.items() if "A" in m.tags and m.unarmed
         )
+        self.held_action_maneuvers = tuple(
+            n for n, m in data.maneuvers.items()
+            if m.unarmed and ("A" in m.tags or m.usable_when_held)
+        )
+        self.reaction_candidates: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self.reaction_maneuvers = tuple(
             n for n, m in data.maneuvers.items() if "R" in m.tags and m.unarmed
         )
@@ -78,6 +83,8 @@ class Tables:
         from .model import Choice
 
         self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
+        #: reusable tuples of maneuver choices (legality.maneuver_choices)
+        self.choice_blocks: dict[tuple[Any, ...], tuple[Choice, ...]] = {}
 
     def wound_level(self, diff_h: int) -> int:
         """§1.10 wound table: 0 None .. fatal."""
