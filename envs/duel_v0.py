@@ -1,0 +1,190 @@
+"""``duel_v0``: the duel as a two-agent PettingZoo AEC environment.
+
+Agents ``player_0`` and ``player_1`` are fighters 0 and 1. The engine's decision order
+*is* the agent order: whoever must decide now (a phase choice, an action, a reaction to
+the other's attack, a follow-on, a soak, a risk level, a hold choice) is
+``agent_selection``, so reactions and follow-ons are simply the other agent being
+selected. Observations follow the PettingZoo classic convention
+``{"observation": <same Dict (or flat Box) as hexdojo/Duel-v0>, "action_mask": int8}``;
+the mask of the agent not deciding is all zeros. Same catalogue and render as the
+Gymnasium environment.
+
+Rewards: +1 to the winner and -1 to the loser when the fight ends (0 each for a draw),
+plus the optional wound ``shaping``. Illegal actions follow the Gymnasium env's policy:
+rejected with no state change, the engine's reason in ``infos[agent]["illegal"]`` (or
+``IllegalChoice`` raised in ``strict`` mode).
+
+    from hexdojo.envs import duel_v0
+    env = duel_v0.env(render_mode="ansi")
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from hexdojo.envs.rules import IllegalChoice, State
+
+from .catalogue import catalogue_for
+from .duel import FighterSpec, make_game, terminal_reward, wound_total
+from .observation import AP_MAX, encoder_for
+from .render import render_ansi, render_rgb
+
+AGENTS = ("player_0", "player_1")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment with PettingZoo's standard safety wrappers."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """The unwrapped AEC duel. Options as ``DuelEnv`` (no opponent, no side)."""
+
+    metadata = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "duel_v0",
+        "is_parallelizable": False,
+        "render_fps": 4,
+    }
+
+    def __init__(
+        self,
+        fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] = ("chu", "urlik"),
+        rules: str | Path | Mapping[str, Any] | None = None,
+        radius: int = 4,
+        turn_limit: int | None = None,
+        shaping: float = 0.0,
+        strict: bool = False,
+        flat_observation: bool = False,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
+        self.game = make_game(fighters, rules, radius, turn_limit)
+        self.catalogue = catalogue_for(self.game.tables)
+        self.encoder = encoder_for(self.game)
+        self.shaping = float(shaping)
+        self.strict = strict
+        self.flat_observation = flat_observation
+        self.render_mode = render_mode
+        self.possible_agents = list(AGENTS)
+        self._index = {a: i for i, a in enumerate(AGENTS)}
+        n = self.catalogue.n
+        obs = self.encoder.flat_space if flat_observation else self.encoder.space
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+            for a in AGENTS
+        }
+        self.action_spaces = {a: spaces.Discrete(n) for a in AGENTS}
+        self.fight: State | None = None
+        self._np_random: np.random.Generator | None = None
+        self._log_from = 0
+        self._illegal = 0
+
+    # ------------------------------------------------------------------ spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ AEC API
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new fight; all randomness from a generator seeded by ``seed``."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        rng = self._np_random
+        self.fight = self.game.new_state(int(rng.integers(2**63 - 1)))
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos = {a: {} for a in AGENTS}
+        self._log_from = 0
+        self._illegal = 0
+        d = self.fight.decision
+        assert d is not None, "a new fight always starts with a decision"
+        self.agent_selection = AGENTS[d.fighter]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        st = self.fight
+        assert st is not None, "call reset() first"
+        i = self._index[agent]
+        d = st.decision
+        ids = self.catalogue.ids(st.legal_choices()) if d is not None and d.fighter == i else None
+        mask = self.catalogue.mask_from_ids(ids) if ids is not None else np.zeros(
+            self.catalogue.n, np.int8)
+        flat = self.encoder.encode_flat(st, i, ids)
+        obs = flat if self.flat_observation else self.encoder.to_dict(flat)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.fight
+        assert st is not None
+        i = self._index[agent]
+        a = int(action)
+        if not 0 <= a < self.catalogue.n:
+            raise ValueError(f"action {action!r} is outside the catalogue 0..{self.catalogue.n - 1}")
+        choice = self.catalogue.choice_for(a, st, i)
+        self._cumulative_rewards[agent] = 0.0
+        reason = st.why_illegal(choice)
+        if reason is not None:
+            if self.strict:
+                raise IllegalChoice(choice, reason)
+            self._illegal += 1
+            self.rewards = {ag: 0.0 for ag in self.agents}
+            self.infos[agent] = {"illegal": f"{self.catalogue.names[a]}: {reason}",
+                                 "illegal_actions": self._illegal}
+            self._accumulate_rewards()
+            return
+        if self.shaping:
+            before = wound_total(st, 1) - wound_total(st, 0)
+        self._log_from = len(st.events)
+        st.apply(choice)
+        rewards = {ag: 0.0 for ag in AGENTS}
+        if self.shaping:
+            delta = self.shaping * (wound_total(st, 1) - wound_total(st, 0) - before)
+            rewards = {AGENTS[0]: delta, AGENTS[1]: -delta}
+        self.infos = {ag: {} for ag in AGENTS}
+        if st.is_over:
+            for k, ag in enumerate(AGENTS):
+                rewards[ag] += terminal_reward(st, k)
+                self.infos[ag] = {"result": dict(st.result or {})}
+            self.terminations = {ag: True for ag in AGENTS}
+        else:
+            d = st.decision
+            assert d is not None
+            self.agent_selection = AGENTS[d.fighter]
+        self.rewards = rewards
+        self._accumulate_rewards()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.fight is None or self.render_mode is None:
+            return None
+        if self.render_mode == "ansi":
+            return render_ansi(self.fight, self._log_from)
+        return render_rgb(self.fight, AP_MAX)
+
+    def close(self) -> None:
+        """Nothing to release (idempotent)."""
