@@ -164,7 +164,7 @@ class PhaseFrame(Frame):
             return None
         self.window = Window("action", self.i)
         choices = maneuver_choices(s, self.window)
-        if s.hold_by(self.i) is not None:
+        if s.hold_by(self.i) is not None and f.ap >= s.t.data.holds.release_ap:  # §5.17
             choices.append(RELEASE)
         choices.append(END)
         return Decision(self.i, "action"), choices
@@ -178,6 +178,7 @@ class PhaseFrame(Frame):
         elif c.kind == "release":
             h = s.hold_by(self.i)
             if h is not None:
+                f.ap -= s.t.data.holds.release_ap  # §5.17 PROPOSED: 0 AP by default
                 s.end_hold(h, "released", "§1.18")
         else:
             dispatch(s, self.i, c, "action")
