@@ -166,9 +166,12 @@ class Catalogue:
         return [get(c) for c in choices]
 
     def mask_from_ids(self, ids: list[int]) -> np.ndarray:
-        mask = np.zeros(self.n, dtype=np.int8)
-        mask[ids] = 1
-        return mask
+        """A fresh int8 mask with 1 at ``ids`` (a bytearray loop: cheaper than numpy
+        fancy indexing for the ~20 ids of a typical decision)."""
+        buf = bytearray(self.n)
+        for i in ids:
+            buf[i] = 1
+        return np.frombuffer(buf, dtype=np.int8)
 
     def mask(self, state: State, fighter: int) -> np.ndarray:
         """The exact legality mask (int8, 1 = legal) of ``fighter``; all zeros when it is

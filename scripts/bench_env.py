@@ -1,0 +1,167 @@
+"""Environment speed: random legal play through hexdojo/Duel-v0 and PettingZoo's
+connect_four_v3 in the same process, on one core.
+
+Both loops do the same work per step: read the mask the environment hands out (Duel-v0:
+``info["action_mask"]``; connect four: ``env.last()``'s ``obs["action_mask"]``, which
+builds its observation), pick a uniformly random legal action with the same numpy code,
+and step. Duel-v0 is made with ``gymnasium.make`` (default wrappers), as users make it;
+its observation (the ``Dict``) and mask are computed on every step.
+
+    python scripts/bench_env.py            # prints steps/s of both and their ratio
+    python scripts/bench_env.py --steps 50000 --rounds 5 --json
+
+connect_four_v3 imports pygame at module level but only draws with it; where pygame is
+not installed a stub module stands in (nothing here renders).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import types
+
+
+def _pin_one_core() -> str:
+    try:
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        return f"pinned to cpu {cpu}"
+    except (AttributeError, OSError):  # pragma: no cover - not Linux
+        return "not pinned"
+
+
+def _connect_four():
+    try:
+        import pygame  # noqa: F401
+    except ImportError:
+        sys.modules["pygame"] = types.ModuleType("pygame")
+    from pettingzoo.classic import connect_four_v3
+
+    return connect_four_v3
+
+
+def bench_duel(steps: int, seed: int, fighters: tuple[str, str]) -> float:
+    """Env steps/s of hexdojo/Duel-v0 under random legal actions (obs + mask included)."""
+    import gymnasium as gym
+    import numpy as np
+
+    import hexdojo.envs  # noqa: F401 - registers the env
+
+    env = gym.make("hexdojo/Duel-v0", fighters=fighters)
+    rng = np.random.default_rng(seed)
+    rand = rng.random
+    flatnonzero = np.flatnonzero
+    _, info = env.reset(seed=seed)
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        ids = flatnonzero(info["action_mask"])
+        _, _, term, trunc, info = env.step(ids[int(rand() * len(ids))])
+        if term or trunc:
+            _, info = env.reset()
+    return steps / (time.perf_counter() - t0)
+
+
+def bench_connect_four(steps: int, seed: int) -> float:
+    """Env steps/s of connect_four_v3 (AEC, wrapped as env()) under random legal actions."""
+    import numpy as np
+
+    c4 = _connect_four()
+    env = c4.env()
+    rng = np.random.default_rng(seed)
+    rand = rng.random
+    flatnonzero = np.flatnonzero
+    env.reset(seed=seed)
+    done = 0
+    t0 = time.perf_counter()
+    while done < steps:
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.reset()
+            continue
+        ids = flatnonzero(obs["action_mask"])
+        env.step(int(ids[int(rand() * len(ids))]))
+        done += 1
+    return steps / (time.perf_counter() - t0)
+
+
+def engine_share(steps: int, seed: int, fighters: tuple[str, str]) -> dict[str, float]:
+    """Where a Duel-v0 step's time goes: engine decisions per env step (the agent's plus
+    the opponent's, counted in an untimed pass) and bare engine decisions/s on the same
+    random legal play (no observation, no mask)."""
+    import numpy as np
+
+    from hexdojo.envs.duel import DuelEnv
+
+    rng = np.random.default_rng(seed)
+    calls = [0]
+
+    def counting_random(state):
+        calls[0] += 1
+        legal = state.legal_choices()
+        return legal[int(rng.random() * len(legal))]
+
+    env = DuelEnv(fighters=fighters, opponent=counting_random)
+    _, info = env.reset(seed=seed)
+    for _ in range(steps):
+        ids = np.flatnonzero(info["action_mask"])
+        _, _, term, trunc, info = env.step(ids[int(rng.random() * len(ids))])
+        if term or trunc:
+            _, info = env.reset()
+    per_step = (steps + calls[0]) / steps
+    game = env.game
+    n, k = 0, 0
+    t0 = time.perf_counter()
+    while n < steps * per_step:
+        st = game.new_state(seed + k)
+        k += 1
+        while not st.is_over:
+            legal = st.legal_choices()
+            st.apply(legal[int(rng.random() * len(legal))])
+            n += 1
+    return {"decisions_per_step": per_step, "engine_decisions_per_s": n / (time.perf_counter() - t0)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--steps", type=int, default=40_000, help="env steps per round and env")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds; medians reported")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--fighters", nargs=2, default=["chu", "urlik"])
+    ap.add_argument("--json", action="store_true", help="one JSON line instead of text")
+    args = ap.parse_args(argv)
+    pin = _pin_one_core()
+    bench_duel(2000, args.seed, tuple(args.fighters))  # warm-up: imports, caches
+    bench_connect_four(2000, args.seed)
+    duel, c4 = [], []
+    for r in range(args.rounds):  # alternate so that machine noise hits both alike
+        duel.append(bench_duel(args.steps, args.seed + r, tuple(args.fighters)))
+        c4.append(bench_connect_four(args.steps, args.seed + r))
+    d, c = statistics.median(duel), statistics.median(c4)
+    share = engine_share(args.steps, args.seed, tuple(args.fighters))
+    engine_us = share["decisions_per_step"] / share["engine_decisions_per_s"] * 1e6
+    out = {"duel_v0_steps_per_s": round(d), "connect_four_v3_steps_per_s": round(c),
+           "ratio": round(d / c, 2), "steps": args.steps, "rounds": args.rounds,
+           "fighters": args.fighters, "cpu": pin,
+           "engine_decisions_per_step": round(share["decisions_per_step"], 2),
+           "engine_decisions_per_s": round(share["engine_decisions_per_s"]),
+           "engine_us_per_step": round(engine_us, 1),
+           "wrapper_us_per_step": round(1e6 / d - engine_us, 1)}
+    if args.json:
+        print(json.dumps(out))
+    else:
+        print(f"hexdojo/Duel-v0   {d:>9,.0f} env steps/s  (random legal, obs + mask; {pin})")
+        print(f"connect_four_v3   {c:>9,.0f} env steps/s  (random legal, obs + mask)")
+        print(f"ratio             {d / c:>9.2f} x   (target >= 2x and >= 20,000 steps/s)")
+        print(f"per Duel-v0 step: {out['engine_decisions_per_step']} engine decisions "
+              f"(agent + opponent) = {out['engine_us_per_step']} us in the bare engine "
+              f"({out['engine_decisions_per_s']:,} decisions/s), "
+              f"{out['wrapper_us_per_step']} us in observation, mask and wrappers")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
