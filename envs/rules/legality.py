@@ -65,7 +65,7 @@ def param_domain(t: Tables, name: str) -> tuple[tuple[int, ...], tuple[str | Non
     elif len(m.damage_types) > 1:
         opts = tuple(range(len(m.damage_types)))
     elif m.category == "throw":
-        opts = tuple(sorted(t.rear_arc))
+        opts = tuple(t.data.movement.throw_landing)
     elif m.category == "break":
         opts = tuple(range(len(t.data.break_hold.escaper_methods)))
     else:

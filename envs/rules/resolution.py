@@ -414,7 +414,8 @@ def _attack_terms(s: State, x: int, y: int, c: Choice) -> list[tuple[str, int]]:
             extra.append((f"holding ({h_by.kind})", h2(kind.holder_other_mod)))  # aom322a
     f = s.fighters[x]
     if f.mounted and m.mounted == "same_height":
-        extra.append(("mounted", h2(t.data.mounted.attack_mod)))  # aom3221, aom3225
+        mod = t.data.mounted.attack_mod if m.mounted_attack_mod is None else m.mounted_attack_mod
+        extra.append(("mounted", h2(mod)))  # aom3221, aom3225 (-2); aom3216 Grapple 0
     return extra
 
 

@@ -212,6 +212,7 @@ class Movement(_Model):
     move_back_max: int = Field(ge=0, le=6)
     move_through_occupied: bool
     dodge_moves_only_on_success: bool
+    throw_landing: list[int]
 
 
 Category = Literal[
@@ -258,6 +259,7 @@ class Maneuver(_Model):
     hold: str | None = None
     needs_hold: str | None = None
     mounted: Literal["allowed", "same_height", "no"] = "allowed"
+    mounted_attack_mod: float | None = None  # None: the [mounted] attack_mod
     unarmed: bool = True
     proposed: dict[str, str] = Field(default_factory=dict)
 
