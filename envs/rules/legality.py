@@ -110,8 +110,13 @@ def maneuver_reason(s: State, i: int, name: str, w: Window) -> str | None:
         if m.category == "speak":
             return f"{name}: not available in this simulator (out of scope)"
         return f"{name}: needs a weapon, not available unarmed"
-    f = s.fighters[i]
     hold_on = s.hold_on(i)
+    return _window_reason(s, name, m, w, hold_on) or _fighter_reason(s, i, name, m, hold_on)
+
+
+def _window_reason(s: State, name: str, m: Any, w: Window, hold_on: Any) -> str | None:
+    """Does the maneuver belong in this window at all (tags, triggers, the §3 graph)?"""
+    t = s.t
     if w.kind == "action":
         if "A" not in m.tags and not (m.usable_when_held and hold_on is not None):
             return f"{name}: not an action (tags {'/'.join(m.tags)})"
@@ -132,6 +137,15 @@ def maneuver_reason(s: State, i: int, name: str, w: Window) -> str | None:
             return f"{name}: no defensive reaction is allowed against {w.attack}"
         if name == "Forearm Block" and w.restrict == "no_forearm_block":
             return f"{name}: the blocked arm is locked (aom322e)"
+    return None
+
+
+def _fighter_reason(s: State, i: int, name: str, m: Any, hold_on: Any) -> str | None:
+    """Can this fighter, as he stands (AP, prone, held, holding, mounted), use it?
+
+    Reads only ``fighter_status``'s fields, so the enumeration may memoise it."""
+    t = s.t
+    f = s.fighters[i]
     cost = m.ap
     if cost > f.ap:
         return f"{name}: needs {cost} AP, {f.name} has {f.ap}"
@@ -147,7 +161,7 @@ def maneuver_reason(s: State, i: int, name: str, w: Window) -> str | None:
             return f"{name}: not allowed while held ({hold_on.kind} hold, §1.18/§5.14)"
         if kind.held_attacks_barred_from_behind and hold_on.from_behind and t.is_attack(name):
             return f"{name}: grappled from behind, cannot attack the holder (aom3216)"
-    if s.hold_by(i) is not None and (m.category == "move" or m.moves is not None):
+    if s.hold_by(i) is not None and (m.category == "move" or m.moves is not None):  # holding
         return f"{name}: holding someone; release first (a holder cannot leave the hex)"
     if f.mounted and m.mounted == "no":
         return f"{name}: not allowed mounted (§1.20)"
@@ -315,6 +329,14 @@ def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | 
 
 
 # ---------------------------------------------------------------- enumeration
+def fighter_status(s: State, i: int) -> tuple[Any, ...]:
+    """Everything ``_fighter_reason`` reads about fighter ``i`` (its memo key)."""
+    f = s.fighters[i]
+    h = s.hold_on(i)
+    return (f.ap, f.prone, f.mounted, None if h is None else (h.kind, h.from_behind),
+            s.hold_by(i) is not None)
+
+
 def maneuver_choices(s: State, w: Window) -> list[Choice]:
     """Every legal maneuver choice in window ``w``.
 
@@ -335,11 +357,21 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
     constrained = s.hold_on(i) is not None or s.hold_by(i) is not None
     ap = f.ap
     maneuvers = t.maneuvers
+    hold_on = s.hold_on(i)
+    status = fighter_status(s, i)
+    fmemo = t.fighter_ok
+    check_window = w.kind == "reaction"  # other windows' candidates already fit the window
     for name in _candidates(s, w):
-        if maneuvers[name].ap > ap or maneuver_reason(s, i, name, w):  # AP first: cheap
+        m = maneuvers[name]
+        if m.ap > ap:  # the cheapest test first
+            continue
+        fkey = (name, status)
+        ok = fmemo.get(fkey)
+        if ok is None:
+            ok = fmemo[fkey] = _fighter_reason(s, i, name, m, hold_on) is None
+        if not ok or (check_window and _window_reason(s, name, m, w, hold_on)):
             continue
         turns, _, opts = t.domain[name]
-        m = t.maneuvers[name]
         if t.attack[name]:
             if w.kind == "reaction" and w.attacker is not None:
                 targets: list[int | None] = [w.attacker]

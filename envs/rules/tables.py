@@ -85,6 +85,8 @@ class Tables:
         self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
         #: reusable tuples of maneuver choices (legality.maneuver_choices)
         self.choice_blocks: dict[tuple[Any, ...], tuple[Choice, ...]] = {}
+        #: legality._fighter_reason memo: (maneuver, fighter_status) -> allowed
+        self.fighter_ok: dict[tuple[Any, ...], bool] = {}
 
     def wound_level(self, diff_h: int) -> int:
         """§1.10 wound table: 0 None .. fatal."""
