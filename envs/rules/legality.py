@@ -329,6 +329,19 @@ def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | 
 
 
 # ---------------------------------------------------------------- enumeration
+def _situation(s: State, i: int, m: Any, w: Window) -> tuple[Any, ...]:
+    """Everything ``geometry_reason`` reads for a maneuver that is not an attack: for a
+    Move the mover's hex and facing and the others' hexes; for a defensive reaction the
+    defender's hex and facing, the attacker's hex and the attack's direction; nothing for
+    the rest (Turn, Soak, Stand up, Break Hold depend on no geometry)."""
+    f = s.fighters[i]
+    if m.category == "move":
+        return (f.pos, f.facing, tuple(g.pos for g in s.fighters if g.idx != i and g.active))
+    if m.category in DEFENSIVE and w.kind == "reaction" and w.attacker is not None:
+        return (f.pos, f.facing, s.fighters[w.attacker].pos, s.attack_direction(w.attacker, i))
+    return ()
+
+
 def fighter_status(s: State, i: int) -> tuple[Any, ...]:
     """Everything ``_fighter_reason`` reads about fighter ``i`` (its memo key)."""
     f = s.fighters[i]
@@ -346,7 +359,6 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
     i = w.fighter
     out: list[Choice] = []
     t = s.t
-    geo: dict[tuple[Any, ...], bool] = {}
     # Attack geometry depends only on the key below (see geometry_reason/option_reason),
     # so its results are kept for the whole game; blocks of choices are reused tuples.
     ageo = s.game.geometry_cache
@@ -395,6 +407,7 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
             prone = tg is not None and s.fighters[tg].prone
             attack = t.attack[name]
             gpos = s.fighters[tg].pos if tg is not None else None
+            sit = None if attack else _situation(s, i, m, w)
             for tu in turns:
                 for op in opts:
                     op_eff = op if (m.may_advance or not attack or gclass[4]) else 0
@@ -405,11 +418,11 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
                             ok = ageo[key] = not (geometry_reason(s, i, name, tg, tu, op, w)
                                                   or option_reason(s, i, name, tu, op))
                     else:
-                        key = (gclass, tg, tu, op_eff)
-                        ok = geo.get(key)
+                        key = (name, sit, tu, op)
+                        ok = ageo.get(key)
                         if ok is None:
-                            ok = geo[key] = not (geometry_reason(s, i, name, tg, tu, op, w)
-                                                 or option_reason(s, i, name, tu, op))
+                            ok = ageo[key] = not (geometry_reason(s, i, name, tg, tu, op, w)
+                                                  or option_reason(s, i, name, tu, op))
                     if not ok:
                         continue
                     if m.needs_hold:
