@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from hexdojo.envs import duel_v0
 from hexdojo.envs.rules import IllegalChoice
@@ -104,3 +104,13 @@ def test_render_modes(mode: str) -> None:
         assert isinstance(out, np.ndarray) and out.dtype == np.uint8 and out.shape[2] == 3
     env.close()
     env.close()
+
+
+def test_pettingzoo_render_test() -> None:
+    """PettingZoo's render_test over every mode in metadata (it only reads the metadata
+    of the "human" env it first asks for; this env has no human mode)."""
+
+    def make(render_mode: str | None = None):
+        return duel_v0.env(render_mode=None if render_mode == "human" else render_mode)
+
+    render_test(make, custom_tests={"ansi": lambda out: "turn" in out and "Chu" in out})
