@@ -32,8 +32,8 @@ import numpy as np
 from hexdojo.envs.rules import Choice, Game, IllegalChoice, State
 
 from .catalogue import Catalogue, catalogue_for
-from .observation import AP_MAX, ObservationEncoder, encoder_for
-from .render import render_ansi, render_rgb
+from .observation import ObservationEncoder, encoder_for
+from .render import render_frame
 
 Policy = Callable[[State], Choice]
 FighterSpec = str | Path | Mapping[str, Any]
@@ -204,11 +204,7 @@ class DuelEnv(gym.Env):
         return obs, reward, terminated, False, info
 
     def render(self) -> str | np.ndarray | None:
-        if self.fight is None or self.render_mode is None:
-            return None
-        if self.render_mode == "ansi":
-            return render_ansi(self.fight, self._log_from)
-        return render_rgb(self.fight, AP_MAX)
+        return render_frame(self.fight, self.render_mode, self._log_from)
 
     def close(self) -> None:
         """Nothing to release (idempotent)."""
@@ -242,16 +238,8 @@ class DuelEnv(gym.Env):
 
     def _observe(self) -> Any:
         """Fresh mask and observation of the agent's current decision."""
-        st = self.fight
-        assert st is not None
-        d = st.decision
-        if d is None:
-            ids = None
-            self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
-        else:
-            ids = self.catalogue.ids(st.legal_choices())
-            self._mask = self.catalogue.mask_from_ids(ids)
-        self._flat = self.encoder.encode_flat(st, self.side, ids)
+        assert self.fight is not None
+        self._flat, self._mask = self.encoder.encode_with_mask(self.fight, self.side)
         return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
 
     def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:

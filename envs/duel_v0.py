@@ -39,8 +39,8 @@ from hexdojo.envs.rules import IllegalChoice, State
 
 from .catalogue import catalogue_for
 from .duel import FighterSpec, make_game, terminal_reward, wound_total
-from .observation import AP_MAX, encoder_for
-from .render import render_ansi, render_rgb
+from .observation import encoder_for
+from .render import render_frame
 
 AGENTS = ("player_0", "player_1")
 
@@ -126,12 +126,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         st = self.fight
         assert st is not None, "call reset() first"
-        i = self._index[agent]
-        d = st.decision
-        ids = self.catalogue.ids(st.legal_choices()) if d is not None and d.fighter == i else None
-        mask = self.catalogue.mask_from_ids(ids) if ids is not None else np.zeros(
-            self.catalogue.n, np.int8)
-        flat = self.encoder.encode_flat(st, i, ids)
+        flat, mask = self.encoder.encode_with_mask(st, self._index[agent])
         obs = flat if self.flat_observation else self.encoder.to_dict(flat)
         return {"observation": obs, "action_mask": mask}
 
@@ -180,11 +175,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self._accumulate_rewards()
 
     def render(self) -> str | np.ndarray | None:
-        if self.fight is None or self.render_mode is None:
-            return None
-        if self.render_mode == "ansi":
-            return render_ansi(self.fight, self._log_from)
-        return render_rgb(self.fight, AP_MAX)
+        return render_frame(self.fight, self.render_mode, self._log_from)
 
     def close(self) -> None:
         """Nothing to release (idempotent)."""

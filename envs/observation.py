@@ -242,6 +242,19 @@ class ObservationEncoder:
                 b[base + self._n_hold] = 1
         return np.frombuffer(b, dtype=np.float32)
 
+    def encode_with_mask(self, state: State, fighter: int) -> tuple[np.ndarray, np.ndarray]:
+        """The flat observation and the exact int8 mask of ``fighter`` (all zeros when it
+        is not ``fighter``'s decision), sharing one pass over the legal choices."""
+        cat = self.cat
+        d = state.decision
+        if d is not None and d.fighter == fighter:
+            ids: list[int] | None = cat.ids(state.legal_choices())
+            mask = cat.mask_from_ids(ids)
+        else:
+            ids = None
+            mask = np.zeros(cat.n, dtype=np.int8)
+        return self.encode_flat(state, fighter, ids), mask
+
     def to_dict(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """The ``Dict`` form: one view of ``flat`` per field."""
         return {k: flat[s] for k, s in self.slices}

@@ -14,6 +14,8 @@ import numpy as np
 
 from hexdojo.envs.rules import hexgrid as hx
 
+from .observation import AP_MAX
+
 if TYPE_CHECKING:
     from hexdojo.envs.rules import State
 
@@ -174,7 +176,17 @@ def _bar(img: np.ndarray, x: int, y: int, length: int, frac: float,
     img[y:y + 8, x:x + int(round(length * min(max(frac, 0.0), 1.0)))] = colour
 
 
-def render_rgb(state: State, ap_max: int = 30) -> np.ndarray:
+def render_frame(state: State | None, mode: str | None, events_from: int = 0
+                 ) -> str | np.ndarray | None:
+    """What an environment's ``render()`` returns in ``mode`` ("ansi", "rgb_array")."""
+    if state is None or mode is None:
+        return None
+    if mode == "ansi":
+        return render_ansi(state, events_from)
+    return render_rgb(state)
+
+
+def render_rgb(state: State, ap_max: int = AP_MAX) -> np.ndarray:
     """The board as an (H, W, 3) uint8 image.
 
     Fighters are discs in their colour (a ring while prone), with a dark dot on the side

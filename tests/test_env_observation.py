@@ -12,7 +12,13 @@ import numpy as np
 import pytest
 
 from hexdojo.envs.catalogue import catalogue_for
-from hexdojo.envs.observation import FLAGS, RISK_ABOUT, encode_observation, encoder_for
+from hexdojo.envs.observation import (
+    FLAGS,
+    RISK_ABOUT,
+    _direction,
+    encode_observation,
+    encoder_for,
+)
 from hexdojo.envs.rules import DECISION_KINDS, Choice, Game
 
 
@@ -126,6 +132,22 @@ def test_turn_and_initiative(game: Game) -> None:
     assert encode_observation(s, first)["initiative"].tolist() == [1, 0]
     assert encode_observation(s, 1 - first)["initiative"].tolist() == [0, 1]
     assert encode_observation(s, 0)["turn"][0] == 3
+
+
+def test_memoised_arc_direction_agrees_with_the_engine() -> None:
+    """The encoder's fast copy of ``State.attack_direction`` (all arcs, all distances)."""
+    g = Game.create(["chu", "boris"], radius=5)
+    rng = np.random.default_rng(4)
+    seen = set()
+    for seed in range(15):
+        s = g.new_state(seed)
+        while not s.is_over:
+            for a in (0, 1):
+                assert _direction(s, a, 1 - a) == s.attack_direction(a, 1 - a)
+                seen.add(s.arc(a, 1 - a))
+            legal = s.legal_choices()
+            s.apply(legal[int(rng.integers(len(legal)))])
+    assert seen == set(range(6))
 
 
 def test_observations_stay_in_space_and_fresh(game: Game) -> None:
