@@ -74,3 +74,17 @@ def test_band_is_a_fighter_input_par_5_29():
     """§5.29 PROPOSED: the band is named per fighter; an unknown band is refused."""
     with pytest.raises(RulesError, match="encumbrance"):
         Game.create([fighter("A", enc="crushing"), fighter("B")])
+
+
+@pytest.mark.parametrize(("option", "enc"), [(0, None), (1, None), (2, 2)])
+def test_break_hold_methods_and_encumbrance_aom322d_aom1d1(option, enc):
+    """§1.16/§1.18: of the Break Hold methods only contortion (Athletics + CO) is a CO roll:
+    +2 unencumbered, not doubled; brute force (Combat + ST) and technique (Martial Arts +
+    WP) get nothing."""
+    b = fighter("B", combat=1, ma=1, athletics=1, enc="unencumbered")
+    state, _ = duel(fighter("A", combat=12), b, pos_b=(0, 0), phase=1,
+                    holds=[{"holder": 0, "held": 1, "kind": "arm", "location": "R Arm"}])
+    state.apply(Choice("maneuver", "Break Hold", option=option))
+    state.apply(risk(0))
+    state.apply(risk(0))
+    assert terms(last(state, "break_hold")["escaper"]).get("encumbrance") == enc

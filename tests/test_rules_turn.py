@@ -180,3 +180,22 @@ def test_turn_limit_ends_in_a_draw():
     state.apply(END)
     assert state.is_over
     assert state.result == {"winner": None, "reason": "turn limit", "turn": 1}
+
+
+def test_phase_choice_goes_down_the_initiative_order_aom312():
+    """§1.4 aom312: initiatives 3, 2, 1: A waits, B waits, C (lowest) phases without being
+    asked; when C's phase ends, A is asked first again among those who have not phased."""
+    a = fighter("A", tactics=3)
+    b = fighter("B", tactics=2)
+    c = fighter("C", tactics=1)
+    state = Game.create([a, b, c]).new_state(LoadedDice([1, 1, 1]))
+    assert last(state, "initiative")["order"] == ["A", "B", "C"]
+    assert state.decision == (0, "phase", "")
+    state.apply(WAIT)
+    assert state.decision == (1, "phase", "")
+    state.apply(WAIT)
+    assert state.decision == (2, "action", "")
+    state.apply(END)
+    assert state.decision == (0, "phase", "")
+    state.apply(WAIT)
+    assert state.decision == (1, "action", "")  # B is now the last: no choice
