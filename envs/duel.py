@@ -261,8 +261,3 @@ class DuelEnv(gym.Env):
         info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal,
                                 "illegal": f"{self.catalogue.names[a]}: {reason}"}
         return obs, self.illegal_penalty, terminated, truncated, info
-
-
-def make_env(**kwargs: Any) -> DuelEnv:
-    """A picklable factory (for ``SubprocVecEnv``): ``DuelEnv(**kwargs)``."""
-    return DuelEnv(**kwargs)

@@ -12,7 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import hexdojo.envs  # noqa: F401 - registers hexdojo/Duel-v0
-from hexdojo.envs.duel import DuelEnv, make_env
+from hexdojo.envs.duel import DuelEnv
 from hexdojo.envs.rules import Choice, IllegalChoice, State
 
 
@@ -268,7 +268,7 @@ def test_sb3_vec_envs_with_masks(vec: str) -> None:
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv
 
-    fns = [partial(make_env, agent_side=i) for i in range(2)]
+    fns = [partial(DuelEnv, agent_side=i) for i in range(2)]  # picklable factories
     venv = DummyVecEnv(fns) if vec == "dummy" else SubprocVecEnv(fns)
     try:
         venv.seed(0)
