@@ -88,10 +88,9 @@ def bench_connect_four(steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - t0)
 
 
-def engine_share(steps: int, seed: int, fighters: tuple[str, str]) -> dict[str, float]:
-    """Where a Duel-v0 step's time goes: engine decisions per env step (the agent's plus
-    the opponent's, counted in an untimed pass) and bare engine decisions/s on the same
-    random legal play (no observation, no mask)."""
+def decisions_per_step(steps: int, seed: int, fighters: tuple[str, str]) -> float:
+    """Engine decisions per Duel-v0 step (the agent's plus the random opponent's), counted
+    in an untimed pass."""
     import numpy as np
 
     from hexdojo.envs.duel import DuelEnv
@@ -111,18 +110,27 @@ def engine_share(steps: int, seed: int, fighters: tuple[str, str]) -> dict[str, 
         _, _, term, trunc, info = env.step(ids[int(rng.random() * len(ids))])
         if term or trunc:
             _, info = env.reset()
-    per_step = (steps + calls[0]) / steps
-    game = env.game
+    return (steps + calls[0]) / steps
+
+
+def bench_engine(decisions: int, seed: int, fighters: tuple[str, str]) -> float:
+    """Bare engine decisions/s on random legal play (no observation, no mask)."""
+    import numpy as np
+
+    from hexdojo.envs.duel import make_game
+
+    game = make_game(fighters)
+    rand = np.random.default_rng(seed).random
     n, k = 0, 0
     t0 = time.perf_counter()
-    while n < steps * per_step:
+    while n < decisions:
         st = game.new_state(seed + k)
         k += 1
         while not st.is_over:
             legal = st.legal_choices()
-            st.apply(legal[int(rng.random() * len(legal))])
+            st.apply(legal[int(rand() * len(legal))])
             n += 1
-    return {"decisions_per_step": per_step, "engine_decisions_per_s": n / (time.perf_counter() - t0)}
+    return n / (time.perf_counter() - t0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,20 +144,22 @@ def main(argv: list[str] | None = None) -> int:
     pin = _pin_one_core()
     bench_duel(2000, args.seed, tuple(args.fighters))  # warm-up: imports, caches
     bench_connect_four(2000, args.seed)
-    duel, c4 = [], []
-    for r in range(args.rounds):  # alternate so that machine noise hits both alike
-        duel.append(bench_duel(args.steps, args.seed + r, tuple(args.fighters)))
+    fighters = tuple(args.fighters)
+    per_step = decisions_per_step(args.steps // 4, args.seed, fighters)
+    duel, c4, engine, wrapper = [], [], [], []
+    for r in range(args.rounds):  # interleaved so that machine noise hits all alike
+        duel.append(bench_duel(args.steps, args.seed + r, fighters))
         c4.append(bench_connect_four(args.steps, args.seed + r))
-    d, c = statistics.median(duel), statistics.median(c4)
-    share = engine_share(args.steps, args.seed, tuple(args.fighters))
-    engine_us = share["decisions_per_step"] / share["engine_decisions_per_s"] * 1e6
+        engine.append(bench_engine(int(args.steps * per_step), args.seed + r, fighters))
+        wrapper.append(1e6 / duel[-1] - per_step / engine[-1] * 1e6)
+    d, c, e = statistics.median(duel), statistics.median(c4), statistics.median(engine)
     out = {"duel_v0_steps_per_s": round(d), "connect_four_v3_steps_per_s": round(c),
            "ratio": round(d / c, 2), "steps": args.steps, "rounds": args.rounds,
            "fighters": args.fighters, "cpu": pin,
-           "engine_decisions_per_step": round(share["decisions_per_step"], 2),
-           "engine_decisions_per_s": round(share["engine_decisions_per_s"]),
-           "engine_us_per_step": round(engine_us, 1),
-           "wrapper_us_per_step": round(1e6 / d - engine_us, 1)}
+           "engine_decisions_per_step": round(per_step, 2),
+           "engine_decisions_per_s": round(e),
+           "engine_us_per_step": round(per_step / e * 1e6, 1),
+           "wrapper_us_per_step": round(statistics.median(wrapper), 1)}
     if args.json:
         print(json.dumps(out))
     else:
