@@ -408,3 +408,19 @@ def test_lock_damage_in_the_holders_next_phase_par_5_16():
     assert dmg[0]["wound"] == "Medium"
     assert events(state, "attack") == []
     assert events(state, "knockback") == []
+
+
+def test_no_lock_damage_in_the_turn_the_lock_was_made_par_5_16():
+    """§5.16 PROPOSED: the repeat damage comes in *later* turns only: a lock dated turn 2
+    does not hurt at the start of the holder's phase in turn 2."""
+    a = fighter("A", ST=1, tactics=1)
+    b = fighter("B", WP=10, athletics=0)
+    state, _ = duel(a, b, [1, 1], pos_b=(0, 0), ap_a=0, ap_b=0, phase=None,
+                    holds=[{"holder": 0, "held": 1, "kind": "head_lock",
+                            "location": "Head", "turn": 2}],
+                    fa={"phased": True}, fb={"phased": True})
+    assert state.turn == 2
+    state.apply(Choice("phase", option=1))
+    assert last(state, "phase")["actor"] == "A"
+    assert events(state, "damage") == []
+

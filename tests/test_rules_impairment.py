@@ -76,3 +76,18 @@ def test_scratch_gives_no_penalty_aom1d32():
     state, _ = duel(a, b, fb={"wounds": [["Chest", "Scratch"]]})
     strike(state, reaction=PASS)
     assert "wounds" not in terms(last(state, "attack")["defence"])
+
+
+def test_a_lighter_new_wound_keeps_the_worst_aom1d32():
+    """§1.14 aom1d32: B carries a Serious wound and takes a Light one: the worst stays
+    Serious (-4), so B's next default defence is Combat 4 - 4 = 0."""
+    a = fighter("A", ma=4)
+    b = fighter("B", combat=4, WP=10, athletics=12)
+    state, _ = duel(a, b, ap_b=0, fb={"wounds": [["R Leg", "Serious"]]})
+    strike(state)  # 5 vs 0: 5 + 2 1/2 = 7 1/2 vs DR 0 -> Medium
+    assert last(state, "wound")["wound"] == "Medium"
+    assert last(state, "wound")["worst"] == "Serious"
+    state.apply(PASS)  # no follow-on
+    strike(state)
+    assert terms(last(state, "attack")["defence"])["wounds"] == -4
+
