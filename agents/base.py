@@ -1,0 +1,75 @@
+"""The one agent interface shared by scripted bots, search, learned policies, the
+environments' opponent slot and tournaments.
+
+An agent picks a :class:`~hexdojo.envs.rules.Choice` for the fighter who must decide now
+(``state.decision.fighter``); it must return one of ``state.legal_choices()``. Keeping the
+contract this small (a state in, a legal choice out) lets any callable ``f(state) -> Choice``
+stand in for an agent, and lets the environments wrap the same agents as opponents without
+knowing how they think.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import Choice, State
+
+
+class AgentError(ValueError):
+    """A bad agent specification (unknown name, bad parameter, missing checkpoint).
+
+    The message names the bad value and what is allowed, so the CLI can print it as is.
+    """
+
+
+class Agent:
+    """Base class of every agent.
+
+    Subclasses set ``name`` and implement :meth:`act`. :meth:`reset` is called at the start
+    of every fight with a seed derived from the fight's seed, so that an agent's own
+    randomness is reproducible and independent of process scheduling.
+    """
+
+    name: str = "agent"
+
+    def act(self, state: State) -> Choice:  # pragma: no cover - interface
+        """A legal choice for ``state.decision.fighter``."""
+        raise NotImplementedError
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start of a fight; agents with their own randomness re-seed here."""
+
+    def __call__(self, state: State) -> Choice:
+        return self.act(state)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+class FunctionAgent(Agent):
+    """Adapter: any callable ``f(state) -> Choice`` used where an agent is expected."""
+
+    def __init__(self, fn: Callable[[State], Choice], name: str | None = None) -> None:
+        self.fn = fn
+        self.name = name or getattr(fn, "__name__", "function")
+
+    def act(self, state: State) -> Choice:
+        return self.fn(state)
+
+
+def as_agent(obj: Any) -> Agent:
+    """An :class:`Agent` from an agent, a spec string (see ``make_agent``) or a callable."""
+    if isinstance(obj, Agent):
+        return obj
+    if isinstance(obj, str):
+        from .registry import make_agent
+
+        return make_agent(obj)
+    if callable(obj):
+        return FunctionAgent(obj)
+    raise AgentError(
+        f"agent {obj!r}: expected an Agent, an agent name (e.g. 'greedy') or a callable "
+        "f(state) -> Choice"
+    )

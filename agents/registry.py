@@ -1,0 +1,148 @@
+"""Agents by name: ``make_agent("striker:aggression=0.8,risk=2")``.
+
+One registry for the CLI, tournaments and the environments' opponent slot, so that an
+agent is named the same way everywhere. A spec is ``NAME`` or ``NAME:KEY=VALUE,...``, or
+the path of a learned checkpoint (``*.zip``). Bad specs raise :class:`AgentError` with a
+message that names the bad part and lists what is allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .base import Agent, AgentError
+
+ParamSpec = dict[str, tuple[type, float, float, str]]
+
+
+def _random(params: dict[str, Any]) -> Agent:
+    from .scripted import RandomAgent
+
+    return RandomAgent()
+
+
+def _style(kind: str) -> Callable[[dict[str, Any]], Agent]:
+    def build(params: dict[str, Any]) -> Agent:
+        from .scripted import style_agent
+
+        return style_agent(kind, **params)
+
+    return build
+
+
+def _search(params: dict[str, Any]) -> Agent:
+    from .search import SearchAgent
+
+    return SearchAgent(**params)
+
+
+def _style_params() -> ParamSpec:
+    from .scripted import STYLE_PARAMS
+
+    return STYLE_PARAMS
+
+
+def _search_params() -> ParamSpec:
+    from .search import SEARCH_PARAMS
+
+    return SEARCH_PARAMS
+
+
+#: name -> (description, builder, parameter table loader)
+AGENTS: dict[str, tuple[str, Callable[[dict[str, Any]], Agent], Callable[[], ParamSpec]]] = {
+    "random": ("uniformly random legal choices", _random, dict),
+    "greedy": ("best immediate expected outcome (one-ply)", _style("greedy"), _style_params),
+    "striker": ("chains Martial Strikes and kicks", _style("striker"), _style_params),
+    "grappler": ("goes for grab, lock and throw", _style("grappler"), _style_params),
+    "counter": ("waits, blocks or dodges, punishes with follow-ons", _style("counter"),
+                _style_params),
+    "search": ("Monte-Carlo search over clone() with scripted rollouts", _search,
+               _search_params),
+}
+
+
+def agent_names() -> list[str]:
+    """The registered agent names (checkpoints ``*.zip`` are accepted besides these)."""
+    return list(AGENTS)
+
+
+def describe_agents() -> list[tuple[str, str, str]]:
+    """(name, what it does, its parameters) for help texts."""
+    out = []
+    for name, (doc, _, params) in AGENTS.items():
+        ps = ", ".join(f"{k}={lo:g}..{hi:g}" for k, (_, lo, hi, _) in params().items())
+        out.append((name, doc, ps))
+    return out
+
+
+def _parse_value(agent: str, key: str, raw: str, spec: tuple[type, float, float, str]) -> Any:
+    typ, lo, hi, _ = spec
+    try:
+        value: Any = typ(float(raw)) if typ is int and float(raw).is_integer() else typ(raw)
+    except ValueError:
+        kind = "a whole number" if typ is int else "a number"
+        raise AgentError(
+            f"agent {agent!r}: {key}={raw!r} is not {kind}; allowed {lo:g}..{hi:g}"
+        ) from None
+    if not lo <= value <= hi:
+        raise AgentError(f"agent {agent!r}: {key}={raw}: allowed {lo:g}..{hi:g}")
+    return value
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``NAME:KEY=VALUE,...`` into a registered name and checked parameters."""
+    text = spec.strip()
+    name, _, rest = text.partition(":")
+    name = name.strip().lower()
+    if name not in AGENTS:
+        raise AgentError(
+            f"unknown agent {spec!r}; allowed: {', '.join(AGENTS)} "
+            "(optionally NAME:key=value,...) or a checkpoint path ending in .zip"
+        )
+    table = AGENTS[name][2]()
+    params: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, raw = part.partition("=")
+        key = key.strip()
+        if not eq:
+            raise AgentError(f"agent {spec!r}: parameter {part!r} must be key=value")
+        if key not in table:
+            allowed = ", ".join(table) or "none"
+            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; allowed: {allowed}")
+        if key in params:
+            raise AgentError(f"agent {spec!r}: parameter {key!r} given twice")
+        params[key] = _parse_value(name, key, raw.strip(), table[key])
+    return name, params
+
+
+def canonical(name: str, params: dict[str, Any]) -> str:
+    """The spec string an agent is reported under (parameters sorted)."""
+    if not params:
+        return name
+    return name + ":" + ",".join(f"{k}={params[k]:g}" if isinstance(params[k], float)
+                                 else f"{k}={params[k]}" for k in sorted(params))
+
+
+def is_checkpoint(spec: str) -> bool:
+    return spec.strip().lower().endswith(".zip")
+
+
+def make_agent(spec: str) -> Agent:
+    """An agent from a spec: a registered name with parameters, or a checkpoint path."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise AgentError(f"agent spec {spec!r}: expected a name such as {', '.join(AGENTS)}")
+    if is_checkpoint(spec):
+        path = Path(spec.strip())
+        if not path.is_file():
+            raise AgentError(f"checkpoint {str(path)!r} not found")
+        from .learned import load_learned_agent
+
+        agent = load_learned_agent(path)
+        agent.name = agent.name if agent.name not in ("agent", "") else path.stem
+        return agent
+    name, params = parse_spec(spec)
+    agent = AGENTS[name][1](params)
+    agent.name = canonical(name, params)
+    return agent
