@@ -1,0 +1,338 @@
+"""Cheap analytic estimates used by the scripted agents (no cloning, no dice drawn).
+
+Why analytic: a 6-agent round robin of 30,000 fights must run in about two minutes, so a
+scripted agent may spend only tens of microseconds per decision. Instead of simulating,
+the agents estimate, from the fighters' sheets and the rules data:
+
+* attack and defence basic values (RULES §1.8: skill + specialisms + CO with encumbrance,
+  doubled for Martial Arts, + maneuver, aim, rear, hold, wound and stun modifiers);
+* the chance to hit and the expected margin (exact dice tables, :mod:`.odds`);
+* the value of a hit: wound level (§1.10, after a likely soak §1.11), the immediate
+  reaction it causes (§1.12: unconscious, stunned, staggered), holds and prone.
+
+Values are in "points" where knocking the opponent out is worth ``KO``. Everything the
+estimates depend on is part of the state, so results are memoised per situation.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hexdojo.envs.rules import hexgrid as hx
+
+from .odds import Odds, odds_for
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import State, Tables
+    from hexdojo.envs.rules.fighter import Profile
+
+KO = 100.0
+#: value of one wound by level (None .. Critical), before its impairment
+WOUND_VALUE = (0.0, 0.5, 2.0, 5.0, 10.0, 16.0, KO)
+#: value of one half point of ongoing impairment (§1.14) inflicted
+IMPAIR_VALUE = 1.5
+STUN_VALUE = 8.0  # plus 1.5 per AP the victim still had
+STAGGER_VALUE = 2.5
+PRONE_VALUE = 7.0
+#: value of holding the opponent, by kind of hold (painful locks hurt every turn)
+HOLD_VALUE = {"arm": 5.0, "both_arms": 6.0, "leg": 4.0, "arm_lock": 11.0, "head_lock": 12.0}
+DEFENSIVE = ("dodge", "block", "leg_grab")
+_CACHE_MAX = 400_000
+
+
+def h2(x: float) -> int:
+    return int(round(x * 2))
+
+
+class Knowledge:
+    """What the agents know about one rule set, with memo tables for the estimates."""
+
+    def __init__(self, t: Tables) -> None:
+        self.t = t
+        d = t.data
+        self.odds: Odds = odds_for(d.dice.die_sides, t.max_risk, t.per_die_h)
+        self.R = t.max_risk
+        self.strict = d.attack.hit_requires_higher
+        self.rear_bonus = h2(d.attack.rear_bonus)
+        self.ma_mult = d.encumbrance.martial_arts_multiplier
+        self.margin_per_point = d.attack.margin_damage_per_point
+        self.mounted_mod = h2(d.mounted.attack_mod)
+        self.soak_ap = t.maneuvers["Soak"].ap if "Soak" in t.maneuvers else 99
+        self.whole_loc = d.attack.whole_body_location
+        self.default_aim = d.attack.default_aim
+        self.pain_t = (h2(d.pain.unconscious_at_most), h2(d.pain.stunned_below),
+                       h2(d.pain.staggered_below))
+        self.fb_bonus = h2(d.forearm_block.bonus_vs_unarmed)
+        self.dd = d.drop_dodge
+        self.defences = tuple(
+            (n, m) for n, m in t.maneuvers.items()
+            if m.unarmed and m.category in DEFENSIVE and "attack" in m.reacts_to
+        )
+        # one representative location per (aim row, armour piece): L/R Arm etc. coincide
+        self._profiles: dict[int, Profile] = {}  # keeps ids in the memo keys unique
+        self._base: dict[tuple[int, str], int] = {}
+        self._hit: dict[tuple, float] = {}
+        self._defence: dict[tuple, tuple[int, str | None]] = {}
+
+    # ------------------------------------------------------------------ basic values
+    def base(self, p: Profile, skill: str | None, char: str | None,
+             specs: tuple[str, ...] | list[str] = ()) -> int:
+        """Skill + specialisms + characteristic (+ encumbrance on CO), half points."""
+        v = 0
+        if skill:
+            v = p.skill(skill) + p.spec_total(specs)
+        if char:
+            v += p.char(char)
+            if char == "CO" and p.enc_mod:
+                v += int(p.enc_mod * (self.ma_mult if skill == "Martial Arts" else 1))
+        return v
+
+    def pid(self, p: Profile) -> int:
+        """A memo key for a profile (kept alive here, so its id is never reused)."""
+        k = id(p)
+        if k not in self._profiles:
+            self._profiles[k] = p
+        return k
+
+    def maneuver_base(self, p: Profile, name: str) -> int:
+        key = (self.pid(p), name)
+        v = self._base.get(key)
+        if v is None:
+            m = self.t.maneuvers[name]
+            v = self.base(p, m.skill, m.characteristic, m.specialisms) + h2(m.attack_mod)
+            self._base[key] = v
+        return v
+
+    def penalties(self, s: State, i: int) -> int:
+        f = s.fighters[i]
+        return self.t.impairment[f.worst] + f.pen
+
+    def attack_basic(self, s: State, x: int, y: int, name: str, loc: str | None) -> int:
+        """Basic attack value of ``x``'s maneuver on ``y`` (RULES §1.8), half points."""
+        t = self.t
+        fx = s.fighters[x]
+        b = self.maneuver_base(fx.p, name) + t.impairment[fx.worst] + fx.pen
+        if loc is not None:
+            b += t.aim[t.loc_aim[loc]].attack
+        if s.arc(x, y) in t.rear_arc:
+            b += self.rear_bonus
+        for h in s.holds:
+            if h.held == x and h.holder == y:
+                b += h2(t.hold_kinds[h.kind].held_attack_mod)
+            elif h.holder == x:
+                kind = t.hold_kinds[h.kind]
+                b += h2(kind.holder_attack_bonus if h.held == y else kind.holder_other_mod)
+        if fx.mounted and t.maneuvers[name].mounted == "same_height":
+            b += self.mounted_mod
+        return b
+
+    def default_defence(self, s: State, y: int) -> int:
+        dd = self.t.data.attack.default_defence
+        key = (self.pid(s.fighters[y].p), "__default__")
+        v = self._base.get(key)
+        if v is None:
+            v = self.base(s.fighters[y].p, dd.skill, dd.characteristic, dd.specialisms) + h2(dd.bonus)
+            self._base[key] = v
+        return v + self.penalties(s, y)
+
+    def defence_with(self, s: State, y: int, rname: str, attack: str | None,
+                     loc: str | None) -> int:
+        """Basic defence of ``y`` using the defensive reaction ``rname`` (aom315 table)."""
+        t = self.t
+        m = t.maneuvers[rname]
+        p = s.fighters[y].p
+        key = (self.pid(p), "__def__" + rname)
+        v = self._base.get(key)
+        if v is None:
+            v = self.base(p, m.skill, m.characteristic, m.specialisms)
+            self._base[key] = v
+        if rname == "Drop Dodge":
+            if attack in self.dd.by_maneuver:
+                bonus = h2(self.dd.by_maneuver[attack])
+            else:
+                aim = t.loc_aim[loc] if loc is not None else self.default_aim
+                bonus = h2(self.dd.by_aim.get(aim, 0))
+        elif m.category == "block":
+            bonus = self.fb_bonus
+        else:
+            bonus = h2(m.defence_bonus)
+        return v + bonus + self.penalties(s, y)
+
+    def best_defence(self, s: State, y: int, x: int, attack: str, loc: str | None,
+                     restrict: str | None = None, ap: int | None = None) -> tuple[int, str | None]:
+        """The best defence ``y`` can probably muster against ``attack`` (basic, reaction).
+
+        A rational defender with AP uses its best defensive reaction from the front arc
+        (it may turn 60 degrees first); otherwise the default defence (Combat + CO).
+        """
+        t = self.t
+        fy = s.fighters[y]
+        best = self.default_defence(s, y)
+        am = t.maneuvers[attack]
+        ap = fy.ap if ap is None else ap
+        if ap <= 0 or am.no_defence or fy.out:
+            return best, None
+        arc = s.arc(x, y)
+        hold = s.hold_on(y)
+        held_may = t.hold_kinds[hold.kind].held_may if hold is not None else None
+        prone_ok = t.data.prone.allowed if fy.prone else None
+        name: str | None = None
+        for rname, rm in self.defences:
+            if rm.ap > ap:
+                continue
+            if rm.against and attack not in rm.against:
+                continue
+            if rm.front_arc_only and arc not in hx.FRONT_ARC and not (rm.may_turn and arc != 3):
+                continue
+            if held_may is not None and rname not in held_may:
+                continue
+            if prone_ok is not None and rname not in prone_ok:
+                continue
+            if restrict == "no_forearm_block" and rm.category == "block":
+                continue
+            if fy.mounted and rm.mounted == "no":
+                continue
+            v = self.defence_with(s, y, rname, attack, loc)
+            if rm.category == "leg_grab":
+                v += 1  # the grabber wins ties (aom3226)
+            if v > best:
+                best, name = v, rname
+        return best, name
+
+    # ------------------------------------------------------------------ outcomes
+    def p_hit(self, ba: int, bd: int) -> float:
+        """Chance to hit when both sides risk the most dice (their usual best, §1.3)."""
+        return self.odds.p_beat(ba, self.R, bd, self.R, self.strict)
+
+    def margin(self, ba: int, bd: int) -> float:
+        return self.odds.margin(ba, self.R, bd, self.R)
+
+    def hit_value(self, s: State, x: int, y: int, name: str, loc: str | None,
+                  dtype_index: int, margin_h: float) -> float:
+        """Expected value for ``x`` of ``x``'s maneuver ``name`` hitting ``y``."""
+        t = self.t
+        m = t.maneuvers[name]
+        fx, fy = s.fighters[x], s.fighters[y]
+        can_soak = fy.ap >= self.soak_ap
+        key = (self.pid(fx.p), self.pid(fy.p), name, loc, dtype_index, int(margin_h) // 2, fx.worst,
+               fx.pen, fy.worst, fy.pen, can_soak, min(fy.ap, 6), fy.prone,
+               s.hold_by(x) is not None)
+        v = self._hit.get(key)
+        if v is not None:
+            return v
+        v = 0.0
+        if m.hold and not (s.hold_by(x) is not None and s.hold_by(x).held == y
+                           and s.hold_by(x).kind == m.hold):
+            v += HOLD_VALUE.get(m.hold, 4.0)
+        if m.knocks_prone and not fy.prone:
+            v += PRONE_VALUE
+        if m.damage is not None:
+            where = loc or self.whole_loc
+            types = m.damage_types
+            dtype = types[min(dtype_index, len(types) - 1)] if types else "Blunt"
+            b = fx.p.char("ST") + self.penalties(s, x) + h2(m.damage) \
+                + int(int(margin_h) * self.margin_per_point) + t.aim[t.loc_aim[where]].damage
+            dr = fy.p.char("ST") + fy.p.pv[where]
+            v += self.wound_value(s, y, b, fx.p.risk.damage, dr, where, dtype, can_soak)
+        if len(self._hit) > _CACHE_MAX:
+            self._hit.clear()
+        self._hit[key] = v
+        return v
+
+    def wound_value(self, s: State, y: int, dmg_basic: int, n: int, dr: int, loc: str,
+                    dtype: str, can_soak: bool) -> float:
+        """Expected value of a damage roll on ``y`` (wound, soak, pain; §1.10-1.14)."""
+        t = self.t
+        fy = s.fighters[y]
+        vals, probs = self.odds.dist(dmg_basic - dr, n)
+        soak_red = 0
+        if can_soak:
+            sr = t.data.soak.roll
+            soak_b = self.base(fy.p, sr.skill, sr.characteristic, sr.specialisms) \
+                + self.penalties(s, y) + self.R  # about the mean of a risky soak
+            soak_red = t.soak_levels(soak_b)
+        pr = t.data.pain.roll
+        pain_b = self.base(fy.p, pr.skill, pr.characteristic, pr.specialisms) \
+            + self.penalties(s, y) + h2(t.data.damage_types[dtype].pain) \
+            + t.aim[t.loc_aim[loc]].pain
+        pn = fy.p.risk.pain
+        total = 0.0
+        imp_now = t.impairment[fy.worst]
+        for val, pv in zip(vals.tolist(), probs.tolist(), strict=True):
+            lv = t.wound_level(val)
+            if lv >= t.fatal:
+                total += pv * KO  # soak may still save: approximate as lethal
+                continue
+            if lv > 0 and soak_red:
+                lv = max(0, lv - soak_red)
+            if lv == 0:
+                continue
+            worst = max(fy.worst, lv)
+            w = WOUND_VALUE[lv] + IMPAIR_VALUE * (imp_now - t.impairment[worst])
+            pvals, pprobs = self.odds.dist(pain_b + t.wound_pain[lv], pn)
+            unc = stun = stag = 0.0
+            for pval, pp in zip(pvals.tolist(), pprobs.tolist(), strict=True):
+                if pval <= self.pain_t[0]:
+                    unc += pp
+                elif pval < self.pain_t[1]:
+                    stun += pp
+                elif pval < self.pain_t[2]:
+                    stag += pp
+            w += unc * KO + stun * (STUN_VALUE + 1.5 * fy.ap) + stag * STAGGER_VALUE
+            total += pv * w
+        return total
+
+    def attack_value(self, s: State, x: int, y: int, name: str, loc: str | None,
+                     option: int = 0, restrict: str | None = None,
+                     punish: bool = True, y_ap: int | None = None) -> tuple[float, float]:
+        """(expected value, chance to hit) of ``x`` attacking ``y`` with ``name`` at ``loc``.
+
+        With ``punish``, a miss against a defence that opens a follow-on (a successful
+        block or dodge, RULES §3) costs the follow-on ``y`` will then aim at ``x``, who
+        defends with the AP left after paying for this attack. ``y_ap`` overrides the AP
+        ``y`` has for defending.
+        """
+        ba = self.attack_basic(s, x, y, name, loc)
+        bd, rname = self.best_defence(s, y, x, name, loc, restrict, y_ap)
+        p = self.p_hit(ba, bd)
+        v = 0.0
+        if p > 0.0:
+            dtype_index = option if len(self.t.maneuvers[name].damage_types) > 1 else 0
+            v = p * self.hit_value(s, x, y, name, loc, dtype_index, self.margin(ba, bd))
+        if punish and rname is not None and rname in self.t.follow_ons:
+            left = s.fighters[x].ap - self.t.maneuvers[name].ap
+            v -= (1.0 - p) * self.follow_threat(s, y, x, rname, left)
+        return v, p
+
+    def follow_threat(self, s: State, x: int, y: int, after: str,
+                      y_ap: int | None = None) -> float:
+        """Value for ``x`` of its best follow-on on ``y`` after ``after`` succeeded (§3)."""
+        t = self.t
+        restrict = t.data.follow_on_defence.get(after)
+        best = 0.0
+        for name in t.follow_ons.get(after, ()):
+            m = t.maneuvers[name]
+            if m.ap > s.fighters[x].ap or m.needs_hold or m.category in ("throw", "pull_down"):
+                continue
+            if m.aim == "whole":
+                loc = None
+            elif m.aim == "any" or self.default_aim in m.aim:
+                loc = self.whole_loc
+            else:
+                loc = next(lc for lc in t.locations if t.loc_aim[lc] in m.aim)
+            v, _ = self.attack_value(s, x, y, name, loc, 0, restrict, punish=False, y_ap=y_ap)
+            best = max(best, v)
+        return best
+
+
+_KNOWLEDGE: dict[int, Knowledge] = {}
+
+
+def knowledge(s: State) -> Knowledge:
+    """The (cached) :class:`Knowledge` for the state's rule set."""
+    t = s.t
+    k = _KNOWLEDGE.get(id(t))
+    if k is None or k.t is not t:
+        k = Knowledge(t)
+        _KNOWLEDGE[id(t)] = k
+    return k

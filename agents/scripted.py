@@ -1,0 +1,470 @@
+"""Scripted fighters: random legal play, a greedy one-ply bot and three fighting styles.
+
+All of them except :class:`RandomAgent` share one scorer (:class:`HeuristicAgent`): every
+legal choice gets an expected value from the cheap estimates in :mod:`.heuristics`, and the
+best one is played. A *style* is just a set of weights and two tunable parameters:
+
+* ``aggression`` (0..1): how much of the turn's AP a fighter spends in its own phase
+  instead of keeping it for reactions, and whether it takes its phase early or waits;
+* ``risk`` (0..6): the most dice it risks on any roll (it takes the odds-best number up to
+  that cap; RULES §1.3 gives +1/2 per die, so bold fighters roll more dice).
+
+The styles differ in what they value: the *striker* chains Martial Strikes and kicks, the
+*grappler* goes for grab, lock and throw, the *counter-fighter* waits, blocks or dodges
+and punishes with follow-ons. ``greedy`` is the same scorer with neutral weights, no AP
+reserve and no memory of styles: the best immediate expected outcome.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from hexdojo.envs.rules import Choice
+from hexdojo.envs.rules import hexgrid as hx
+
+from .base import Agent
+from .heuristics import HOLD_VALUE, PRONE_VALUE, Knowledge, knowledge
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import State
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal choices, from its own seeded generator."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, state: State) -> Choice:
+        ch = state.legal_choices()
+        return ch[int(self.rng.integers(len(ch)))]
+
+
+@dataclass(frozen=True)
+class Style:
+    """Weights of one fighting style. ``aggression`` and ``risk`` are the user knobs."""
+
+    aggression: float = 1.0  # 0..1: spend AP now (1) or keep it for reactions (0)
+    risk: int = 6  # 0..6: most dice risked on a roll
+    strike: float = 1.0  # punches, head butts, Martial Strikes
+    kick: float = 1.0  # kicks, sweeps
+    grab: float = 1.0  # grabs, grapples, locks, throws, pull downs
+    defend: float = 1.0  # defensive reactions (blocks, dodges, leg grabs)
+    counter: float = 1.0  # counter-attacking reactions
+    follow: float = 0.0  # bonus for opening a follow-on window (chains)
+    wait: bool = False  # prefer to let the opponent phase first
+    reserve_max: int = 3  # AP kept for defence at aggression 0
+
+
+#: parameters a user may set on the command line, with their allowed ranges
+STYLE_PARAMS: dict[str, tuple[type, float, float, str]] = {
+    "aggression": (float, 0.0, 1.0, "0 keeps AP for reactions, 1 spends it all in its phase"),
+    "risk": (int, 0, 6, "most dice risked on any roll"),
+}
+
+STYLES: dict[str, Style] = {
+    "greedy": Style(),
+    "striker": Style(aggression=0.9, strike=1.3, kick=1.25, grab=0.5, defend=0.9,
+                     counter=1.2, follow=3.0),
+    "grappler": Style(aggression=0.7, strike=0.7, kick=0.6, grab=1.6, defend=1.0,
+                      counter=0.8, follow=3.0),
+    "counter": Style(aggression=0.25, strike=1.0, kick=0.9, grab=0.9, defend=1.4,
+                     counter=1.3, follow=4.0, wait=True),
+}
+
+KICKS = frozenset({"Kick", "Martial Kick", "Spinning Kick", "Leg Sweep"})
+GRABS = frozenset({"grab", "lock", "throw", "pull_down", "leg_grab"})
+
+
+class HeuristicAgent(Agent):
+    """Scores every legal choice with :mod:`.heuristics` estimates and plays the best."""
+
+    def __init__(self, style: Style | None = None, name: str = "greedy") -> None:
+        self.style = style or Style()
+        self.name = name
+        self._save: dict[tuple[int, int], float] = {}
+
+    # ------------------------------------------------------------------ dispatch
+    def act(self, state: State) -> Choice:
+        d = state.decision
+        choices = state.legal_choices()
+        if d is None or not choices:
+            raise ValueError("act() called on a finished fight")
+        k = knowledge(state)
+        kind = d.kind
+        if kind == "risk":
+            n = min(self.risk_for(state, k, d.fighter, d.about), self.style.risk, k.R)
+            return Choice("risk", risk=n) if Choice("risk", risk=n) in choices else choices[0]
+        if kind == "phase":
+            return self.phase(state, k, d.fighter, choices)
+        if kind == "soak":
+            return self.soak(state, k, d.fighter, choices)
+        if kind == "hold":
+            h = state.hold_by(d.fighter)
+            keep = h is not None and HOLD_VALUE.get(h.kind, 0) >= 5
+            want = Choice("hold", option=1 if keep else 0)
+            return want if want in choices else choices[0]
+        return self.best(state, k, d.fighter, kind, choices)
+
+    # ------------------------------------------------------------------ helpers
+    @staticmethod
+    def opponent(state: State, i: int) -> int:
+        others = state.others(i)
+        return others[0] if others else (1 - i if len(state.fighters) == 2 else 0)
+
+    def reserve(self, state: State, i: int, j: int) -> int:
+        """AP to keep for reactions: none if the opponent has already had its phase."""
+        fj = state.fighters[j]
+        if fj.phased or not fj.active:
+            return 0
+        return round((1.0 - self.style.aggression) * min(fj.ap, self.style.reserve_max))
+
+    def weight(self, k: Knowledge, name: str) -> float:
+        m = k.t.maneuvers[name]
+        st = self.style
+        if m.category in GRABS:
+            return st.grab
+        if name in KICKS:
+            return st.kick
+        return st.strike
+
+    def phase(self, state: State, k: Knowledge, i: int, choices: list[Choice]) -> Choice:
+        j = self.opponent(state, i)
+        now = Choice("phase", option=1)
+        wait = Choice("phase", option=0)
+        if self.style.wait and state.fighters[j].ap > 0 and wait in choices:
+            return wait
+        return now if now in choices else choices[0]
+
+    # ------------------------------------------------------------------ risk (§1.3)
+    def risk_for(self, state: State, k: Knowledge, i: int, about: str) -> int:
+        """Dice to risk: the odds-best number for the roll being made (exact tables)."""
+        ev = state.events
+        if about in ("attack", "defence", "counter-attack"):
+            dec = reac = None
+            for e in reversed(ev):
+                t = e["type"]
+                if t == "reaction" and reac is None:
+                    reac = e
+                elif t == "declare":
+                    dec = e
+                    break
+            if dec is None:
+                return k.R
+            x, y = dec["a"], dec["t"]
+            if reac is not None and reac.get("a") != y:
+                reac = None
+            ba = k.attack_basic(state, x, y, dec["maneuver"], dec.get("location"))
+            rname = reac["maneuver"] if reac is not None else None
+            if rname is not None and k.t.is_attack(rname):
+                bd = k.attack_basic(state, y, x, rname, None)
+            elif rname is not None and k.t.maneuvers[rname].category in ("dodge", "block", "leg_grab"):
+                bd = k.defence_with(state, y, rname, dec["maneuver"], dec.get("location"))
+            else:
+                bd = k.default_defence(state, y)
+            if about == "attack":
+                return k.odds.first_risk(ba, bd)
+            return k.odds.answer_risk(bd, ba, k.odds.first_risk(ba, bd))
+        if about == "soak":
+            return self.soak_risk(state, k, i)
+        if about in ("break hold", "resist break hold"):
+            h = state.hold_on(i) if about == "break hold" else state.hold_by(i)
+            if h is None:
+                return k.R
+            esc, hold = self.break_basics(state, k, h.held, h.holder)
+            if about == "break hold":
+                return k.odds.first_risk(esc, hold)
+            return k.odds.answer_risk(hold, esc, k.odds.first_risk(esc, hold))
+        return k.R
+
+    def break_basics(self, state: State, k: Knowledge, held: int, holder: int) -> tuple[int, int]:
+        """Best escaper and holder basic values for Break Hold (aom322d)."""
+        bh = k.t.data.break_hold
+        h = state.hold_on(held)
+        fe, fh = state.fighters[held], state.fighters[holder]
+        bonus = 0 if h is None else h.attempts * int(round(k.t.data.holds.break_attempt_bonus * 2))
+        esc = max(k.base(fe.p, bh.methods[m].skill, bh.methods[m].characteristic)
+                  for m in bh.escaper_methods) + k.penalties(state, held) + bonus
+        kind_bonus = 0 if h is None else int(round(k.t.hold_kinds[h.kind].break_holder_bonus * 2))
+        hold = max(k.base(fh.p, bh.methods[m].skill, bh.methods[m].characteristic)
+                   for m in bh.holder_methods) + k.penalties(state, holder) + kind_bonus
+        return esc, hold
+
+    def _last_wound_level(self, state: State, i: int) -> int:
+        for e in reversed(state.events):
+            if e["type"] == "damage" and e.get("t") == i:
+                return state.t.wound_levels.index(e["wound"])
+        return 0
+
+    def soak_risk(self, state: State, k: Knowledge, i: int) -> int:
+        level = self._last_wound_level(state, i)
+        sr = k.t.data.soak.roll
+        b = k.base(state.fighters[i].p, sr.skill, sr.characteristic, sr.specialisms) \
+            + k.penalties(state, i)
+        best, best_n = -1.0, 0
+        for n in range(k.R + 1):
+            vals, probs = k.odds.dist(b, n)
+            e = sum(p * min(level, k.t.soak_levels(v))
+                    for v, p in zip(vals.tolist(), probs.tolist(), strict=True))
+            if e > best + 1e-9:
+                best, best_n = e, n
+        return best_n
+
+    def soak(self, state: State, k: Knowledge, i: int, choices: list[Choice]) -> Choice:
+        level = self._last_wound_level(state, i)
+        soak = next((c for c in choices if c.kind == "maneuver"), None)
+        if soak is not None and level >= 1:
+            return soak
+        return next((c for c in choices if c.kind == "pass"), choices[0])
+
+    # ------------------------------------------------------------------ maneuvers
+    def best(self, state: State, k: Knowledge, i: int, kind: str,
+             choices: list[Choice]) -> Choice:
+        best_c, best_v = choices[0], -1e18
+        for v, c in self.scored(state, k, i, kind, choices):
+            if v > best_v:
+                best_c, best_v = c, v
+        return best_c
+
+    def scored(self, state: State, k: Knowledge, i: int, kind: str,
+               choices: list[Choice]) -> list[tuple[float, Choice]]:
+        """Every choice of a maneuver window with its estimated value, in list order."""
+        ctx = state.context() if kind != "action" else {}
+        j = self.opponent(state, i)
+        memo: dict[tuple, float] = {}
+        incoming = self.incoming(state, k, i, ctx) if kind == "reaction" else None
+        out = []
+        for c in choices:
+            key = (c.kind, c.maneuver, c.target, c.location, c.option)
+            v = memo.get(key)
+            if v is None:
+                v = self.value(state, k, i, j, kind, c, ctx, incoming)
+                memo[key] = v
+            out.append((v + self.turn_bonus(state, i, c), c))
+        return out
+
+    def ranked(self, state: State) -> list[Choice]:
+        """The legal choices, best first by this agent's estimates (used by search)."""
+        d = state.decision
+        choices = state.legal_choices()
+        if d is None or d.kind not in ("action", "reaction", "follow_on"):
+            first = self.act(state)
+            return [first] + [c for c in choices if c != first]
+        k = knowledge(state)
+        sc = self.scored(state, k, d.fighter, d.kind, choices)
+        order = sorted(range(len(sc)), key=lambda n: -sc[n][0])
+        return [sc[n][1] for n in order]
+
+    def incoming(self, state: State, k: Knowledge, i: int,
+                 ctx: dict[str, Any]) -> tuple[int, str, str | None, float] | None:
+        """The attack being reacted to: (attacker, maneuver, location, value of its hit)."""
+        att = ctx.get("attack")
+        x = ctx.get("attacker")
+        if att is None or x is None or att == "Move" or not k.t.is_attack(att):
+            return None
+        loc = ctx.get("location")
+        ba = k.attack_basic(state, x, i, att, loc)
+        bd = k.default_defence(state, i)
+        v = k.hit_value(state, x, i, att, loc, 0, k.margin(ba, bd))
+        return x, att, loc, v
+
+    def ap_cost(self, state: State, k: Knowledge, i: int, j: int, kind: str, ap: int) -> float:
+        """The price of spending ``ap`` now, given what the AP could still do this turn.
+
+        AP kept while the opponent can still attack buy blocks and dodges (each one saves
+        ``save`` on average); AP kept before one's own phase buy attacks later. A fighter's
+        ``aggression`` discounts the defensive part.
+        """
+        f, fj = state.fighters[i], state.fighters[j]
+        left = f.ap - ap
+        cost = 0.0
+        if fj.active and not fj.phased and fj.ap > 0:
+            need = fj.ap * (1.0 - self.style.aggression)
+            dip = min(float(ap), need - left)
+            if dip > 0:
+                cost += dip * self.save(state, k, i, j)
+        if kind != "action" and not f.phased:
+            cost += 1.2 * ap  # my own phase is still to come this turn
+        if left < self.KEEP_STANDING and fj.active:
+            # knocked back with too few AP, one falls prone (aom1d34)
+            cost += self.PRONE_AP * (min(self.KEEP_STANDING, f.ap) - max(left, 0))
+        return cost
+
+    KEEP_STANDING = 2
+    PRONE_AP = 1.0
+
+    def save(self, state: State, k: Knowledge, i: int, j: int) -> float:
+        """What one defensive reaction of ``i`` saves against ``j``'s usual attack."""
+        key = (len(state.events), i)
+        v = self._save.get(key)
+        if v is None:
+            name = "Martial Strike" if "Martial Strike" in k.t.maneuvers else None
+            v = 0.0
+            if name is not None:
+                loc = k.whole_loc
+                ba = k.attack_basic(state, j, i, name, loc)
+                d0 = k.default_defence(state, i)
+                d1, _ = k.best_defence(state, i, j, name, loc)
+                hv = k.hit_value(state, j, i, name, loc, 0, k.margin(ba, d0))
+                v = max(0.0, k.p_hit(ba, d0) - k.p_hit(ba, d1)) * hv
+            self._save = {key: v}
+        return v
+
+    def value(self, state: State, k: Knowledge, i: int, j: int, kind: str, c: Choice,
+              ctx: dict[str, Any], incoming: tuple | None) -> float:
+        t = k.t
+        st = self.style
+        if c.kind == "end":
+            return 0.0
+        if c.kind == "release":
+            return -3.0
+        if c.kind == "pass":
+            if incoming is not None:
+                x, att, loc, hv = incoming
+                ba = k.attack_basic(state, x, i, att, loc)
+                return -k.p_hit(ba, k.default_defence(state, i)) * hv
+            return 0.0
+        name = c.maneuver or ""
+        m = t.maneuvers[name]
+        cost = self.ap_cost(state, k, i, j, kind, m.ap)
+        cat = m.category
+        # what the attack being reacted to costs if this choice does not defend against it
+        undefended = 0.0
+        if incoming is not None:
+            x, att, loc, hv = incoming
+            ba = k.attack_basic(state, x, i, att, loc)
+            undefended = k.p_hit(ba, k.default_defence(state, i)) * hv
+        if t.is_attack(name):
+            tgt = c.target if c.target is not None else j
+            if kind == "reaction" and incoming is not None:  # counter-attack (§1.6)
+                x, att, loc, hv = incoming
+                mine = k.attack_basic(state, i, x, name, c.location)
+                theirs = k.attack_basic(state, x, i, att, loc)
+                p_me = k.odds.p_beat(mine, k.R, theirs, k.R, strict=False)
+                p_them = k.odds.p_beat(theirs, k.R, mine, k.R, strict=False)
+                mv = k.hit_value(state, i, x, name, c.location, c.option,
+                                 k.margin(mine, theirs))
+                return st.counter * p_me * mv - p_them * hv - cost
+            restrict = None
+            if kind == "follow_on":
+                restrict = t.data.follow_on_defence.get(ctx.get("after") or "")
+            v, p = k.attack_value(state, i, tgt, name, c.location, c.option, restrict)
+            v *= self.weight(k, name)
+            if name in t.follow_ons:
+                v += st.follow * p
+            if c.option == 1 and m.may_advance:
+                v -= 0.3  # flying only when it is needed to reach
+            return v - cost
+        if cat in ("dodge", "block", "leg_grab"):
+            if incoming is None:
+                return -cost
+            x, att, loc, hv = incoming
+            ba = k.attack_basic(state, x, i, att, loc)
+            bd = k.defence_with(state, i, name, att, loc)
+            strict = k.strict if cat != "leg_grab" else False
+            p = k.odds.p_beat(ba, k.R, bd, k.R, strict)
+            gain = 0.0
+            if name in t.follow_ons:
+                gain += st.follow + k.follow_threat(state, i, x, name)
+            if m.hold:
+                gain += HOLD_VALUE.get(m.hold, 3.0)
+            return st.defend * ((1 - p) * gain) - p * hv - cost
+        if cat == "move":
+            return self.move_value(state, k, i, j, c) - cost - 0.5 - undefended
+        if cat == "turn":
+            return self.turn_value(state, i, j, c, kind, incoming) - cost - 0.3 - undefended
+        if cat == "stand":
+            return PRONE_VALUE * 0.8 - cost - undefended
+        if cat == "break":
+            h = state.hold_on(i)
+            if h is None:
+                return -cost
+            esc, hold = self.break_basics(state, k, i, h.holder)
+            p = k.odds.p_beat(esc, k.R, hold, k.R, True)
+            return p * (HOLD_VALUE.get(h.kind, 4.0) + 2.0) - cost - undefended
+        return -cost - 1.0 - undefended
+
+    # ------------------------------------------------------------------ position
+    def position_value(self, state: State, i: int, j: int, pos: hx.Hex, facing: int) -> float:
+        """How good a spot is for fighting ``j``: close, facing it, ideally at its rear."""
+        fj = state.fighters[j]
+        d = hx.distance(pos, fj.pos)
+        if d == 0:
+            return 3.0
+        v = {1: 5.0, 2: 2.5}.get(d, -float(d))
+        dj = hx.direction_to(pos, fj.pos)
+        if dj is not None:
+            if hx.in_front_arc(dj, facing):
+                v += 1.5
+            if hx.relative(hx.opposite(dj), fj.facing) in state.t.rear_arc:
+                v += 2.0
+        return v
+
+    def move_value(self, state: State, k: Knowledge, i: int, j: int, c: Choice) -> float:
+        f = state.fighters[i]
+        facing = hx.turn(f.facing, c.turn)
+        pos = f.pos
+        if c.option > 0:
+            for _ in range(c.option):
+                pos = hx.neighbour(pos, facing)
+        else:
+            pos = hx.neighbour(pos, hx.opposite(facing))
+        gain = self.position_value(state, i, j, pos, facing) - \
+            self.position_value(state, i, j, f.pos, f.facing)
+        fj = state.fighters[j]
+        was = hx.distance(f.pos, fj.pos)
+        now = hx.distance(pos, fj.pos)
+        if now <= 1 < was and fj.ap >= 2:  # stepping in invites a kick (§5.7)
+            gain -= 2.0
+        return gain
+
+    def turn_value(self, state: State, i: int, j: int, c: Choice, kind: str,
+                   incoming: tuple | None) -> float:
+        f = state.fighters[i]
+        facing = hx.turn(f.facing, c.turn)
+        gain = self.position_value(state, i, j, f.pos, facing) - \
+            self.position_value(state, i, j, f.pos, f.facing)
+        if f.pos == state.fighters[j].pos and state.arc(j, i) in state.t.rear_arc:
+            gain += 2.0  # turning in the same hex brings the opponent to the front (§5.4)
+        return gain
+
+    def turn_bonus(self, state: State, i: int, c: Choice) -> float:
+        """Tie-break between the optional 60-degree turns of a maneuver: face the target."""
+        if c.kind != "maneuver" or c.turn == 0:
+            return 0.0
+        if c.maneuver in ("Turn", "Move"):
+            return 0.0
+        f = state.fighters[i]
+        j = c.target if c.target is not None else self.opponent(state, i)
+        fj = state.fighters[j]
+        d = hx.direction_to(f.pos, fj.pos)
+        if d is None:
+            return -0.05
+        before = hx.in_front_arc(d, f.facing)
+        after = hx.in_front_arc(d, hx.turn(f.facing, c.turn))
+        return 0.05 if after and not before else -0.05
+
+
+PARAMETERISED = {"greedy", "striker", "grappler", "counter"}
+
+
+def style_agent(kind: str, **params: Any) -> HeuristicAgent:
+    """A scripted style (``greedy``, ``striker``, ``grappler``, ``counter``) with overrides."""
+    base = STYLES[kind]
+    allowed = {f.name for f in fields(Style)}
+    unknown = [p for p in params if p not in allowed]
+    if unknown:
+        raise KeyError(unknown[0])
+    style = replace(base, **params)
+    name = kind
+    if params:
+        name += ":" + ",".join(f"{p}={params[p]}" for p in sorted(params))
+    return HeuristicAgent(style, name)
