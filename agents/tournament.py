@@ -1,0 +1,317 @@
+"""Round-robin tournaments with common random numbers, and the single-fight runner.
+
+Every ordered pairing (A as fighter 0 against B as fighter 1, and B against A) plays the
+same fight seeds, so both orders meet the same dice (common random numbers) and the side
+advantage cancels out of the comparison. Agents re-seed from the fight's seed, so results
+are identical whatever the number of worker processes or the order chunks finish in.
+
+Per fight the runner records the winner, the length, each side's maneuvers and its
+maneuver *chains* (a maneuver followed by the follow-ons it opened, RULES §3, e.g.
+``Martial Strike > Arm Grab > Martial Throw``), from the choices the agents made.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import os
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hexdojo.envs.rules import Choice, Game, State
+
+from .base import Agent, AgentError, as_agent
+
+CHAIN_SEP = " > "
+
+
+@dataclass
+class FightRecord:
+    """One finished fight, seen from its two sides."""
+
+    seed: int
+    winner: int | None
+    reason: str
+    turns: int
+    decisions: int
+    usage: tuple[Counter, Counter] = field(default_factory=lambda: (Counter(), Counter()))
+    chains: tuple[Counter, Counter] = field(default_factory=lambda: (Counter(), Counter()))
+    choices: list[Choice] | None = None
+
+
+def agent_seed(fight_seed: int, side: int) -> int:
+    """The seed an agent on ``side`` gets for the fight with ``fight_seed``."""
+    return int(np.random.SeedSequence([fight_seed, side, 7919]).generate_state(1)[0])
+
+
+def play_fight(
+    game: Game,
+    agents: Sequence[Agent],
+    seed: int,
+    record_choices: bool = False,
+) -> FightRecord:
+    """Play one fight to the end; agents[i] plays fighter i.
+
+    Raises ``RuntimeError`` if an agent returns an illegal choice, naming the agent, the
+    choice and the engine's reason (agents must only return legal choices).
+    """
+    for side, a in enumerate(agents):
+        a.reset(agent_seed(seed, side))
+    state = game.new_state(seed)
+    usage: tuple[Counter, Counter] = (Counter(), Counter())
+    chains: tuple[Counter, Counter] = (Counter(), Counter())
+    current: list[list[str]] = [[], []]
+    choices: list[Choice] | None = [] if record_choices else None
+    n = 0
+    while not state.is_over:
+        d = state.decision
+        assert d is not None
+        i = d.fighter
+        c = checked_act(agents[i], state)
+        if c.kind == "maneuver" and i < 2:
+            name = c.maneuver or ""
+            usage[i][name] += 1
+            if d.kind == "follow_on":
+                after = state.context().get("after")
+                chain = current[i]
+                if not chain or chain[-1] != after:
+                    _close(chains[i], chain)
+                    chain = current[i] = [after] if after else []
+                chain.append(name)
+            elif d.kind in ("action", "reaction"):
+                _close(chains[i], current[i])
+                current[i] = [name]
+        state.apply(c)
+        if choices is not None:
+            choices.append(c)
+        n += 1
+    for i in (0, 1):
+        _close(chains[i], current[i])
+    res = state.result or {}
+    return FightRecord(seed, state.winner, str(res.get("reason", "")), state.turn, n,
+                       usage, chains, choices)
+
+
+def checked_act(agent: Agent, state: State) -> Choice:
+    """The agent's choice, or ``RuntimeError`` naming the agent if it is not legal."""
+    c = agent.act(state)
+    reason = state.why_illegal(c)
+    if reason is not None:
+        raise RuntimeError(f"agent {agent.name!r} returned an illegal choice {c}: {reason}")
+    return c
+
+
+def _close(counter: Counter, chain: list[str]) -> None:
+    if len(chain) >= 2:
+        counter[CHAIN_SEP.join(chain)] += 1
+
+
+# --------------------------------------------------------------------------- config
+@dataclass(frozen=True)
+class TournamentConfig:
+    """What a round robin plays. ``fights`` is per ordered pairing."""
+
+    agents: tuple[str, ...]
+    fights: int = 100
+    fighters: tuple[str, str] = ("chu", "chu")
+    seed: int = 0
+    rules: str | None = None
+    radius: int = 4
+    turn_limit: int | None = None
+    workers: int = 1
+
+    def check(self) -> None:
+        if len(self.agents) < 2:
+            raise AgentError(f"agents: {list(self.agents)!r}: a tournament needs at least two")
+        dup = [a for a, k in Counter(self.agents).items() if k > 1]
+        if dup:
+            raise AgentError(f"agents: {dup[0]!r} given twice; every agent needs its own name")
+        if not 1 <= self.fights <= 10_000_000:
+            raise ValueError(f"fights: value {self.fights!r}: allowed 1..10000000")
+        if not 1 <= self.workers <= 256:
+            raise ValueError(f"workers: value {self.workers!r}: allowed 1..256")
+        if len(self.fighters) != 2:
+            raise ValueError(f"fighters: value {list(self.fighters)!r}: exactly two needed")
+        if not 0 <= self.seed < 2**62:
+            raise ValueError(f"seed: value {self.seed!r}: allowed 0..2^62")
+
+    def game(self) -> Game:
+        return Game.create(list(self.fighters), rules=self.rules, radius=self.radius,
+                           turn_limit=self.turn_limit)
+
+
+# --------------------------------------------------------------------------- results
+@dataclass
+class PairStats:
+    """Results of one ordered pairing (first agent plays fighter 0)."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    turns: int = 0
+    decisions: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+
+@dataclass
+class TournamentResult:
+    """Everything a round robin measured; :mod:`.report` turns it into files."""
+
+    config: TournamentConfig
+    names: list[str]
+    pairs: dict[tuple[int, int], PairStats]
+    usage: dict[str, Counter]
+    chains: dict[str, Counter]
+    fights: list[tuple[str, str, int, int | None, str, int, int]]
+    elapsed: float
+    rules_id: str = ""
+
+
+_W: dict[str, Any] = {}
+
+
+def _init_worker(agents: list[Agent], config: TournamentConfig) -> None:
+    _W["agents"] = agents
+    _W["game"] = config.game()
+
+
+def _run_unit(unit: tuple[int, int, int, int]) -> tuple[int, int, list, list, list]:
+    """Play seeds [start, stop) of the ordered pairing (i, j)."""
+    i, j, start, stop = unit
+    agents = _W["agents"]
+    game = _W["game"]
+    rows = []
+    usage: list[Counter] = [Counter(), Counter()]
+    chains: list[Counter] = [Counter(), Counter()]
+    pair = (agents[i], agents[j])
+    for seed in range(start, stop):
+        rec = play_fight(game, pair, seed)
+        rows.append((seed, rec.winner, rec.reason, rec.turns, rec.decisions))
+        for side in (0, 1):
+            usage[side].update(rec.usage[side])
+            chains[side].update(rec.chains[side])
+    return i, j, rows, usage, chains
+
+
+def _units(n_agents: int, seed: int, fights: int, chunk: int) -> list[tuple[int, int, int, int]]:
+    out = []
+    for i in range(n_agents):
+        for j in range(n_agents):
+            if i == j:
+                continue
+            for start in range(seed, seed + fights, chunk):
+                out.append((i, j, start, min(seed + fights, start + chunk)))
+    return out
+
+
+def default_workers() -> int:
+    """One worker per available core."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def run_tournament(
+    config: TournamentConfig,
+    agents: Sequence[Agent | str] | None = None,
+    progress: bool = False,
+) -> TournamentResult:
+    """Play the round robin described by ``config`` (agents built from its specs unless
+    given). With ``progress`` a progress bar is shown on the terminal."""
+    config.check()
+    built = [as_agent(a) for a in (agents if agents is not None else config.agents)]
+    names = [a.name for a in built]
+    if len(set(names)) != len(names):
+        dup = next(n for n in names if names.count(n) > 1)
+        raise AgentError(f"agents: {dup!r} given twice; every agent needs its own name")
+    game = config.game()  # validates fighters / rules before any work starts
+    n = len(built)
+    chunk = max(1, min(50, config.fights // max(1, 4 * config.workers) or 1))
+    units = _units(n, config.seed, config.fights, chunk)
+    total = n * (n - 1) * config.fights
+    results: dict[tuple[int, int, int], tuple] = {}
+    t0 = time.perf_counter()
+    bar = _progress(progress, total)
+    try:
+        if config.workers > 1 and len(units) > 1:
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+            with ctx.Pool(config.workers, initializer=_init_worker,
+                          initargs=(built, config)) as pool:
+                for res in pool.imap_unordered(_run_unit, units):
+                    results[(res[0], res[1], res[2][0][0])] = res
+                    bar.advance(len(res[2]))
+        else:
+            _W["agents"], _W["game"] = built, game
+            for u in units:
+                res = _run_unit(u)
+                results[(res[0], res[1], res[2][0][0])] = res
+                bar.advance(len(res[2]))
+    finally:
+        bar.stop()
+    elapsed = time.perf_counter() - t0
+    pairs = {(i, j): PairStats() for i in range(n) for j in range(n) if i != j}
+    usage = {nm: Counter() for nm in names}
+    chains = {nm: Counter() for nm in names}
+    fights = []
+    for key in sorted(results):
+        i, j, rows, us, ch = results[key]
+        ps = pairs[(i, j)]
+        for seed, winner, reason, turns, decisions in rows:
+            if winner == 0:
+                ps.wins += 1
+            elif winner == 1:
+                ps.losses += 1
+            else:
+                ps.draws += 1
+            ps.turns += turns
+            ps.decisions += decisions
+            fights.append((names[i], names[j], seed, winner, reason, turns, decisions))
+        usage[names[i]].update(us[0])
+        usage[names[j]].update(us[1])
+        chains[names[i]].update(ch[0])
+        chains[names[j]].update(ch[1])
+    return TournamentResult(config, names, pairs, usage, chains, fights, elapsed,
+                            getattr(game.tables, "id", ""))
+
+
+class _NoBar:
+    def advance(self, k: int) -> None:
+        pass
+
+    def stop(self) -> None:
+        pass
+
+
+class _RichBar:
+    def __init__(self, total: int) -> None:
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeElapsedColumn,
+            TimeRemainingColumn,
+        )
+
+        self.p = Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(),
+                          TimeElapsedColumn(), TimeRemainingColumn(), transient=True)
+        self.task = self.p.add_task("fights", total=total)
+        self.p.start()
+
+    def advance(self, k: int) -> None:
+        self.p.advance(self.task, k)
+
+    def stop(self) -> None:
+        self.p.stop()
+
+
+def _progress(enabled: bool, total: int) -> _NoBar | _RichBar:
+    return _RichBar(total) if enabled else _NoBar()
