@@ -1,0 +1,264 @@
+"""The ``hexdojo`` command line: demo, tournament, play, replay, agents.
+
+Every command turns bad input (an unknown agent, a missing checkpoint or file, a value out
+of range, a broken rules file) into one line on stderr and a non-zero exit status, never a
+traceback. Other commands (e.g. ``train``) plug in through :data:`EXTRA_COMMANDS`: a module
+listed there that exists and defines ``register(app)`` adds its commands to this app.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+
+from hexdojo.envs.rules import RulesError, preset_names
+
+from .base import AgentError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=False,
+    help="hexdojo: Age of Magic unarmed combat on a hex board, for AI fighters.",
+)
+
+#: modules that may add commands (``register(app)``); missing ones are skipped
+EXTRA_COMMANDS = ("hexdojo.agents.train_cli",)
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_BAD_INPUT = 2
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+    """Print ``error: message`` on stderr and exit with ``code``."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def clean_errors(fn: F) -> F:
+    """Turn the library's input errors into one-line messages and exit status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from .play import FightFileError
+
+        try:
+            return fn(*args, **kwargs)
+        except (AgentError, RulesError, FightFileError) as exc:
+            fail(str(exc).replace("\n", " "))
+        except ValueError as exc:
+            fail(str(exc).replace("\n", " "))
+        except OSError as exc:
+            fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _fighters(text: str) -> list[str]:
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise ValueError(
+            f"fighters: value {text!r}: give two presets or fighter files, e.g. chu,urlik "
+            f"(presets: {', '.join(preset_names())})")
+    return parts
+
+
+FightersOpt = Annotated[str, typer.Option(
+    "--fighters", help="two fighter presets or TOML files, comma-separated (one = mirror)")]
+RulesOpt = Annotated[Path | None, typer.Option(
+    "--rules", help="TOML file overriding rule values", dir_okay=False)]
+SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="dice seed")]
+TurnLimitOpt = Annotated[int | None, typer.Option(
+    "--turn-limit", min=1, max=10_000, help="turns before a draw (default: rules data)")]
+RadiusOpt = Annotated[int, typer.Option("--radius", min=1, max=20, help="arena radius in hexes")]
+
+
+def _game(fighters: list[str], rules: Path | None, radius: int, turn_limit: int | None) -> Any:
+    from hexdojo.envs.rules import Game
+
+    if rules is not None and not rules.is_file():
+        raise ValueError(f"rules: file {str(rules)!r} not found")
+    return Game.create(fighters, rules=str(rules) if rules else None, radius=radius,
+                       turn_limit=turn_limit)
+
+
+# --------------------------------------------------------------------------- demo
+@app.command()
+@clean_errors
+def demo(
+    fighters: FightersOpt = "chu,urlik",
+    agents: Annotated[str, typer.Option(
+        "--agents", help="the two agents, comma-separated (see `hexdojo agents`)")] = "striker,counter",
+    seed: SeedOpt = 1,
+    rules: RulesOpt = None,
+    radius: RadiusOpt = 4,
+    turn_limit: TurnLimitOpt = None,
+    save: Annotated[Path | None, typer.Option("--save", help="save the fight for `replay`")] = None,
+) -> None:
+    """A demo fight between two presets, printing the readable event log."""
+    from .board import render_board
+    from .play import FightLog, result_line, run_fight, save_fight
+    from .registry import make_agent
+
+    names = [a.strip() for a in agents.split(",") if a.strip()]
+    if len(names) != 2:
+        raise ValueError(f"agents: value {agents!r}: give exactly two, e.g. striker,counter")
+    pair = [make_agent(n) for n in names]
+    fs = _fighters(fighters)
+    game = _game(fs, rules, radius, turn_limit)
+    typer.echo(render_board(game.new_state(seed)))
+    typer.echo("")
+    state, choices = run_fight(game, pair, seed, say=typer.echo)
+    typer.echo("")
+    typer.echo(render_board(state))
+    typer.echo(result_line(state))
+    if save is not None:
+        save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
+                                  str(rules) if rules else None, radius, turn_limit,
+                                  state.events, state.result))
+        typer.echo(f"saved to {save}")
+
+
+# --------------------------------------------------------------------------- tournament
+@app.command()
+@clean_errors
+def tournament(
+    agents: Annotated[list[str], typer.Argument(
+        help="agents: names (random, greedy, striker, grappler, counter, search), "
+             "NAME:key=value,... or checkpoint .zip files")],
+    fights: Annotated[int, typer.Option("--fights", "-n", min=1, max=10_000_000,
+                                        help="fights per ordered pairing")] = 100,
+    fighters: FightersOpt = "chu,chu",
+    seed: SeedOpt = 0,
+    workers: Annotated[int | None, typer.Option(
+        "--workers", "-j", min=1, max=256, help="processes (default: one per core)")] = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results")] = Path(
+        "tournament"),
+    rules: RulesOpt = None,
+    radius: RadiusOpt = 4,
+    turn_limit: TurnLimitOpt = None,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+) -> None:
+    """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
+    plots and an HTML report."""
+    from .registry import make_agent
+    from .report import write_report
+    from .tournament import TournamentConfig, default_workers, run_tournament
+
+    built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
+    if rules is not None and not rules.is_file():
+        raise ValueError(f"rules: file {str(rules)!r} not found")
+    cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(_fighters(fighters)),
+                           seed, str(rules) if rules else None, radius, turn_limit,
+                           workers or default_workers())
+    result = run_tournament(cfg, built, progress=progress and sys.stderr.isatty())
+    paths = write_report(result, out)
+    from .report import summary
+
+    s = summary(result)
+    typer.echo(f"{s['fights']} fights in {s['elapsed_s']:.1f} s "
+               f"({s['fights_per_s']} fights/s, {cfg.workers} worker(s))")
+    for r in s["ratings"]["table"]:
+        typer.echo(f"{r['rank']:>3}. {r['agent']:<32} {r['elo']:7.1f}  "
+                   f"[{r['ci_lo']:.0f}, {r['ci_hi']:.0f}]")
+    typer.echo(f"report: {paths['html']}")
+
+
+# --------------------------------------------------------------------------- play / replay
+@app.command()
+@clean_errors
+def play(
+    opponent: Annotated[str, typer.Option("--opponent", help="the agent to fight")] = "greedy",
+    fighter: Annotated[str, typer.Option("--fighter", help="your fighter (preset or TOML)")] = "chu",
+    opponent_fighter: Annotated[str, typer.Option(
+        "--opponent-fighter", help="the opponent's fighter")] = "chu",
+    side: Annotated[int, typer.Option("--side", min=0, max=1, help="0: you are fighter A")] = 0,
+    seed: SeedOpt = 0,
+    rules: RulesOpt = None,
+    radius: RadiusOpt = 4,
+    turn_limit: TurnLimitOpt = None,
+    save: Annotated[Path | None, typer.Option("--save", help="save the fight for `replay`")] = None,
+) -> None:
+    """Fight an agent in the terminal, choosing from the legal options by number or name."""
+    from .play import FightLog, HumanAgent, QuitFight, result_line, run_fight, save_fight
+    from .registry import make_agent
+
+    opp = make_agent(opponent)
+    fs = [fighter, opponent_fighter] if side == 0 else [opponent_fighter, fighter]
+    game = _game(fs, rules, radius, turn_limit)
+    human = HumanAgent(ask=input, say=typer.echo)
+    pair = [human, opp] if side == 0 else [opp, human]
+    typer.echo(f"You are fighter {'AB'[side]} ({game.profiles[side].name}) against "
+               f"{opp.name} ({game.profiles[1 - side].name}). Type q to quit.")
+    try:
+        state, choices = run_fight(game, pair, seed, say=typer.echo)
+    except QuitFight:
+        typer.echo("You left the fight.")
+        return
+    typer.echo(result_line(state))
+    if save is not None:
+        save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
+                                  str(rules) if rules else None, radius, turn_limit,
+                                  state.events, state.result))
+        typer.echo(f"saved to {save}")
+
+
+@app.command()
+@clean_errors
+def replay(
+    file: Annotated[Path, typer.Argument(help="a fight saved by play --save or demo --save")],
+    pause: Annotated[bool, typer.Option(help="wait for Enter between steps")] = True,
+    board: Annotated[bool, typer.Option(help="draw the board")] = True,
+) -> None:
+    """Step through a saved fight's event log with the board."""
+    from .play import load_fight
+    from .play import replay as run_replay
+
+    log = load_fight(file)
+    interactive = pause and sys.stdin.isatty()
+    run_replay(log, say=typer.echo, pause=input if interactive else None, board=board)
+
+
+@app.command("agents")
+def list_agents() -> None:
+    """List the agents and their parameters."""
+    from .registry import describe_agents
+
+    for name, doc, params in describe_agents():
+        typer.echo(f"{name:<10} {doc}" + (f"  [{params}]" if params else ""))
+    typer.echo("*.zip      a learned checkpoint (needs the rl extra)")
+
+
+def _register_extras() -> None:
+    for mod in EXTRA_COMMANDS:
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name == mod:
+                continue
+            raise
+        reg = getattr(m, "register", None)
+        if callable(reg):
+            reg(app)
+
+
+_register_extras()
+
+
+def main() -> None:
+    """Entry point of the ``hexdojo`` script."""
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
