@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from gymnasium.envs.registration import register, registry
-
 #: Gymnasium id of the single-agent duel (``gymnasium.make(DUEL_ID, **options)``).
 DUEL_ID = "hexdojo/Duel-v0"
 
-if DUEL_ID not in registry:
-    register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv")
+try:  # the rules engine (hexdojo.envs.rules) must work without Gymnasium installed
+    from gymnasium.envs.registration import register, registry
+except ImportError:  # pragma: no cover - gymnasium is a core dependency
+    pass
+else:
+    if DUEL_ID not in registry:
+        register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv")
 
 # The helpers agents need, loaded on first use so that importing the rules engine
 # (a subpackage) stays cheap.

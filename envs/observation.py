@@ -20,19 +20,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from gymnasium import spaces
 
-from hexdojo.envs.rules import DECISION_KINDS
+from hexdojo.envs.rules import DECISION_KINDS, RISK_ABOUT
 from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules.resolution import PhaseFrame
 
 from .catalogue import Catalogue, catalogue_for
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game, State
 
-#: What a ``risk`` decision can be about (``Decision.about``), in one-hot order.
-RISK_ABOUT: tuple[str, ...] = (
-    "attack", "defence", "counter-attack", "soak", "break hold", "resist break hold",
-)
 #: AP above this are reported as this (the observation must stay inside its bounds).
 AP_MAX = 30
 #: Per-fighter flags, in order.
@@ -95,14 +90,6 @@ def _direction(state: State, a: int, t: int) -> int:
         d = min(range(6), key=lambda k: hx.distance(hx.DIRECTIONS[k], key))
         _NEAREST[key] = d
     return d
-
-
-def _phasing(state: State) -> int | None:
-    """The fighter whose phase is running, if any (the engine keeps it on its stack)."""
-    for fr in state.stack:
-        if isinstance(fr, PhaseFrame):
-            return fr.i
-    return None
 
 
 class ObservationEncoder:
@@ -206,7 +193,7 @@ class ObservationEncoder:
         order = state.order
         if order:
             b[o["initiative"] + (0 if order[0] == me else 1)] = 1
-        ph = _phasing(state)
+        ph = state.phasing
         b[o["phase"] + (2 if ph is None else (0 if ph == me else 1))] = 1
         b[o["turn"]] = state.turn
         # ---- per fighter

@@ -46,6 +46,18 @@ def direction_to(a: Hex, b: Hex) -> int | None:
         return None
 
 
+def nearest_direction(a: Hex, b: Hex) -> int:
+    """The direction from ``a`` whose neighbour is nearest to ``b`` (lowest on ties)."""
+    best, best_d = 0, 1 << 30
+    for k, (dq, dr) in enumerate(DIRECTIONS):
+        x = a[0] + dq - b[0]
+        y = a[1] + dr - b[1]
+        d = abs(x) + abs(y) + abs(x + y)
+        if d < best_d:
+            best, best_d = k, d
+    return best
+
+
 def turn(facing: int, steps: int) -> int:
     """Facing after turning ``steps`` x 60 degrees (positive = left)."""
     return (facing + steps) % 6

@@ -9,6 +9,8 @@ from .hexgrid import Hex
 
 #: Kinds of decision a fighter can be asked for (see ``State.decision``).
 DECISION_KINDS = ("phase", "action", "reaction", "follow_on", "soak", "risk", "hold")
+#: What a ``risk`` decision can be about (``Decision.about``).
+RISK_ABOUT = ("attack", "defence", "counter-attack", "soak", "break hold", "resist break hold")
 
 
 class Choice(NamedTuple):

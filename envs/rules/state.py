@@ -133,6 +133,16 @@ class State:
         return None if self.result is None else self.result["winner"]
 
     @property
+    def phasing(self) -> int | None:
+        """The fighter whose phase is running, if any (aom312)."""
+        from .resolution import PhaseFrame
+
+        for fr in reversed(self.stack):
+            if isinstance(fr, PhaseFrame):
+                return fr.i
+        return None
+
+    @property
     def decision(self) -> Decision | None:
         """Who must decide now and what kind of decision (None once the fight is over)."""
         return None if self._pending is None else self._pending[0]
@@ -280,9 +290,8 @@ class State:
         if fa.pos == ft.pos:
             return self.approach.get((a, t), ft.facing)
         d = hx.direction_to(ft.pos, fa.pos)
-        if d is None:  # not adjacent: the nearest direction
-            best = min(range(6), key=lambda k: hx.distance(hx.neighbour(ft.pos, k), fa.pos))
-            return best
+        if d is None:  # not adjacent: the direction whose neighbour is nearest (first on ties)
+            return hx.nearest_direction(ft.pos, fa.pos)
         return d
 
     def arc(self, a: int, t: int, facing: int | None = None) -> int:
@@ -299,7 +308,7 @@ class State:
         f.pos = new
         came = hx.direction_to(new, old)
         if came is None:
-            came = min(range(6), key=lambda k: hx.distance(hx.neighbour(new, k), old))
+            came = hx.nearest_direction(new, old)
         for g in self.fighters:
             if g.idx != i and g.pos == new:
                 self.approach[(i, g.idx)] = came
