@@ -86,7 +86,8 @@ class DuelEnv(gym.Env):
         fighters: the two fighter profiles (preset names, TOML paths or dicts).
         rules: rule overrides (TOML path or dict) or None for the shipped rules.
         radius: arena radius in hexes. turn_limit: None = the rules data's limit.
-        opponent: None/"random", an agent object with ``act(state)`` or a callable.
+        opponent: None/"random", an agent name (resolved by ``hexdojo.agents.make_agent``),
+            an agent object with ``act(state)`` or a callable.
         agent_side: 0 or 1, or None for a random side each episode (``reset`` option
             ``side`` overrides it for one episode).
         shaping: per wound level inflicted minus per wound level taken, added to the
@@ -122,6 +123,12 @@ class DuelEnv(gym.Env):
         self.game = make_game(fighters, rules, radius, turn_limit)
         self.catalogue: Catalogue = catalogue_for(self.game.tables)
         self.encoder: ObservationEncoder = encoder_for(self.game)
+        if isinstance(opponent, str) and opponent != "random":
+            # an agent name ("greedy", "striker:aggression=0.8", "npc.zip"), resolved by
+            # the agents' registry (imported only here: the envs do not need the agents)
+            from hexdojo.agents.registry import make_agent
+
+            opponent = make_agent(opponent)
         self.opponent = opponent
         self._policy = as_policy(opponent)
         self.agent_side = agent_side
