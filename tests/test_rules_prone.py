@@ -64,6 +64,7 @@ def test_stand_up_needs_two_ap_par_5_18():
 
 
 def test_stand_up_only_when_prone_par_5_18():
+    """§5.18 PROPOSED: Stand up is only for a prone fighter."""
     state, _ = duel(fighter("A"), fighter("B"))
     assert state.why_illegal(STAND) == "Stand up: not prone"
 

@@ -172,7 +172,8 @@ def test_reaction_needs_ap_aom314():
 
 
 def test_turn_limit_ends_in_a_draw():
-    """hexdojo turn.turn_limit: with a limit of 1 turn, the fight is a draw after turn 1."""
+    """§1.4/§5.30 (hexdojo turn.turn_limit): with a limit of 1 turn, the fight is a draw
+    after turn 1."""
     state, _ = new_fight(fighter("A", tactics=1), fighter("B"), [1, 1],
                          rules={"turn": {"turn_limit": 1}})
     state.apply(Choice("phase", option=1))
