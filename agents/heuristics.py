@@ -32,6 +32,9 @@ WOUND_VALUE = (0.0, 0.5, 2.0, 5.0, 10.0, 16.0, KO)
 #: value of one half point of ongoing impairment (§1.14) inflicted
 IMPAIR_VALUE = 1.5
 STUN_VALUE = 8.0  # plus 1.5 per AP the victim still had
+#: a stunned fighter cannot defend for the rest of the turn (§1.12): each AP the striker
+#: can still spend this turn makes the stun this much closer to a knock-out
+STUN_FOLLOW = 0.2
 STAGGER_VALUE = 2.5
 PRONE_VALUE = 7.0
 #: value of holding the opponent, by kind of hold (painful locks hurt every turn)
@@ -72,7 +75,6 @@ class Knowledge:
         self._profiles: dict[int, Profile] = {}  # keeps ids in the memo keys unique
         self._base: dict[tuple[int, str], int] = {}
         self._hit: dict[tuple, float] = {}
-        self._defence: dict[tuple, tuple[int, str | None]] = {}
 
     # ------------------------------------------------------------------ basic values
     def base(self, p: Profile, skill: str | None, char: str | None,
@@ -214,16 +216,21 @@ class Knowledge:
         m = t.maneuvers[name]
         fx, fy = s.fighters[x], s.fighters[y]
         can_soak = fy.ap >= self.soak_ap
-        key = (self.pid(fx.p), self.pid(fy.p), name, loc, dtype_index, int(margin_h) // 2, fx.worst,
-               fx.pen, fy.worst, fy.pen, can_soak, min(fy.ap, 6), fy.prone,
-               s.hold_by(x) is not None)
+        # AP the striker can still attack with this turn (its phase is now or to come)
+        x_left = 0 if fx.phased else max(0, min(4, fx.ap - m.ap))
+        mine = s.hold_by(x)
+        new_hold = bool(m.hold) and not (mine is not None and mine.held == y
+                                         and mine.kind == m.hold)
+        margin = int(margin_h)
+        # the key holds everything the value depends on, so memo hits are exact
+        key = (self.pid(fx.p), self.pid(fy.p), name, loc, dtype_index, margin,
+               fx.worst, fx.pen, fy.worst, fy.pen, fy.ap, fy.prone, new_hold, x_left)
         v = self._hit.get(key)
         if v is not None:
             return v
         v = 0.0
-        if m.hold and not (s.hold_by(x) is not None and s.hold_by(x).held == y
-                           and s.hold_by(x).kind == m.hold):
-            v += HOLD_VALUE.get(m.hold, 4.0)
+        if new_hold:
+            v += HOLD_VALUE.get(m.hold or "", 4.0)
         if m.knocks_prone and not fy.prone:
             v += PRONE_VALUE
         if m.damage is not None:
@@ -231,16 +238,16 @@ class Knowledge:
             types = m.damage_types
             dtype = types[min(dtype_index, len(types) - 1)] if types else "Blunt"
             b = fx.p.char("ST") + self.penalties(s, x) + h2(m.damage) \
-                + int(int(margin_h) * self.margin_per_point) + t.aim[t.loc_aim[where]].damage
+                + int(margin * self.margin_per_point) + t.aim[t.loc_aim[where]].damage
             dr = fy.p.char("ST") + fy.p.pv[where]
-            v += self.wound_value(s, y, b, fx.p.risk.damage, dr, where, dtype, can_soak)
+            v += self.wound_value(s, y, b, fx.p.risk.damage, dr, where, dtype, can_soak, x_left)
         if len(self._hit) > _CACHE_MAX:
             self._hit.clear()
         self._hit[key] = v
         return v
 
     def wound_value(self, s: State, y: int, dmg_basic: int, n: int, dr: int, loc: str,
-                    dtype: str, can_soak: bool) -> float:
+                    dtype: str, can_soak: bool, x_left: int = 0) -> float:
         """Expected value of a damage roll on ``y`` (wound, soak, pain; §1.10-1.14)."""
         t = self.t
         fy = s.fighters[y]
@@ -278,7 +285,8 @@ class Knowledge:
                     stun += pp
                 elif pval < self.pain_t[2]:
                     stag += pp
-            w += unc * KO + stun * (STUN_VALUE + 1.5 * fy.ap) + stag * STAGGER_VALUE
+            stun_v = STUN_VALUE + 1.5 * fy.ap + min(0.8, STUN_FOLLOW * x_left) * KO
+            w += unc * KO + stun * stun_v + stag * STAGGER_VALUE
             total += pv * w
         return total
 
@@ -305,14 +313,19 @@ class Knowledge:
         return v, p
 
     def follow_threat(self, s: State, x: int, y: int, after: str,
-                      y_ap: int | None = None) -> float:
-        """Value for ``x`` of its best follow-on on ``y`` after ``after`` succeeded (§3)."""
+                      y_ap: int | None = None, ap_spent: int = 0) -> float:
+        """Value for ``x`` of its best follow-on on ``y`` after ``after`` succeeded (§3).
+
+        Follow-ons that need the hold ``after`` creates (locks, throws) are valued against
+        the default defence, as the held target may not defend them (aom3227, aom3228).
+        """
         t = self.t
         restrict = t.data.follow_on_defence.get(after)
+        ap = s.fighters[x].ap - ap_spent
         best = 0.0
         for name in t.follow_ons.get(after, ()):
             m = t.maneuvers[name]
-            if m.ap > s.fighters[x].ap or m.needs_hold or m.category in ("throw", "pull_down"):
+            if m.ap > ap:
                 continue
             if m.aim == "whole":
                 loc = None
@@ -320,7 +333,16 @@ class Knowledge:
                 loc = self.whole_loc
             else:
                 loc = next(lc for lc in t.locations if t.loc_aim[lc] in m.aim)
-            v, _ = self.attack_value(s, x, y, name, loc, 0, restrict, punish=False, y_ap=y_ap)
+            if m.needs_hold or m.category in ("throw", "pull_down"):
+                ba = self.maneuver_base(s.fighters[x].p, name) + self.penalties(s, x)
+                if loc is not None:
+                    ba += t.aim[t.loc_aim[loc]].attack
+                bd = self.default_defence(s, y)
+                p = self.p_hit(ba, bd)
+                v = p * self.hit_value(s, x, y, name, loc, 0, self.margin(ba, bd))
+            else:
+                v, _ = self.attack_value(s, x, y, name, loc, 0, restrict, punish=False,
+                                         y_ap=y_ap)
             best = max(best, v)
         return best
 

@@ -59,7 +59,8 @@ class Style:
     grab: float = 1.0  # grabs, grapples, locks, throws, pull downs
     defend: float = 1.0  # defensive reactions (blocks, dodges, leg grabs)
     counter: float = 1.0  # counter-attacking reactions
-    follow: float = 0.0  # bonus for opening a follow-on window (chains)
+    follow: float = 0.0  # flat bonus for opening a follow-on window
+    chain: float = 0.0  # weight of the best follow-on a success would open (§3 chains)
     wait: bool = False  # prefer to let the opponent phase first
     reserve_max: int = 3  # AP kept for defence at aggression 0
 
@@ -72,12 +73,12 @@ STYLE_PARAMS: dict[str, tuple[type, float, float, str]] = {
 
 STYLES: dict[str, Style] = {
     "greedy": Style(),
-    "striker": Style(aggression=0.9, strike=1.3, kick=1.25, grab=0.5, defend=0.9,
-                     counter=1.2, follow=3.0),
-    "grappler": Style(aggression=0.7, strike=0.7, kick=0.6, grab=1.6, defend=1.0,
-                      counter=0.8, follow=3.0),
-    "counter": Style(aggression=0.25, strike=1.0, kick=0.9, grab=0.9, defend=1.4,
-                     counter=1.3, follow=4.0, wait=True),
+    "striker": Style(aggression=0.9, strike=1.4, kick=1.3, grab=0.3, defend=0.8,
+                     counter=1.3, follow=2.0, chain=0.6),
+    "grappler": Style(aggression=0.7, strike=0.5, kick=0.25, grab=3.0, defend=1.0,
+                      counter=1.0, follow=2.0, chain=0.8),
+    "counter": Style(aggression=0.2, strike=1.0, kick=0.9, grab=0.9, defend=1.4,
+                     counter=1.3, follow=4.0, chain=0.5, wait=True),
 }
 
 KICKS = frozenset({"Kick", "Martial Kick", "Spinning Kick", "Leg Sweep"})
@@ -90,7 +91,9 @@ class HeuristicAgent(Agent):
     def __init__(self, style: Style | None = None, name: str = "greedy") -> None:
         self.style = style or Style()
         self.name = name
-        self._save: dict[tuple[int, int], float] = {}
+        self._save: dict[int, float] = {}
+        self._chain: dict[str, float] = {}
+        self._at: object = None
 
     # ------------------------------------------------------------------ dispatch
     def act(self, state: State) -> Choice:
@@ -98,6 +101,7 @@ class HeuristicAgent(Agent):
         choices = state.legal_choices()
         if d is None or not choices:
             raise ValueError("act() called on a finished fight")
+        self._fresh(state)
         k = knowledge(state)
         kind = d.kind
         if kind == "risk":
@@ -113,6 +117,18 @@ class HeuristicAgent(Agent):
             want = Choice("hold", option=1 if keep else 0)
             return want if want in choices else choices[0]
         return self.best(state, k, d.fighter, kind, choices)
+
+    def _fresh(self, state: State) -> None:
+        """Per-decision memos are only valid for the decision they were made for.
+
+        The engine makes a new ``Decision`` object for every decision (a clone shares its
+        original's), and holding it keeps its identity from being reused.
+        """
+        d = state.decision
+        if d is not self._at:
+            self._at = d
+            self._save.clear()
+            self._chain.clear()
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -258,10 +274,19 @@ class HeuristicAgent(Agent):
         if d is None or d.kind not in ("action", "reaction", "follow_on"):
             first = self.act(state)
             return [first] + [c for c in choices if c != first]
+        self._fresh(state)
         k = knowledge(state)
         sc = self.scored(state, k, d.fighter, d.kind, choices)
         order = sorted(range(len(sc)), key=lambda n: -sc[n][0])
         return [sc[n][1] for n in order]
+
+    def chain_value(self, state: State, k: Knowledge, i: int, j: int, name: str) -> float:
+        """What the follow-on window opened by ``name`` succeeding is worth (§3)."""
+        v = self._chain.get(name)
+        if v is None:
+            v = k.follow_threat(state, i, j, name, ap_spent=k.t.maneuvers[name].ap)
+            self._chain[name] = v
+        return v
 
     def incoming(self, state: State, k: Knowledge, i: int,
                  ctx: dict[str, Any]) -> tuple[int, str, str | None, float] | None:
@@ -303,8 +328,7 @@ class HeuristicAgent(Agent):
 
     def save(self, state: State, k: Knowledge, i: int, j: int) -> float:
         """What one defensive reaction of ``i`` saves against ``j``'s usual attack."""
-        key = (len(state.events), i)
-        v = self._save.get(key)
+        v = self._save.get(i)
         if v is None:
             name = "Martial Strike" if "Martial Strike" in k.t.maneuvers else None
             v = 0.0
@@ -315,7 +339,7 @@ class HeuristicAgent(Agent):
                 d1, _ = k.best_defence(state, i, j, name, loc)
                 hv = k.hit_value(state, j, i, name, loc, 0, k.margin(ba, d0))
                 v = max(0.0, k.p_hit(ba, d0) - k.p_hit(ba, d1)) * hv
-            self._save = {key: v}
+            self._save[i] = v
         return v
 
     def value(self, state: State, k: Knowledge, i: int, j: int, kind: str, c: Choice,
@@ -352,11 +376,13 @@ class HeuristicAgent(Agent):
                 p_them = k.odds.p_beat(theirs, k.R, mine, k.R, strict=False)
                 mv = k.hit_value(state, i, x, name, c.location, c.option,
                                  k.margin(mine, theirs))
-                return st.counter * p_me * mv - p_them * hv - cost
+                return st.counter * self.weight(k, name) * p_me * mv - p_them * hv - cost
             restrict = None
             if kind == "follow_on":
                 restrict = t.data.follow_on_defence.get(ctx.get("after") or "")
             v, p = k.attack_value(state, i, tgt, name, c.location, c.option, restrict)
+            if name in t.follow_ons and st.chain > 0:
+                v += st.chain * p * self.chain_value(state, k, i, tgt, name)
             v *= self.weight(k, name)
             if name in t.follow_ons:
                 v += st.follow * p

@@ -1,0 +1,153 @@
+"""Scripted and search agents: exact odds, rules knowledge, determinism, styles."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from hexdojo.agents.heuristics import knowledge
+from hexdojo.agents.odds import Odds
+from hexdojo.agents.registry import make_agent
+from hexdojo.agents.tournament import play_fight
+from hexdojo.envs.rules import Game
+
+
+def brute(ba: int, ra: int, bd: int, rd: int) -> tuple[float, float]:
+    """P(attack > defence) and E[margin; hit] by enumerating every die face (§1.3)."""
+    p = m = 0.0
+    n = 6 ** (ra + rd)
+    for faces in itertools.product(range(1, 7), repeat=ra + rd):
+        att = 2 * sum(faces[:ra]) + ba - 6 * ra
+        dfn = 2 * sum(faces[ra:]) + bd - 6 * rd
+        if att > dfn:
+            p += 1 / n
+            m += (att - dfn) / n
+    return p, m
+
+
+@pytest.mark.parametrize("ba,ra,bd,rd", [(10, 2, 10, 1), (6, 0, 4, 2), (3, 3, 11, 0),
+                                         (8, 1, 8, 1), (0, 2, 20, 2)])
+def test_odds_tables_match_enumeration(ba, ra, bd, rd) -> None:
+    o = Odds(6, 3, 6)
+    p, m = brute(ba, ra, bd, rd)
+    assert o.p_beat(ba, ra, bd, rd) == pytest.approx(p, abs=1e-12)
+    assert o.margin(ba, ra, bd, rd) * o.p_beat(ba, ra, bd, rd) == pytest.approx(m, abs=1e-9)
+    # ties: ">=" is "> " with one more half point
+    assert o.p_beat(ba, ra, bd, rd, strict=False) == pytest.approx(brute(ba + 1, ra, bd, rd)[0])
+
+
+def test_risk_choice_is_the_minimax_of_the_tables() -> None:
+    o = Odds(6, 3, 6)
+    for diff in (-12, -4, 0, 4, 12):
+        best = o.first_risk(diff, 0)
+        worst = [min(o.p_beat(diff, ra, 0, rd) for rd in range(4)) for ra in range(4)]
+        assert worst[best] == pytest.approx(max(worst))
+        ans = o.answer_risk(0, diff, best)
+        assert o.p_beat(diff, best, 0, ans) == pytest.approx(
+            min(o.p_beat(diff, best, 0, rd) for rd in range(4)))
+
+
+@pytest.mark.parametrize("fighters", [("chu", "urlik"), ("boris", "cogan"), ("rider", "novice"),
+                                      ("chu", "chu")])
+def test_attack_basic_matches_the_engine(fighters) -> None:
+    """The agents' own attack values equal the basic value the engine then rolls on
+    (RULES §1.8: skill, specialisms, CO with doubled encumbrance, aim, rear, holds...)."""
+    g = Game.create(list(fighters))
+    checked = 0
+    for seed in range(12):
+        s = g.new_state(seed)
+        rng = np.random.default_rng(seed)
+        k = knowledge(s)
+        while not s.is_over:
+            d = s.decision
+            expect = None
+            if d.kind == "risk" and d.about == "attack":
+                dec = next(e for e in reversed(s.events) if e["type"] == "declare")
+                expect = k.attack_basic(s, dec["a"], dec["t"], dec["maneuver"], dec["location"])
+                start = len(s.events)
+            ch = s.legal_choices()
+            s.apply(ch[int(rng.integers(len(ch)))])
+            if expect is not None:
+                while not s.is_over and not any(e["type"] == "attack" for e in s.events[start:]):
+                    ch = s.legal_choices()
+                    s.apply(ch[int(rng.integers(len(ch)))])
+                att = next((e for e in s.events[start:] if e["type"] == "attack"), None)
+                if att is not None:
+                    assert att["attack"]["basic"] * 2 == expect, att
+                    checked += 1
+    assert checked > 10
+
+
+@pytest.mark.parametrize("spec", ["greedy", "striker", "grappler", "counter", "random",
+                                  "search:sims=6,width=3"])
+def test_agents_do_not_change_the_state(spec) -> None:
+    g = Game.create(["chu", "boris"])
+    s = g.new_state(4)
+    agent = make_agent(spec)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        if s.is_over:
+            break
+        before = s.clone()
+        c = agent.act(s)
+        assert s.events == before.events and s.decision == before.decision
+        assert [f.pos for f in s.fighters] == [f.pos for f in before.fighters]
+        # the real fight's future dice are untouched (search rolls fresh dice)
+        s.apply(c)
+        before.apply(c)
+        assert s.events == before.events
+        ch = s.legal_choices()
+        if ch:
+            r = ch[int(rng.integers(len(ch)))]
+            s.apply(r)
+            before.apply(r)
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "counter", "search:sims=4,width=2"])
+def test_same_seed_same_fight(spec) -> None:
+    g = Game.create(["chu", "urlik"])
+    recs = [play_fight(g, [make_agent(spec), make_agent("random")], 9, record_choices=True)
+            for _ in range(2)]
+    assert recs[0].choices == recs[1].choices
+
+
+def _usage(spec: str, fights: int = 30) -> Counter:
+    g = Game.create(["chu", "chu"])
+    use: Counter = Counter()
+    for seed in range(fights):
+        rec = play_fight(g, [make_agent(spec), make_agent("greedy")], seed)
+        use.update(rec.usage[0])
+    return use
+
+
+def test_styles_fight_differently() -> None:
+    """The grappler grabs, locks and throws more than the striker, who strikes and kicks
+    more; the counter-fighter relies on defensive reactions more than the striker."""
+    grabs = ("Arm Grab", "Leg Grab", "Grapple", "Arm/wrist Lock", "Martial Throw", "Head Lock")
+    defences = ("Rolling Dodge", "Drop Dodge", "Side-step dodge", "Jump back dodge",
+                "Forearm Block", "Leg Grab")
+    st, gr, co = _usage("striker"), _usage("grappler"), _usage("counter")
+
+    def share(u: Counter, names: tuple[str, ...]) -> float:
+        return sum(u[n] for n in names) / max(1, sum(u.values()))
+
+    assert share(gr, grabs) > 2 * share(st, grabs)
+    strikes = ("Martial Strike", "Martial Kick", "Punch", "Kick", "Spinning Kick")
+    assert share(st, strikes) > share(gr, strikes)
+    assert share(co, defences) > share(st, defences)
+
+
+def test_greedy_beats_random_clearly() -> None:
+    """A weak sanity bound only; the measured ladder is scripts/ladder_vs_random.py."""
+    g = Game.create(["chu", "chu"])
+    wins = 0
+    for seed in range(40):
+        for side in (0, 1):
+            pair = [make_agent("greedy"), make_agent("random")]
+            if side:
+                pair.reverse()
+            wins += play_fight(g, pair, seed).winner == side
+    assert wins / 80 > 0.7

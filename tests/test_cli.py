@@ -1,0 +1,121 @@
+"""The hexdojo command line: happy paths and one-line errors with non-zero exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from hexdojo.agents.cli import app
+
+runner = CliRunner()
+
+
+def run(*args: str, input: str | None = None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def assert_clean_error(res, *words: str) -> None:
+    assert res.exit_code != 0
+    text = res.output
+    assert "Traceback" not in text
+    for w in words:
+        assert w in text, text
+
+
+def test_demo_runs_with_no_arguments() -> None:
+    res = run("demo")
+    assert res.exit_code == 0, res.output
+    assert "Fight ends" in res.output
+    assert "A = Chu" in res.output and "B = Urlik" in res.output
+    assert "Martial" in res.output  # the readable event log
+
+
+def test_demo_save_and_replay(tmp_path) -> None:
+    f = tmp_path / "fight.json"
+    res = run("demo", "--fighters", "boris,cogan", "--agents", "grappler,random",
+              "--seed", "3", "--save", str(f))
+    assert res.exit_code == 0, res.output
+    data = json.loads(f.read_text())
+    assert data["format"] == "hexdojo-fight" and data["fighters"] == ["boris", "cogan"]
+    rep = run("replay", str(f), "--no-pause")
+    assert rep.exit_code == 0, rep.output
+    last = res.output.strip().splitlines()[-2]  # the result line before "saved to"
+    assert last in rep.output
+    assert "warning" not in rep.output
+
+
+def test_tournament_writes_its_report(tmp_path) -> None:
+    out = tmp_path / "t"
+    res = run("tournament", "random", "greedy", "--fights", "3", "--workers", "1",
+              "--out", str(out), "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert "6 fights" in res.output  # 2 ordered pairings x 3 fights
+    for name in ("results.json", "matrix.csv", "ratings.csv", "maneuvers.csv", "chains.csv",
+                 "fights.csv", "heatmap.png", "ratings.png", "report.html"):
+        assert (out / name).is_file(), name
+
+
+@pytest.mark.parametrize("args,words", [
+    (("tournament", "random", "nobody", "--fights", "1"), ["error:", "unknown agent 'nobody'",
+                                                          "random, greedy"]),
+    (("tournament", "random", "missing.zip"), ["error:", "checkpoint 'missing.zip' not found"]),
+    (("tournament", "random", "striker:aggression=3"), ["error:", "aggression=3",
+                                                        "allowed 0..1"]),
+    (("tournament", "random", "greedy", "--fights", "0"), ["--fights"]),
+    (("tournament", "random", "greedy", "--fighters", "chu,nobody", "--fights", "1"),
+     ["error:", "nobody"]),
+    (("tournament", "random", "greedy", "--fighters", "a,b,c"), ["error:", "fighters"]),
+    (("tournament", "random", "greedy", "--rules", "no_such_rules.toml"),
+     ["error:", "no_such_rules.toml", "not found"]),
+    (("tournament", "random"), ["error:", "at least two"]),
+    (("play", "--opponent", "nobody"), ["error:", "unknown agent 'nobody'"]),
+    (("play", "--opponent", "ghost.zip"), ["error:", "not found"]),
+    (("play", "--side", "2"), ["--side"]),
+    (("demo", "--agents", "greedy"), ["error:", "exactly two"]),
+    (("demo", "--seed", "-1"), ["--seed"]),
+    (("replay", "no_such_fight.json"), ["error:", "not found"]),
+])
+def test_bad_input_exits_non_zero_with_a_message(args, words) -> None:
+    assert_clean_error(run(*args), *words)
+
+
+def test_bad_rules_file(tmp_path) -> None:
+    bad = tmp_path / "rules.toml"
+    bad.write_text("[dice]\nmax_risk_dice = 99\n")
+    assert_clean_error(run("demo", "--rules", str(bad)), "error:", "max_risk_dice")
+
+
+def test_replay_rejects_a_broken_file(tmp_path) -> None:
+    f = tmp_path / "x.json"
+    f.write_text("{not json")
+    assert_clean_error(run("replay", str(f)), "error:", "not valid JSON")
+    f.write_text(json.dumps({"format": "something else"}))
+    assert_clean_error(run("replay", str(f)), "error:", "not a hexdojo fight")
+
+
+def test_play_against_an_agent_by_number_and_name(tmp_path) -> None:
+    """A person who always picks option 1 (by number) plays a whole fight to the end."""
+    f = tmp_path / "mine.json"
+    res = run("play", "--opponent", "random", "--seed", "2", "--save", str(f),
+              input="1\n" * 400)
+    assert res.exit_code == 0, res.output
+    assert "your choice" in res.output and "A = Chu" in res.output
+    assert ("wins" in res.output) or ("Draw" in res.output)
+    rep = run("replay", str(f), "--no-pause")
+    assert rep.exit_code == 0 and "Replay:" in rep.output
+
+
+def test_play_quit_and_bad_picks() -> None:
+    res = run("play", "--opponent", "greedy", input="nonsense\nq\n")
+    assert res.exit_code == 0
+    assert "does not pick exactly one option" in res.output
+    assert "You left the fight." in res.output
+
+
+def test_agents_lists_names() -> None:
+    res = run("agents")
+    assert res.exit_code == 0
+    for name in ("random", "greedy", "striker", "grappler", "counter", "search", ".zip"):
+        assert name in res.output
