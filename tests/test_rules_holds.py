@@ -152,17 +152,27 @@ def test_release_cost_is_a_named_parameter_par_5_17():
     assert len(state2.holds) == 1
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "§5.17 holds.maintain_ap is not used by the engine: what maintaining a hold costs, and "
-    "when it is paid, is a design question (per turn? per phase?)"))
 def test_maintain_cost_is_a_named_parameter_par_5_17():
     """§5.17 PROPOSED default as a named parameter: holds.maintain_ap = 1 should cost the
     holder 1 AP to keep the hold into a new turn."""
     a = fighter("A", combat=4, tactics=1)
     state, _ = held_state(a, fighter("B"), dice=[1, 1], ap_a=0, ap_b=0,
                           rules={"holds": {"maintain_ap": 1}})
+    assert state.decision == (0, "action", "")  # A may still release the hold (0 AP)
+    state.apply(END)
     assert state.turn == 2
     assert state.fighters[0].ap == 4 - 1
+    assert last(state, "hold_kept")["ap"] == 1 and len(state.holds) == 1
+
+
+def test_holder_who_cannot_pay_to_keep_the_hold_lets_go_par_5_17():
+    """§5.17: with holds.maintain_ap = 5 > A's 4 AP, the hold ends at the new turn."""
+    a = fighter("A", combat=4, tactics=1)
+    state, _ = held_state(a, fighter("B"), dice=[1, 1], ap_a=0, ap_b=0,
+                          rules={"holds": {"maintain_ap": 5}})
+    state.apply(END)
+    assert state.turn == 2 and state.holds == [] and state.fighters[0].ap == 4
+    assert last(state, "hold_ends")["why"] == "cannot pay to keep it"
 
 
 def test_one_hold_per_holder_par_5_17():

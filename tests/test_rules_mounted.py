@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from hexdojo.envs.rules import PASS, Choice
 from tests.rules_kit import attack, duel, events, fighter, last, risk, strike, terms
 
@@ -158,10 +156,6 @@ def test_mounted_penalty_is_a_named_parameter_par_5_26():
     assert last(state, "attack")["attack"]["result"] == 4
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "§5.26: mounted.range1_kicks_allowed is not read by the engine; range-1 kicks are "
-    "barred by each maneuver's mounted = 'no' instead (and Leg Sweep's ban is a rule, "
-    "aom3224, not this proposal), so the parameter is dead"))
 def test_range1_kicks_allowed_parameter_par_5_26():
     state, _ = duel(rider(ma=3), rider("S"), rules={"mounted": {"range1_kicks_allowed": True}})
     assert "Martial Kick" in names(state)

@@ -3,8 +3,6 @@ and fighting-while-prone rules."""
 
 from __future__ import annotations
 
-import pytest
-
 from hexdojo.envs.rules import Choice
 from tests.rules_kit import attack, duel, events, fighter, last, react, risk, strike
 
@@ -107,19 +105,8 @@ def test_knocked_over_is_prone_aom1d34():
     assert state.fighters[1].prone is True
 
 
-def test_stand_up_cost_is_an_overridable_parameter_par_5_18():
-    """§5.18 PROPOSED default as a named parameter: maneuvers."Stand up".ap = 1."""
-    state, _ = duel(fighter("A"), fighter("B"), ap_a=5, fa={"prone": True},
-                    rules={"maneuvers": {"Stand up": {"ap": 1}}})
-    state.apply(STAND)
-    assert state.fighters[0].ap == 4
-
-
-@pytest.mark.xfail(strict=True, reason=(
-    "§5.18: rules.toml has two stand-up costs, prone.stand_up_ap and maneuvers.'Stand up'.ap; "
-    "the engine reads only the maneuver's, so prone.stand_up_ap is a dead parameter "
-    "(which one should win is a data-design decision)"))
 def test_prone_stand_up_ap_parameter_par_5_18():
+    """§5.18 PROPOSED default as a named parameter: prone.stand_up_ap = 1 (its only place)."""
     state, _ = duel(fighter("A"), fighter("B"), ap_a=5, fa={"prone": True},
                     rules={"prone": {"stand_up_ap": 1}})
     state.apply(STAND)

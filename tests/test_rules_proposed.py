@@ -66,7 +66,6 @@ DEFAULTS = [
     ("§5.17", "holds|release_ap", 0),
     ("§5.17", "holds|one_hold_per_holder", True),
     ("§5.18", "prone|stand_up_ap", 2),
-    ("§5.18", "maneuvers|Stand up|ap", 2),
     ("§5.18", "prone|allowed", ["Martial Kick", "Soak", "Break Hold", "Turn", "Stand up"]),
     ("§5.19", "pain|unconscious_at_most", 0),
     ("§5.19", "pain|stunned_below", 4),

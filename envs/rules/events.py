@@ -111,6 +111,10 @@ def render_event(e: dict[str, Any], state: State | None = None) -> str:  # noqa:
         body = f"{who} is prone ({e['why']})"
     elif t == "falls_off":
         body = f"{who} falls off the mount ({e['why']})"
+    elif t == "stay_mounted":
+        body = f"{who} stays mounted? {roll_text(e['roll'])} vs {num(e['difficulty'])}: {e['outcome']}"
+    elif t == "hold_kept":
+        body = f"{who} keeps the {e['hold']} hold ({e['ap']} AP)"
     elif t == "moves_along":
         body = f"{who} moves along with the held opponent"
     elif t == "fight_ends":

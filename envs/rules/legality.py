@@ -165,6 +165,8 @@ def _fighter_reason(s: State, i: int, name: str, m: Any, hold_on: Any) -> str | 
         return f"{name}: holding someone; release first (a holder cannot leave the hex)"
     if f.mounted and m.mounted == "no":
         return f"{name}: not allowed mounted (§1.20)"
+    if f.mounted and m.kick and m.range == 1 and not t.data.mounted.range1_kicks_allowed:
+        return f"{name}: no kicks at range 1 from the saddle (§5.26)"
     return None
 
 

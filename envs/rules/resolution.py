@@ -129,10 +129,25 @@ class TurnFrame(Frame):
             inits.append((-ires, -tie, f.idx))
             s.log("turn_start", "aom313", a=f.idx, actor=f.name, ap=f.ap, ap_roll=rec,
                   initiative_roll=irec)
+        self.maintain_holds(s)
         s.order = tuple(i for _, _, i in sorted(inits))
         s.log("initiative", "aom312", order=[s.fighters[i].name for i in s.order])
         self.at = "phase"
         self.asked = 0
+
+    def maintain_holds(self, s: State) -> None:
+        """§5.17 PROPOSED: keeping a hold into a new turn costs holds.maintain_ap (0 by
+        default); a holder who cannot pay lets go."""
+        cost = s.t.data.holds.maintain_ap
+        if not cost:
+            return
+        for h in list(s.holds):
+            f = s.fighters[h.holder]
+            if f.ap >= cost:
+                f.ap -= cost
+                s.log("hold_kept", "§5.17", a=h.holder, actor=f.name, hold=h.kind, ap=cost)
+            else:
+                s.end_hold(h, "cannot pay to keep it", "§5.17")
 
     def end_turn(self, s: State) -> None:
         if s.t.data.turn.unused_ap_lost:  # §5.25 PROPOSED
@@ -316,7 +331,8 @@ class AttackFrame(Frame):
             self.at = "roll"
 
     def counter(self, s: State) -> bool:
-        return self.react is not None and s.t.is_attack(self.react.maneuver or "")
+        """An attacking reaction resolved simultaneously (§1.6)."""
+        return self.react is not None and s.t.maneuvers[self.react.maneuver or ""].counter
 
     def declare(self, s: State) -> None:
         m = s.t.maneuvers[self.c.maneuver or ""]
@@ -654,7 +670,9 @@ class HitFrame(Frame):
             if s.check_over():
                 return
         m = t.maneuvers[self.maneuver]
-        if self.kind == "attack" and not m.no_knockback and v.active:
+        kb = (self.kind == "attack" and not m.no_knockback) or (
+            self.kind == "lock" and t.data.lock_damage.knockback)  # §5.16
+        if kb and v.active:
             self.knockback(s)
 
     def pain(self, s: State) -> None:
@@ -695,7 +713,10 @@ class HitFrame(Frame):
             md = t.data.mounted
             b, terms = s.basic(self.victim, "Riding", "CO")
             r, rrec = s.roll("stay mounted", b, terms, 0)
-            if r < h2(md.stay_mounted_difficulty):
+            stays = r >= h2(md.stay_mounted_difficulty)
+            s.log("stay_mounted", "aom347", a=self.victim, actor=v.name, roll=rrec,
+                  difficulty=md.stay_mounted_difficulty, outcome="stays on" if stays else "falls")
+            if not stays:
                 fall_off(s, self.victim, "stunned")
 
     def knockback(self, s: State) -> None:

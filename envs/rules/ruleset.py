@@ -179,7 +179,6 @@ class Mounted(_Model):
     attack_mod: float
     range1_kicks_allowed: bool
     stay_mounted_difficulty: float
-    falling_damage: float
 
 
 class SelfInjury(_Model):
@@ -225,7 +224,7 @@ Trigger = Literal["closing", "attack", "movement", "adjacent_entry", "held", "hi
 class Maneuver(_Model):
     pages: list[str]
     tags: list[Literal["A", "R", "F"]]
-    ap: int = Field(ge=0, le=20)
+    ap: int | None = Field(None, ge=0, le=20)  # None only for Stand up (prone.stand_up_ap)
     category: Category
     skill: str | None = None
     characteristic: str | None = None
@@ -249,7 +248,6 @@ class Maneuver(_Model):
     self_injury_skill: str | None = None
     self_injury_extra: float = 0
     kick: bool = False
-    usable_prone: bool = False
     usable_when_held: bool = False
     knocks_prone: bool = False
     no_defence: bool = False
@@ -345,6 +343,8 @@ def _check_names(data: RulesData, source: str) -> None:
     for after in data.follow_on_defence:
         need("follow_on_defence", after, maneuvers)
     for name, m in data.maneuvers.items():
+        if m.ap is None and m.category != "stand":
+            problems.append(f"  field 'maneuvers.{name}.ap': missing; every maneuver needs an AP cost")
         if isinstance(m.aim, list):
             for a in m.aim:
                 need(f"maneuvers.{name}.aim", a, data.aim)

@@ -40,7 +40,11 @@ class Tables:
     def __init__(self, data: RulesData, rules_id: str) -> None:
         self.data = data
         self.id = rules_id
-        self.maneuvers: dict[str, Maneuver] = dict(data.maneuvers)
+        self.maneuvers: dict[str, Maneuver] = {
+            # §5.18: standing up costs prone.stand_up_ap (its one place in the data)
+            n: m.model_copy(update={"ap": data.prone.stand_up_ap}) if m.category == "stand" else m
+            for n, m in data.maneuvers.items()
+        }
         self.per_die_h = h2(data.dice.points_per_die)
         self.max_risk = data.dice.max_risk_dice
         self.aim = {k: AimH(h2(v.attack), h2(v.damage), h2(v.pain), h2(v.knockback))
