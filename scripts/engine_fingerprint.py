@@ -1,0 +1,45 @@
+"""Fingerprint of the engine's behaviour: a hash of the event logs of many seeded random
+fights (every preset pairing). A pure refactor or speed-up must leave it unchanged.
+
+    python scripts/engine_fingerprint.py [--fights-per-pair 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import json
+
+import numpy as np
+
+from hexdojo.envs.rules import Game, preset_names
+
+
+def fingerprint(per_pair: int) -> tuple[str, int]:
+    digest = hashlib.sha256()
+    decisions = 0
+    for a, b in itertools.product(preset_names(), repeat=2):
+        g = Game.create([a, b])
+        for seed in range(per_pair):
+            s = g.new_state(seed)
+            rng = np.random.default_rng(seed)
+            while not s.is_over:
+                ch = s.legal_choices()
+                digest.update(str(len(ch)).encode())
+                s.apply(ch[int(rng.integers(len(ch)))])
+                decisions += 1
+            digest.update(json.dumps(s.events, sort_keys=True).encode())
+    return digest.hexdigest(), decisions
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fights-per-pair", type=int, default=10)
+    args = ap.parse_args()
+    h, n = fingerprint(args.fights_per_pair)
+    print(f"{h} ({n} decisions)")
+
+
+if __name__ == "__main__":
+    main()
