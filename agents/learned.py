@@ -1,11 +1,5 @@
-"""Hook for learned (MaskablePPO) agents loaded from checkpoints.
-
-The registry sends every ``*.zip`` agent spec here. Training lands later (issue: NPC
-training); until then this stub fails with a clear message instead of a traceback, and the
-training work replaces :func:`load_learned_agent` with a loader returning an
-:class:`~hexdojo.agents.base.Agent` whose ``act(state)`` encodes the observation and mask
-itself and picks a legal choice.
-"""
+"""Learned (MaskablePPO) agents loaded from checkpoints: the registry sends every ``*.zip``
+agent spec here. The agent itself is :class:`hexdojo.agents.policy.LearnedAgent`."""
 
 from __future__ import annotations
 
@@ -15,12 +9,18 @@ from .base import Agent, AgentError
 
 
 class LearnedAgentUnavailable(AgentError):
-    """Learned agents cannot be loaded in this installation (yet)."""
+    """Learned agents cannot be loaded in this installation (the rl extra is missing)."""
 
 
 def load_learned_agent(path: str | Path) -> Agent:
-    """An agent playing the policy saved in the checkpoint ``path``."""
-    raise LearnedAgentUnavailable(
-        f"checkpoint {str(path)!r}: learned agents need the rl extra "
-        "(pip install -e '.[rl]') / not implemented yet"
-    )
+    """An agent playing the policy saved in the checkpoint ``path`` (deterministically)."""
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        raise LearnedAgentUnavailable(
+            f"checkpoint {str(path)!r}: learned agents need the rl extra "
+            "(python -m pip install -e '.[rl]')"
+        ) from None
+    from .policy import LearnedAgent
+
+    return LearnedAgent.load(path)

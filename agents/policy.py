@@ -33,8 +33,9 @@ class LearnedAgent(Agent):
     """A MaskablePPO model (in memory, or loaded from a ``.zip`` checkpoint)."""
 
     def __init__(self, model: Any, name: str | None = None, deterministic: bool = True,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, path: str | None = None) -> None:
         self.model = model
+        self.path = path  # set when loaded from a checkpoint: pickles as the path
         self.name = name or "learned"
         self.deterministic = deterministic
         self._rng = np.random.default_rng(seed)
@@ -54,7 +55,19 @@ class LearnedAgent(Agent):
             model = ppo.load(str(p), device="cpu")
         except Exception as exc:  # corrupt or foreign zip
             raise AgentError(f"checkpoint {str(p)!r}: not a MaskablePPO model ({exc})") from None
-        return cls(model, name=name or p.stem, deterministic=deterministic)
+        return cls(model, name=name or p.stem, deterministic=deterministic, path=str(p))
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle a checkpoint agent as its path (for tournament worker processes)."""
+        state = dict(self.__dict__)
+        if self.path is not None:
+            state["model"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        if self.model is None and self.path is not None:
+            self.model = _maskable_ppo().load(self.path, device="cpu")
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:

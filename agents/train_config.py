@@ -53,8 +53,8 @@ class PoolConfig(_Model):
 
 
 class EvalConfig(_Model):
-    every: int = Field(10_000, ge=1)
-    episodes: int = Field(40, ge=1, le=100_000)
+    every: int = Field(25_000, ge=1)
+    episodes: int = Field(20, ge=1, le=100_000)
     opponents: list[str] = Field(default_factory=lambda: ["random", "striker", "grappler", "counter"])
 
 
@@ -68,11 +68,11 @@ class TrainConfig(_Model):
     turn_limit: int = Field(20, ge=1, le=10_000)
     rules: str | None = None
     shaping: float = Field(0.05, ge=0, le=1)  # reward per wound level inflicted minus taken
-    total_steps: int = Field(60_000, ge=1, le=1_000_000_000)
+    total_steps: int = Field(150_000, ge=1, le=1_000_000_000)
     n_envs: int = Field(4, ge=1, le=256)
     vec_env: Literal["dummy", "subproc"] = "dummy"
     seed: int = Field(0, ge=0)
-    checkpoint_every: int = Field(10_000, ge=1)
+    checkpoint_every: int = Field(25_000, ge=1)
     device: Literal["cpu", "auto", "cuda"] = "cpu"
     ppo: PPOConfig = Field(default_factory=PPOConfig)
     pool: PoolConfig = Field(default_factory=PoolConfig)

@@ -1,0 +1,162 @@
+"""``hexdojo train`` (NPC training) and ``hexdojo run`` (the main job: train an NPC, then a
+tournament of the NPC against the scripted ladder, with its report under ``runs/``).
+
+Registered into the CLI through ``cli.EXTRA_COMMANDS``; everything torch-related is
+imported inside the commands, so the rest of the CLI works without the rl extra.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+LADDER = ("random", "greedy", "striker", "grappler", "counter")
+
+
+def _need_rl() -> None:
+    try:
+        import sb3_contrib  # noqa: F401
+    except ImportError:
+        raise ValueError(
+            "training needs the rl extra: python -m pip install 'torch==2.13.0' -e '.[rl]'"
+        ) from None
+
+
+def _overrides(steps: int | None, fighters: str | None, n_envs: int | None, seed: int | None,
+               name: str | None) -> dict[str, Any]:
+    out: dict[str, Any] = {"total_steps": steps, "n_envs": n_envs, "seed": seed, "name": name}
+    if fighters is not None:
+        parts = [p.strip() for p in fighters.split(",") if p.strip()]
+        out["fighters"] = parts * 2 if len(parts) == 1 else parts
+    return out
+
+
+def learning_curve(eval_csv: Path, png: Path) -> Path | None:
+    """Win rate against each ladder opponent over training steps, as a PNG."""
+    from .report import atomic_write_bytes
+    from .train import read_eval
+
+    rows = read_eval(eval_csv)
+    if not rows:
+        return None
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    steps = [r["steps"] for r in rows]
+    for key in [k for k in rows[-1] if k != "steps"]:
+        ax.plot(steps, [r.get(key, float("nan")) for r in rows], marker="o", label=key)
+    ax.set_xlabel("environment steps")
+    ax.set_ylabel("win rate (draws count half)")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    ax.set_title("NPC learning curve: evaluation against the ladder")
+    buf = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buf, format="png", dpi=110)
+    plt.close(fig)
+    atomic_write_bytes(png, buf.getvalue())
+    return png
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``train`` and ``run`` to the ``hexdojo`` app."""
+    from .cli import clean_errors
+
+    @app.command()
+    @clean_errors
+    def train(
+        config: Annotated[Path | None, typer.Option(
+            "--config", "-c", help="TOML file overriding the embedded defaults",
+            dir_okay=False)] = None,
+        out: Annotated[Path | None, typer.Option(
+            "--out", "-o", help="run folder (default runs/<name>)")] = None,
+        resume: Annotated[bool, typer.Option(help="continue the run in --out")] = False,
+        steps: Annotated[int | None, typer.Option("--steps", help="total env steps")] = None,
+        fighters: Annotated[str | None, typer.Option(
+            "--fighters", help="two presets or fighter files, comma-separated")] = None,
+        n_envs: Annotated[int | None, typer.Option("--n-envs", help="parallel envs")] = None,
+        seed: Annotated[int | None, typer.Option("--seed")] = None,
+        progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    ) -> None:
+        """Train an NPC with MaskablePPO (opponent pool: scripted ladder + self-play)."""
+        from .train import RunDir
+        from .train import train as run_training
+        from .train_config import load_config
+
+        if config is not None and not config.is_file():
+            raise ValueError(f"config: file {str(config)!r} not found")
+        _need_rl()
+        cfg = load_config(config, _overrides(steps, fighters, n_envs, seed, None))
+        folder = out or Path("runs") / cfg.name
+        if resume and not RunDir(folder).latest.is_file():
+            raise ValueError(f"{folder}: no checkpoint to resume (checkpoints/latest.zip)")
+        final = run_training(cfg, folder, resume=resume, progress=progress and sys.stderr.isatty())
+        png = learning_curve(RunDir(folder).eval_csv, folder / "learning_curve.png")
+        typer.echo(f"NPC: {final}")
+        if png:
+            typer.echo(f"learning curve: {png}")
+
+    @app.command()
+    @clean_errors
+    def run(
+        config: Annotated[Path | None, typer.Option(
+            "--config", "-c", help="training TOML (default: embedded defaults)",
+            dir_okay=False)] = None,
+        out: Annotated[Path, typer.Option("--out", "-o", help="run folder")] = Path("runs/npc"),
+        fights: Annotated[int, typer.Option(
+            "--fights", "-n", min=1, max=1_000_000, help="tournament fights per ordered pair")] = 100,
+        steps: Annotated[int | None, typer.Option("--steps", help="training env steps")] = None,
+        progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
+    ) -> None:
+        """The main job: train an NPC (or finish/reuse the one in --out), play it against
+        the scripted ladder, and write the report under --out."""
+        from .policy import LearnedAgent
+        from .registry import make_agent
+        from .report import summary, write_report
+        from .tournament import TournamentConfig, default_workers, run_tournament
+        from .train import RunDir
+        from .train import train as run_training
+        from .train_config import load_config
+
+        if config is not None and not config.is_file():
+            raise ValueError(f"config: file {str(config)!r} not found")
+        _need_rl()
+        cfg = load_config(config, _overrides(steps, None, None, None, None))
+        rd = RunDir(out)
+        bar = progress and sys.stderr.isatty()
+        if rd.final.is_file():
+            typer.echo(f"[1/3] NPC already trained in {out}: reusing {rd.final}")
+        else:
+            resuming = rd.latest.is_file()
+            typer.echo(f"[1/3] {'resuming' if resuming else 'training'} the NPC "
+                       f"({cfg.fighters[0]} vs {cfg.fighters[1]}, {cfg.total_steps:,} env steps) "
+                       f"in {out}")
+            run_training(cfg, out, resume=resuming, progress=bar)
+        curve = learning_curve(rd.eval_csv, out / "learning_curve.png")
+        typer.echo(f"[2/3] tournament: npc vs {', '.join(LADDER)}, {fights} fights per "
+                   "ordered pair, both sides, common dice")
+        npc = LearnedAgent.load(rd.final, name="npc")
+        agents = [npc, *(make_agent(n) for n in LADDER)]
+        tcfg = TournamentConfig(tuple(a.name for a in agents), fights, tuple(cfg.fighters),
+                                cfg.seed, cfg.rules, cfg.radius, cfg.turn_limit,
+                                default_workers())
+        result = run_tournament(tcfg, agents, progress=bar)
+        paths = write_report(result, out / "tournament")
+        s = summary(result)
+        typer.echo(f"[3/3] report written ({s['fights']} fights in {s['elapsed_s']:.0f} s)")
+        for r in s["ratings"]["table"]:
+            typer.echo(f"  {r['rank']:>2}. {r['agent']:<10} Elo {r['elo']:7.1f} "
+                       f"[{r['ci_lo']:.0f}, {r['ci_hi']:.0f}]")
+        typer.echo(f"report:         {paths['html']}")
+        if curve:
+            typer.echo(f"learning curve: {curve}")
+        typer.echo(f"NPC checkpoint: {rd.final}")
