@@ -40,6 +40,8 @@ PRONE_VALUE = 7.0
 #: value of holding the opponent, by kind of hold (painful locks hurt every turn)
 HOLD_VALUE = {"arm": 5.0, "both_arms": 6.0, "leg": 4.0, "arm_lock": 11.0, "head_lock": 12.0}
 DEFENSIVE = ("dodge", "block", "leg_grab")
+#: aimed locations a scripted agent weighs in full per attack (see Knowledge.aims)
+AIMS = 3
 _CACHE_MAX = 400_000
 
 
@@ -75,6 +77,18 @@ class Knowledge:
         self._profiles: dict[int, Profile] = {}  # keeps ids in the memo keys unique
         self._base: dict[tuple[int, str], int] = {}
         self._hit: dict[tuple, float] = {}
+        self._aims: dict[tuple, frozenset[str]] = {}
+        self._dc: dict[tuple, object] = {}  # memo for the current decision only
+        self._dc_at: object = None
+
+    def dc(self, s: State) -> dict[tuple, object]:
+        """A memo valid for the state's current decision (the engine makes a new
+        ``Decision`` object for every decision; clones share their original's)."""
+        d = s.decision
+        if d is not self._dc_at:
+            self._dc_at = d
+            self._dc = {}
+        return self._dc
 
     # ------------------------------------------------------------------ basic values
     def base(self, p: Profile, skill: str | None, char: str | None,
@@ -112,10 +126,16 @@ class Knowledge:
     def attack_basic(self, s: State, x: int, y: int, name: str, loc: str | None) -> int:
         """Basic attack value of ``x``'s maneuver on ``y`` (RULES §1.8), half points."""
         t = self.t
+        row = t.loc_aim[loc] if loc is not None else None
+        memo = self.dc(s)
+        key = ("ab", x, y, name, row)
+        v = memo.get(key)
+        if v is not None:
+            return v  # type: ignore[return-value]
         fx = s.fighters[x]
         b = self.maneuver_base(fx.p, name) + t.impairment[fx.worst] + fx.pen
-        if loc is not None:
-            b += t.aim[t.loc_aim[loc]].attack
+        if row is not None:
+            b += t.aim[row].attack
         if s.arc(x, y) in t.rear_arc:
             b += self.rear_bonus
         for h in s.holds:
@@ -126,6 +146,7 @@ class Knowledge:
                 b += h2(kind.holder_attack_bonus if h.held == y else kind.holder_other_mod)
         if fx.mounted and t.maneuvers[name].mounted == "same_height":
             b += self.mounted_mod
+        memo[key] = b
         return b
 
     def default_defence(self, s: State, y: int) -> int:
@@ -169,9 +190,22 @@ class Knowledge:
         """
         t = self.t
         fy = s.fighters[y]
+        ap = fy.ap if ap is None else ap
+        memo = self.dc(s)
+        key = ("bd", y, x, attack, t.loc_aim[loc] if loc is not None else None, restrict, ap)
+        got = memo.get(key)
+        if got is not None:
+            return got  # type: ignore[return-value]
+        got = self._best_defence(s, y, x, attack, loc, restrict, ap)
+        memo[key] = got
+        return got
+
+    def _best_defence(self, s: State, y: int, x: int, attack: str, loc: str | None,
+                      restrict: str | None, ap: int) -> tuple[int, str | None]:
+        t = self.t
+        fy = s.fighters[y]
         best = self.default_defence(s, y)
         am = t.maneuvers[attack]
-        ap = fy.ap if ap is None else ap
         if ap <= 0 or am.no_defence or fy.out:
             return best, None
         arc = s.arc(x, y)
@@ -212,59 +246,66 @@ class Knowledge:
     def hit_value(self, s: State, x: int, y: int, name: str, loc: str | None,
                   dtype_index: int, margin_h: float) -> float:
         """Expected value for ``x`` of ``x``'s maneuver ``name`` hitting ``y``."""
-        t = self.t
-        m = t.maneuvers[name]
+        m = self.t.maneuvers[name]
         fx, fy = s.fighters[x], s.fighters[y]
-        can_soak = fy.ap >= self.soak_ap
         # AP the striker can still attack with this turn (its phase is now or to come)
         x_left = 0 if fx.phased else max(0, min(4, fx.ap - m.ap))
         mine = s.hold_by(x)
         new_hold = bool(m.hold) and not (mine is not None and mine.held == y
                                          and mine.kind == m.hold)
-        margin = int(margin_h)
-        # the key holds everything the value depends on, so memo hits are exact
-        key = (self.pid(fx.p), self.pid(fy.p), name, loc, dtype_index, margin,
-               fx.worst, fx.pen, fy.worst, fy.pen, fy.ap, fy.prone, new_hold, x_left)
+        return self.hit_core(fx.p, fy.p, name, loc, dtype_index, int(margin_h),
+                             self.penalties(s, x), fy.worst, fy.pen, fy.ap, fy.prone,
+                             new_hold, x_left)
+
+    def hit_core(self, xp: Profile, yp: Profile, name: str, loc: str | None,
+                 dtype_index: int, margin: int, x_pen: int, y_worst: int, y_pen: int,
+                 y_ap: int, y_prone: bool, new_hold: bool, x_left: int) -> float:
+        """:meth:`hit_value` from explicit inputs (memoised; the key is all of them)."""
+        key = (self.pid(xp), self.pid(yp), name, loc, dtype_index, margin, x_pen, y_worst,
+               y_pen, y_ap, y_prone, new_hold, x_left)
         v = self._hit.get(key)
         if v is not None:
             return v
+        t = self.t
+        m = t.maneuvers[name]
         v = 0.0
         if new_hold:
             v += HOLD_VALUE.get(m.hold or "", 4.0)
-        if m.knocks_prone and not fy.prone:
+        if m.knocks_prone and not y_prone:
             v += PRONE_VALUE
         if m.damage is not None:
             where = loc or self.whole_loc
             types = m.damage_types
             dtype = types[min(dtype_index, len(types) - 1)] if types else "Blunt"
-            b = fx.p.char("ST") + self.penalties(s, x) + h2(m.damage) \
+            b = xp.char("ST") + x_pen + h2(m.damage) \
                 + int(margin * self.margin_per_point) + t.aim[t.loc_aim[where]].damage
-            dr = fy.p.char("ST") + fy.p.pv[where]
-            v += self.wound_value(s, y, b, fx.p.risk.damage, dr, where, dtype, can_soak, x_left)
+            dr = yp.char("ST") + yp.pv[where]
+            v += self.wound_value(yp, y_worst, y_pen, y_ap, b, xp.risk.damage, dr, where,
+                                  dtype, x_left)
         if len(self._hit) > _CACHE_MAX:
             self._hit.clear()
         self._hit[key] = v
         return v
 
-    def wound_value(self, s: State, y: int, dmg_basic: int, n: int, dr: int, loc: str,
-                    dtype: str, can_soak: bool, x_left: int = 0) -> float:
-        """Expected value of a damage roll on ``y`` (wound, soak, pain; §1.10-1.14)."""
+    def wound_value(self, yp: Profile, y_worst: int, y_pen: int, y_ap: int, dmg_basic: int,
+                    n: int, dr: int, loc: str, dtype: str, x_left: int = 0) -> float:
+        """Expected value of a damage roll on a fighter (wound after a likely soak, pain;
+        §1.10-1.14); ``y_pen`` is its stun/stagger penalty this turn."""
         t = self.t
-        fy = s.fighters[y]
         vals, probs = self.odds.dist(dmg_basic - dr, n)
+        pens = t.impairment[y_worst] + y_pen
         soak_red = 0
-        if can_soak:
+        if y_ap >= self.soak_ap:
             sr = t.data.soak.roll
-            soak_b = self.base(fy.p, sr.skill, sr.characteristic, sr.specialisms) \
-                + self.penalties(s, y) + self.R  # about the mean of a risky soak
+            soak_b = self.base(yp, sr.skill, sr.characteristic, sr.specialisms) \
+                + pens + self.R  # about the mean of a risky soak
             soak_red = t.soak_levels(soak_b)
         pr = t.data.pain.roll
-        pain_b = self.base(fy.p, pr.skill, pr.characteristic, pr.specialisms) \
-            + self.penalties(s, y) + h2(t.data.damage_types[dtype].pain) \
-            + t.aim[t.loc_aim[loc]].pain
-        pn = fy.p.risk.pain
+        pain_b = self.base(yp, pr.skill, pr.characteristic, pr.specialisms) \
+            + pens + h2(t.data.damage_types[dtype].pain) + t.aim[t.loc_aim[loc]].pain
+        pn = yp.risk.pain
         total = 0.0
-        imp_now = t.impairment[fy.worst]
+        imp_now = t.impairment[y_worst]
         for val, pv in zip(vals.tolist(), probs.tolist(), strict=True):
             lv = t.wound_level(val)
             if lv >= t.fatal:
@@ -274,7 +315,7 @@ class Knowledge:
                 lv = max(0, lv - soak_red)
             if lv == 0:
                 continue
-            worst = max(fy.worst, lv)
+            worst = max(y_worst, lv)
             w = WOUND_VALUE[lv] + IMPAIR_VALUE * (imp_now - t.impairment[worst])
             pvals, pprobs = self.odds.dist(pain_b + t.wound_pain[lv], pn)
             unc = stun = stag = 0.0
@@ -285,10 +326,44 @@ class Knowledge:
                     stun += pp
                 elif pval < self.pain_t[2]:
                     stag += pp
-            stun_v = STUN_VALUE + 1.5 * fy.ap + min(0.8, STUN_FOLLOW * x_left) * KO
+            stun_v = STUN_VALUE + 1.5 * y_ap + min(0.8, STUN_FOLLOW * x_left) * KO
             w += unc * KO + stun * stun_v + stag * STAGGER_VALUE
             total += pv * w
         return total
+
+    def aims(self, s: State, x: int, y: int, name: str, dtype_index: int,
+             locs: tuple[str, ...]) -> frozenset[str]:
+        """The few of ``locs`` worth a full look for this attack (``AIMS`` best by a
+        static estimate: hit chance with the aiming penalty x value of the hit).
+
+        Scripted agents only weigh these, which keeps a decision with twelve aimable
+        locations cheap. The estimate depends only on the memo key (the fighters' sheets,
+        the maneuver, the gap between attack and defence, the target's worst wound and
+        whether it is prone), so results never depend on which fights came before.
+        """
+        if len(locs) <= AIMS:
+            return frozenset(locs)
+        fy = s.fighters[y]
+        chest = self.whole_loc
+        gap = self.attack_basic(s, x, y, name, None) - self.best_defence(s, y, x, name, chest)[0]
+        gap = max(-24, min(24, gap))
+        key = (self.pid(s.fighters[x].p), self.pid(fy.p), name, dtype_index, locs, gap,
+               fy.worst, fy.prone)
+        got = self._aims.get(key)
+        if got is not None:
+            return got
+        t = self.t
+        xp, yp = s.fighters[x].p, fy.p
+        scored = []
+        for n, loc in enumerate(locs):
+            ba = gap + t.aim[t.loc_aim[loc]].attack
+            p = self.p_hit(ba, 0)
+            v = p * self.hit_core(xp, yp, name, loc, dtype_index, int(self.margin(ba, 0)),
+                                  0, fy.worst, 0, 3, fy.prone, False, 0)
+            scored.append((-v, n, loc))
+        got = frozenset(loc for _, _, loc in sorted(scored)[:AIMS])
+        self._aims[key] = got
+        return got
 
     def attack_value(self, s: State, x: int, y: int, name: str, loc: str | None,
                      option: int = 0, restrict: str | None = None,
@@ -300,16 +375,22 @@ class Knowledge:
         defends with the AP left after paying for this attack. ``y_ap`` overrides the AP
         ``y`` has for defending.
         """
+        dtype_index = option if len(self.t.maneuvers[name].damage_types) > 1 else 0
+        memo = self.dc(s)
+        key = ("av", x, y, name, loc, dtype_index, restrict, punish, y_ap)
+        got = memo.get(key)
+        if got is not None:
+            return got  # type: ignore[return-value]
         ba = self.attack_basic(s, x, y, name, loc)
         bd, rname = self.best_defence(s, y, x, name, loc, restrict, y_ap)
         p = self.p_hit(ba, bd)
         v = 0.0
         if p > 0.0:
-            dtype_index = option if len(self.t.maneuvers[name].damage_types) > 1 else 0
             v = p * self.hit_value(s, x, y, name, loc, dtype_index, self.margin(ba, bd))
         if punish and rname is not None and rname in self.t.follow_ons:
             left = s.fighters[x].ap - self.t.maneuvers[name].ap
             v -= (1.0 - p) * self.follow_threat(s, y, x, rname, left)
+        memo[key] = (v, p)
         return v, p
 
     def follow_threat(self, s: State, x: int, y: int, after: str,
@@ -319,6 +400,11 @@ class Knowledge:
         Follow-ons that need the hold ``after`` creates (locks, throws) are valued against
         the default defence, as the held target may not defend them (aom3227, aom3228).
         """
+        memo = self.dc(s)
+        key = ("ft", x, y, after, y_ap, ap_spent)
+        got = memo.get(key)
+        if got is not None:
+            return got  # type: ignore[return-value]
         t = self.t
         restrict = t.data.follow_on_defence.get(after)
         ap = s.fighters[x].ap - ap_spent
@@ -344,6 +430,7 @@ class Knowledge:
                 v, _ = self.attack_value(s, x, y, name, loc, 0, restrict, punish=False,
                                          y_ap=y_ap)
             best = max(best, v)
+        memo[key] = best
         return best
 
 

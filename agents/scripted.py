@@ -62,6 +62,7 @@ class Style:
     follow: float = 0.0  # flat bonus for opening a follow-on window
     chain: float = 0.0  # weight of the best follow-on a success would open (§3 chains)
     wait: bool = False  # prefer to let the opponent phase first
+    approach: float = 0.0  # weight of the attack a step into reach makes possible
     reserve_max: int = 3  # AP kept for defence at aggression 0
 
 
@@ -73,14 +74,15 @@ STYLE_PARAMS: dict[str, tuple[type, float, float, str]] = {
 
 STYLES: dict[str, Style] = {
     "greedy": Style(),
-    "striker": Style(aggression=0.9, strike=1.4, kick=1.3, grab=0.3, defend=0.8,
-                     counter=1.3, follow=2.0, chain=0.6),
+    "striker": Style(aggression=1.0, strike=1.6, kick=0.6, grab=0.3, defend=0.7,
+                     counter=1.5, follow=2.0, chain=1.0, approach=0.9),
     "grappler": Style(aggression=0.7, strike=0.5, kick=0.25, grab=3.0, defend=1.0,
-                      counter=1.0, follow=2.0, chain=0.8),
+                      counter=1.0, follow=2.0, chain=0.8, approach=0.9),
     "counter": Style(aggression=0.2, strike=1.0, kick=0.9, grab=0.9, defend=1.4,
-                     counter=1.3, follow=4.0, chain=0.5, wait=True),
+                     counter=1.3, follow=4.0, chain=0.5, wait=True, approach=0.5),
 }
 
+SKIPPED = -1e9  # value of a choice not weighed (an aim off the shortlist)
 KICKS = frozenset({"Kick", "Martial Kick", "Spinning Kick", "Leg Sweep"})
 GRABS = frozenset({"grab", "lock", "throw", "pull_down", "leg_grab"})
 
@@ -257,14 +259,35 @@ class HeuristicAgent(Agent):
         j = self.opponent(state, i)
         memo: dict[tuple, float] = {}
         incoming = self.incoming(state, k, i, ctx) if kind == "reaction" else None
+        shortlist = self.aim_shortlist(state, k, i, choices)
         out = []
         for c in choices:
             key = (c.kind, c.maneuver, c.target, c.location, c.option)
             v = memo.get(key)
             if v is None:
-                v = self.value(state, k, i, j, kind, c, ctx, incoming)
+                allowed = shortlist.get((c.maneuver, c.target, c.option))
+                if allowed is not None and c.location not in allowed:
+                    v = SKIPPED
+                else:
+                    v = self.value(state, k, i, j, kind, c, ctx, incoming)
                 memo[key] = v
             out.append((v + self.turn_bonus(state, i, c), c))
+        return out
+
+    def aim_shortlist(self, state: State, k: Knowledge, i: int,
+                      choices: list[Choice]) -> dict[tuple, frozenset[str]]:
+        """Per attack (maneuver, target, option): the aimed locations worth weighing."""
+        locs: dict[tuple, list[str]] = {}
+        for c in choices:
+            if c.location is not None and c.target is not None:
+                lst = locs.setdefault((c.maneuver, c.target, c.option), [])
+                if c.location not in lst:
+                    lst.append(c.location)
+        out = {}
+        for (name, tgt, opt), ls in locs.items():
+            m = k.t.maneuvers[name or ""]
+            dtype = opt if len(m.damage_types) > 1 else 0
+            out[(name, tgt, opt)] = k.aims(state, i, tgt, name or "", dtype, tuple(ls))
         return out
 
     def ranked(self, state: State) -> list[Choice]:
@@ -450,7 +473,30 @@ class HeuristicAgent(Agent):
         now = hx.distance(pos, fj.pos)
         if now <= 1 < was and fj.ap >= 2:  # stepping in invites a kick (§5.7)
             gain -= 2.0
+        if self.style.approach > 0 and now == 1 < was and f.ap > 1:
+            gain += self.style.approach * self.closing_value(state, k, i, j)
         return gain
+
+    def closing_value(self, state: State, k: Knowledge, i: int, j: int) -> float:
+        """The best close-range attack (range 0, closing from the next hex) this fighter
+        could follow a step in with, in its style's weights."""
+        v = self._chain.get("__closing__")
+        if v is None:
+            t = k.t
+            v = 0.0
+            for name in t.action_maneuvers:
+                m = t.maneuvers[name]
+                if not (t.is_attack(name) and m.range == 0 and m.may_close) or m.needs_hold \
+                        or m.ap >= state.fighters[i].ap:
+                    continue
+                locs = (None,) if m.aim == "whole" else tuple(
+                    loc for loc in t.locations
+                    if m.aim == "any" or t.loc_aim[loc] in m.aim)
+                for loc in k.aims(state, i, j, name, 0, locs) if locs != (None,) else locs:
+                    av, _ = k.attack_value(state, i, j, name, loc)
+                    v = max(v, av * self.weight(k, name))
+            self._chain["__closing__"] = v
+        return v
 
     def turn_value(self, state: State, i: int, j: int, c: Choice, kind: str,
                    incoming: tuple | None) -> float:

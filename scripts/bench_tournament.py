@@ -1,0 +1,50 @@
+"""Speed of a scripted round robin: 6 agents, both sides, N fights per ordered pair.
+
+The issue's target is 1,000 fights per ordered pair (30,000 fights) in under 2 minutes on
+one core; with more cores the tournament uses one process per core. This script times the
+real thing (``--fights 1000``) or a shorter run and reports fights/s, so the README row can
+quote the command that produced it.
+
+    python scripts/bench_tournament.py                   # 1000 per pair, one core
+    python scripts/bench_tournament.py --workers 2       # all cores of a 2-core machine
+    python scripts/bench_tournament.py --fights 100      # quick look
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import sys
+
+from hexdojo.agents.tournament import TournamentConfig, run_tournament
+
+AGENTS = ("random", "greedy", "striker", "grappler", "counter", "striker:risk=2")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fights", type=int, default=1000, help="fights per ordered pair")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--fighters", default="chu,chu")
+    ap.add_argument("--agents", nargs="+", default=list(AGENTS))
+    args = ap.parse_args(argv)
+    cfg = TournamentConfig(tuple(args.agents), fights=args.fights,
+                           fighters=tuple(args.fighters.split(",")), workers=args.workers)
+    res = run_tournament(cfg, progress=sys.stderr.isatty())
+    n = len(res.fights)
+    decisions = sum(f[6] for f in res.fights)
+    turns = sum(f[5] for f in res.fights)
+    print(f"machine: {platform.platform()}, python {platform.python_version()}")
+    print(f"{len(cfg.agents)} agents, {cfg.fights} fights per ordered pair, "
+          f"{' vs '.join(cfg.fighters)}, {cfg.workers} worker(s)")
+    print(f"{n} fights in {res.elapsed:.1f} s: {n / res.elapsed:.0f} fights/s, "
+          f"{decisions / res.elapsed:.0f} decisions/s, {turns / n:.2f} turns and "
+          f"{decisions / n:.1f} decisions per fight")
+    full = len(cfg.agents) * (len(cfg.agents) - 1) * 1000
+    print(f"=> {full} fights (1,000 per ordered pair) would take {full * res.elapsed / n:.0f} s "
+          f"(target: 120 s on one core)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
