@@ -1,5 +1,12 @@
-"""Learned (MaskablePPO) agents loaded from checkpoints: the registry sends every ``*.zip``
-agent spec here. The agent itself is :class:`hexdojo.agents.policy.LearnedAgent`."""
+"""Hook for learned (MaskablePPO) agents loaded from checkpoints.
+
+The registry sends every ``*.zip`` agent spec here, so checkpoints work wherever agent
+names do (tournaments, ``hexdojo play --opponent``, the environments' opponent slot). The
+policy itself lives in :mod:`.policy` (training's side); this module only keeps the
+registry free of the RL imports, which need the ``rl`` extra. Every failure (extra not
+installed, not a MaskablePPO file) is an :class:`~hexdojo.agents.base.AgentError` with a
+one-line message, never a bare traceback.
+"""
 
 from __future__ import annotations
 
@@ -9,18 +16,16 @@ from .base import Agent, AgentError
 
 
 class LearnedAgentUnavailable(AgentError):
-    """Learned agents cannot be loaded in this installation (the rl extra is missing)."""
+    """Learned agents cannot be loaded in this installation."""
 
 
 def load_learned_agent(path: str | Path) -> Agent:
-    """An agent playing the policy saved in the checkpoint ``path`` (deterministically)."""
+    """An agent playing the policy saved in the checkpoint ``path``."""
     try:
-        import sb3_contrib  # noqa: F401
-    except ImportError:
+        from .policy import LearnedAgent
+    except ImportError as exc:  # pragma: no cover - depends on the installed extras
         raise LearnedAgentUnavailable(
             f"checkpoint {str(path)!r}: learned agents need the rl extra "
-            "(python -m pip install -e '.[rl]')"
+            f"(python -m pip install -e '.[rl]'): {exc}"
         ) from None
-    from .policy import LearnedAgent
-
     return LearnedAgent.load(path)
