@@ -331,112 +331,182 @@ def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | 
 
 
 # ---------------------------------------------------------------- enumeration
-def _situation(s: State, i: int, m: Any, w: Window) -> tuple[Any, ...]:
-    """Everything ``geometry_reason`` reads for a maneuver that is not an attack: for a
-    Move the mover's hex and facing and the others' hexes; for a defensive reaction the
-    defender's hex and facing, the attacker's hex and the attack's direction; nothing for
-    the rest (Turn, Soak, Stand up, Break Hold depend on no geometry)."""
+# The legal list is put together from memoised *blocks*: the legal choices of one maneuver
+# (against one target), computed by the reason functions above and kept under a key that
+# holds everything those functions read. Keys are relative to the deciding fighter (other
+# fighters as hex offsets, the arena's edge as on-board flags of the few hexes a maneuver
+# can reach), so that one block serves every hex of the arena alike; a key that named
+# absolute hexes was rarely met twice in a fight.
+
+_EDGES: dict[tuple[int, int], dict[hx.Hex, tuple[bool, ...]]] = {}
+#: attacks reach at most this far: range 1 after an optional one-hex advance (flying
+#: kick); from farther away geometry_reason rejects every attack, whatever the offset
+ATTACK_REACH = 2
+
+
+def edge_flags(pos: hx.Hex, radius: int, reach: int) -> tuple[bool, ...]:
+    """Which hexes 1..``reach`` steps from ``pos`` in each of the six directions lie on the
+    arena: every on-board test of a maneuver's enumeration, as a memo key."""
+    table = _EDGES.get((radius, reach))
+    if table is None:
+        table = _EDGES[(radius, reach)] = {}
+    flags = table.get(pos)
+    if flags is None:
+        flags = table[pos] = tuple(
+            hx.in_arena((pos[0] + k * dq, pos[1] + k * dr), radius)
+            for dq, dr in hx.DIRECTIONS for k in range(1, reach + 1))
+    return flags
+
+
+def _offset(f: Any, g: Any, reach: int) -> hx.Hex | None:
+    """``g``'s hex relative to ``f``'s, or None when farther than ``reach``."""
+    dq = g.pos[0] - f.pos[0]
+    dr = g.pos[1] - f.pos[1]
+    return (dq, dr) if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * reach else None
+
+
+def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
+    """Everything ``geometry_reason``/``option_reason`` read for a maneuver that is not an
+    attack. A Move: the mover's facing, the arena's edge along its paths and the other
+    fighters within reach (hexes it cannot move through); a defensive reaction: the
+    defender's facing, the attack's direction, whether attacker and defender share a hex,
+    the edge next to the defender and whether the attacker's hex is on the arena (a dodge
+    toward him ends there); the rest (Turn, Soak, Stand up, Break Hold...) read nothing."""
     f = s.fighters[i]
-    if m.category == "move":
-        return (f.pos, f.facing, tuple(g.pos for g in s.fighters if g.idx != i and g.active))
-    if m.category in DEFENSIVE and w.kind == "reaction" and w.attacker is not None:
-        return (f.pos, f.facing, s.fighters[w.attacker].pos, s.attack_direction(w.attacker, i))
+    radius = s.game.radius
+    if kind == "move":
+        reach = s.t.move_reach
+        return ("move", f.facing, edge_flags(f.pos, radius, reach),
+                tuple(_offset(f, g, reach) for g in s.fighters if g.idx != i and g.active))
+    if kind == "defence":
+        a = s.fighters[w.attacker]  # type: ignore[index]
+        return ("defence", f.facing, s.attack_direction(w.attacker, i),  # type: ignore[arg-type]
+                a.pos == f.pos, edge_flags(f.pos, radius, 1), s.on_board(a.pos))
     return ()
 
 
+def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any) -> tuple[Any, ...]:
+    """Everything ``target_reason``, ``location_reason``, ``geometry_reason`` and
+    ``option_reason`` read for an attack by ``i`` on ``tg``: the target's state, the holds
+    between them, heights when mounted, the target's offset (None beyond ATTACK_REACH), the
+    attacker's facing and the on-board flags of his neighbours (flying kick, throws)."""
+    f = s.fighters[i]
+    g = s.fighters[tg]
+    return (tg, g.active, g.prone, g.height, _offset(f, g, ATTACK_REACH), f.facing,
+            edge_flags(f.pos, s.game.radius, 1), f.mounted, f.height,
+            None if hold_on is None else hold_on.holder,
+            None if holding is None else (holding.held, holding.kind, holding.location))
+
+
 def fighter_status(s: State, i: int) -> tuple[Any, ...]:
-    """Everything ``_fighter_reason`` reads about fighter ``i`` (its memo key)."""
+    """Everything ``_fighter_reason`` reads about fighter ``i`` (its memo key); AP only as
+    far as a maneuver's cost can tell them apart (at most the costliest maneuver's AP)."""
     f = s.fighters[i]
     h = s.hold_on(i)
-    return (f.ap, f.prone, f.mounted, None if h is None else (h.kind, h.from_behind),
-            s.hold_by(i) is not None)
+    return (min(f.ap, s.t.max_ap_cost), f.prone, f.mounted,
+            None if h is None else (h.kind, h.from_behind), s.hold_by(i) is not None)
+
+
+def _usable(s: State, i: int, w: Window) -> tuple[tuple[str, Any, str], ...]:
+    """The maneuvers fighter ``i`` may use in ``w`` (``maneuver_reason`` is None), each
+    with what its block depends on: "attack" (a target), "move", "defence" (the attack's
+    geometry) or "none". Depends on ``w`` and ``fighter_status`` only."""
+    t = s.t
+    hold_on = s.hold_on(i)
+    check_window = w.kind == "reaction"  # other windows' candidates already fit the window
+    defence_window = check_window and w.attacker is not None
+    out = []
+    for name in _candidates(s, w):
+        m = t.maneuvers[name]
+        if _fighter_reason(s, i, name, m, hold_on) or (
+                check_window and _window_reason(s, name, m, w, hold_on)):
+            continue
+        if t.attack[name]:
+            kind = "attack"
+        elif m.category == "move":
+            kind = "move"
+        elif m.category in DEFENSIVE and defence_window:
+            kind = "defence"
+        else:
+            kind = "none"
+        out.append((name, m, kind))
+    return tuple(out)
+
+
+def _block(s: State, w: Window, i: int, name: str, m: Any, tg: int | None) -> tuple[Choice, ...]:
+    """The legal choices of maneuver ``name`` (usable by ``i``) against ``tg``, straight
+    from the reason functions, in the catalogue's order (turn, option, location)."""
+    t = s.t
+    if target_reason(s, i, name, tg):
+        return ()
+    turns, locs, opts = t.domain[name]
+    if m.needs_hold:
+        ok_locs = tuple(loc for loc in locs if location_reason(s, i, name, tg, loc) is None)
+    else:
+        ok_locs = t.allowed_locs[name][tg is not None and s.fighters[tg].prone]
+    out = []
+    for tu in turns:
+        for op in opts:
+            if geometry_reason(s, i, name, tg, tu, op, w) or option_reason(s, i, name, tu, op):
+                continue
+            out.extend(_new(Choice, ("maneuver", name, tg, loc, tu, op, 0)) for loc in ok_locs)
+    intern = t.choice_intern  # one object per distinct choice and per distinct block
+    block = tuple([intern.setdefault(c, c) for c in out])
+    return intern.setdefault(block, block)
 
 
 def maneuver_choices(s: State, w: Window) -> list[Choice]:
     """Every legal maneuver choice in window ``w``.
 
-    Uses the same reason functions as ``explain``; geometry results are shared between
-    maneuvers that move and reach alike (most attacks), which keeps this fast.
+    The same reason functions as ``explain`` decide; their results are memoised per rule
+    set in blocks (see ``_usable``, ``_target_key``, ``_situation``), which keeps this
+    fast: on a hit a maneuver costs one dict lookup.
     """
-    i = w.fighter
-    out: list[Choice] = []
     t = s.t
-    # Attack geometry depends only on the key below (see geometry_reason/option_reason),
-    # so its results are kept for the whole game; blocks of choices are reused tuples.
-    ageo = s.game.geometry_cache
-    if len(ageo) > 250_000:  # bounded memory in long training runs
-        ageo.clear()
-    blocks = t.choice_blocks
-    f = s.fighters[i]
-    constrained = s.hold_on(i) is not None or s.hold_by(i) is not None
-    ap = f.ap
-    maneuvers = t.maneuvers
-    hold_on = s.hold_on(i)
-    status = fighter_status(s, i)
-    fmemo = t.fighter_ok
-    check_window = w.kind == "reaction"  # other windows' candidates already fit the window
-    for name in _candidates(s, w):
-        m = maneuvers[name]
-        if m.ap > ap:  # the cheapest test first
-            continue
-        fkey = (name, status)
-        ok = fmemo.get(fkey)
-        if ok is None:
-            ok = fmemo[fkey] = _fighter_reason(s, i, name, m, hold_on) is None
-        if not ok or (check_window and _window_reason(s, name, m, w, hold_on)):
-            continue
-        turns, _, opts = t.domain[name]
-        if t.attack[name]:
-            if w.kind == "reaction" and w.attacker is not None:
-                targets: list[int | None] = [w.attacker]
-            else:
-                targets = list(s.others(i))
-            gclass: Any = (m.range, m.may_close, m.any_direction, m.may_advance,
-                           m.category == "throw" and name)
+    i = w.fighter
+    usable_memo = t.usable_memo
+    blocks_memo = t.blocks_memo
+    if len(blocks_memo) > 50_000:  # bounded memory in long training runs
+        blocks_memo.clear()
+        usable_memo.clear()
+    ukey = (w, fighter_status(s, i))
+    usable = usable_memo.get(ukey)
+    if usable is None:
+        usable = usable_memo[ukey] = _usable(s, i, w)
+    out: list[Choice] = []
+    by_target: list[tuple[int, dict[str, tuple[Choice, ...]]]] | None = None
+    by_situation: dict[str, dict[str, tuple[Choice, ...]]] = {}
+    for name, m, kind in usable:
+        if kind == "attack":
+            if by_target is None:
+                hold_on = s.hold_on(i)
+                holding = s.hold_by(i)
+                targets = ([w.attacker] if w.kind == "reaction" and w.attacker is not None
+                           else s.others(i))
+                by_target = []
+                for tg in targets:
+                    tk = _target_key(s, i, tg, hold_on, holding)
+                    blocks = blocks_memo.get(tk)
+                    if blocks is None:
+                        blocks = blocks_memo[tk] = {}
+                    by_target.append((tg, blocks))
+            for tg, blocks in by_target:
+                block = blocks.get(name)
+                if block is None:
+                    block = blocks[name] = _block(s, w, i, name, m, tg)
+                out.extend(block)
         else:
-            targets = [None]
-            gclass = name
-        for tg in targets:
-            if target_reason(s, i, name, tg):
-                continue
-            if m.needs_hold:
-                ok_locs = [loc for loc in t.domain[name][1]
-                           if location_reason(s, i, name, tg, loc) is None]
-            else:
-                ok_locs = list(t.allowed_locs[name][tg is not None and s.fighters[tg].prone])
-            if not ok_locs:
-                continue
-            prone = tg is not None and s.fighters[tg].prone
-            attack = t.attack[name]
-            gpos = s.fighters[tg].pos if tg is not None else None
-            sit = None if attack else _situation(s, i, m, w)
-            for tu in turns:
-                for op in opts:
-                    op_eff = op if (m.may_advance or not attack or gclass[4]) else 0
-                    if attack:
-                        key: tuple[Any, ...] = (gclass, f.pos, f.facing, gpos, constrained, tu, op_eff)
-                        ok = ageo.get(key)
-                        if ok is None:
-                            ok = ageo[key] = not (geometry_reason(s, i, name, tg, tu, op, w)
-                                                  or option_reason(s, i, name, tu, op))
-                    else:
-                        key = (name, sit, tu, op)
-                        ok = ageo.get(key)
-                        if ok is None:
-                            ok = ageo[key] = not (geometry_reason(s, i, name, tg, tu, op, w)
-                                                  or option_reason(s, i, name, tu, op))
-                    if not ok:
-                        continue
-                    if m.needs_hold:
-                        out.extend([_new(Choice, ("maneuver", name, tg, loc, tu, op, 0))
-                                    for loc in ok_locs])
-                        continue
-                    bkey = (name, tg, tu, op, prone)
-                    block = blocks.get(bkey)
-                    if block is None:
-                        block = blocks[bkey] = tuple(
-                            _new(Choice, ("maneuver", name, tg, loc, tu, op, 0)) for loc in ok_locs)
-                    out.extend(block)
+            blocks = by_situation.get(kind)  # type: ignore[assignment]
+            if blocks is None:
+                sk = _situation(s, i, kind, w)
+                blocks = blocks_memo.get(sk)
+                if blocks is None:
+                    blocks = blocks_memo[sk] = {}
+                by_situation[kind] = blocks
+            block = blocks.get(name)
+            if block is None:
+                block = blocks[name] = _block(s, w, i, name, m, None)
+            out.extend(block)
     return out
 
 

@@ -10,7 +10,7 @@ automatically (e.g. the last fighter to phase, a reaction window with nothing po
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,9 +47,6 @@ class Game:
     profiles: tuple[Profile, ...]
     radius: int = 4
     turn_limit: int = 20
-    #: attack geometry results for this arena (legality.maneuver_choices)
-    geometry_cache: dict[tuple[Any, ...], bool] = field(default_factory=dict, compare=False,
-                                                        repr=False)
 
     @classmethod
     def create(

@@ -87,10 +87,17 @@ class Tables:
         from .model import Choice
 
         self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
-        #: reusable tuples of maneuver choices (legality.maneuver_choices)
-        self.choice_blocks: dict[tuple[Any, ...], tuple[Choice, ...]] = {}
-        #: legality._fighter_reason memo: (maneuver, fighter_status) -> allowed
-        self.fighter_ok: dict[tuple[Any, ...], bool] = {}
+        #: the costliest maneuver's AP: more AP than this allow nothing more (fighter_status)
+        self.max_ap_cost = max(m.ap for m in self.maneuvers.values())
+        #: how far a Move can go in one direction (legality._situation)
+        self.move_reach = max(1, data.movement.move_forward_max, data.movement.move_back_max)
+        # legality.maneuver_choices memos (keys: see there), valid for every arena
+        #: (window, fighter_status) -> usable maneuvers
+        self.usable_memo: dict[tuple[Any, ...], tuple[tuple[str, Any, str], ...]] = {}
+        #: target key or situation -> {maneuver: its legal choices}
+        self.blocks_memo: dict[tuple[Any, ...], dict[str, tuple[Choice, ...]]] = {}
+        #: one object per distinct choice and per distinct block of choices
+        self.choice_intern: dict[Any, Any] = {}
 
     def wound_level(self, diff_h: int) -> int:
         """§1.10 wound table: 0 None .. fatal."""
