@@ -253,8 +253,10 @@ class Knowledge:
         mine = s.hold_by(x)
         new_hold = bool(m.hold) and not (mine is not None and mine.held == y
                                          and mine.kind == m.hold)
-        return self.hit_core(fx.p, fy.p, name, loc, dtype_index, int(margin_h),
-                             self.penalties(s, x), fy.worst, fy.pen, fy.ap, fy.prone,
+        # inputs are rounded (margin to whole points, AP to at most 6) before the memo
+        # lookup, so the value is a function of the key alone
+        return self.hit_core(fx.p, fy.p, name, loc, dtype_index, 2 * int(margin_h / 2),
+                             self.penalties(s, x), fy.worst, fy.pen, min(fy.ap, 6), fy.prone,
                              new_hold, x_left)
 
     def hit_core(self, xp: Profile, yp: Profile, name: str, loc: str | None,

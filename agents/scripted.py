@@ -26,7 +26,7 @@ from hexdojo.envs.rules import Choice
 from hexdojo.envs.rules import hexgrid as hx
 
 from .base import Agent
-from .heuristics import HOLD_VALUE, PRONE_VALUE, Knowledge, knowledge
+from .heuristics import AIMS, HOLD_VALUE, PRONE_VALUE, Knowledge, knowledge
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import State
@@ -258,6 +258,7 @@ class HeuristicAgent(Agent):
         ctx = state.context() if kind != "action" else {}
         j = self.opponent(state, i)
         memo: dict[tuple, float] = {}
+        turns: dict[tuple, float] = {}
         incoming = self.incoming(state, k, i, ctx) if kind == "reaction" else None
         shortlist = self.aim_shortlist(state, k, i, choices)
         out = []
@@ -271,20 +272,26 @@ class HeuristicAgent(Agent):
                 else:
                     v = self.value(state, k, i, j, kind, c, ctx, incoming)
                 memo[key] = v
-            out.append((v + self.turn_bonus(state, i, c), c))
+            if c.turn:
+                tk = (c.maneuver, c.target, c.turn)
+                tb = turns.get(tk)
+                if tb is None:
+                    tb = turns[tk] = self.turn_bonus(state, i, c)
+                v += tb
+            out.append((v, c))
         return out
 
     def aim_shortlist(self, state: State, k: Knowledge, i: int,
                       choices: list[Choice]) -> dict[tuple, frozenset[str]]:
         """Per attack (maneuver, target, option): the aimed locations worth weighing."""
-        locs: dict[tuple, list[str]] = {}
+        locs: dict[tuple, dict[str, None]] = {}
         for c in choices:
-            if c.location is not None and c.target is not None:
-                lst = locs.setdefault((c.maneuver, c.target, c.option), [])
-                if c.location not in lst:
-                    lst.append(c.location)
+            if c.location is not None:
+                locs.setdefault((c.maneuver, c.target, c.option), {})[c.location] = None
         out = {}
         for (name, tgt, opt), ls in locs.items():
+            if len(ls) <= AIMS or tgt is None:
+                continue
             m = k.t.maneuvers[name or ""]
             dtype = opt if len(m.damage_types) > 1 else 0
             out[(name, tgt, opt)] = k.aims(state, i, tgt, name or "", dtype, tuple(ls))
@@ -523,9 +530,6 @@ class HeuristicAgent(Agent):
         before = hx.in_front_arc(d, f.facing)
         after = hx.in_front_arc(d, hx.turn(f.facing, c.turn))
         return 0.05 if after and not before else -0.05
-
-
-PARAMETERISED = {"greedy", "striker", "grappler", "counter"}
 
 
 def style_agent(kind: str, **params: Any) -> HeuristicAgent:
