@@ -37,6 +37,7 @@ STUN_VALUE = 8.0  # plus 1.5 per AP the victim still had
 STUN_FOLLOW = 0.2
 STAGGER_VALUE = 2.5
 PRONE_VALUE = 7.0
+PRONE_FOLLOW = 6.0
 #: value of holding the opponent, by kind of hold (painful locks hurt every turn)
 HOLD_VALUE = {"arm": 5.0, "both_arms": 6.0, "leg": 4.0, "arm_lock": 11.0, "head_lock": 12.0}
 DEFENSIVE = ("dodge", "block", "leg_grab")
@@ -274,7 +275,9 @@ class Knowledge:
         if new_hold:
             v += HOLD_VALUE.get(m.hold or "", 4.0)
         if m.knocks_prone and not y_prone:
-            v += PRONE_VALUE
+            # on the ground the target can only take the default defence (§5.18), so
+            # every AP the striker still has this turn is a nearly free attack
+            v += PRONE_VALUE + PRONE_FOLLOW * x_left
         if m.damage is not None:
             where = loc or self.whole_loc
             types = m.damage_types
@@ -409,6 +412,7 @@ class Knowledge:
             return got  # type: ignore[return-value]
         t = self.t
         restrict = t.data.follow_on_defence.get(after)
+        floored = t.maneuvers[after].knocks_prone  # the target will be prone: no dodging
         ap = s.fighters[x].ap - ap_spent
         best = 0.0
         for name in t.follow_ons.get(after, ()):
@@ -421,7 +425,7 @@ class Knowledge:
                 loc = self.whole_loc
             else:
                 loc = next(lc for lc in t.locations if t.loc_aim[lc] in m.aim)
-            if m.needs_hold or m.category in ("throw", "pull_down"):
+            if m.needs_hold or m.category in ("throw", "pull_down") or floored:
                 ba = self.maneuver_base(s.fighters[x].p, name) + self.penalties(s, x)
                 if loc is not None:
                     ba += t.aim[t.loc_aim[loc]].attack
