@@ -41,6 +41,13 @@ class Dice:
         return v
 
     def faces(self, n: int) -> list[int]:
+        """``n`` dice: a slice of the drawn block when it holds them all (the same faces
+        as ``n`` calls of ``die``)."""
+        pos = self._pos
+        end = pos + n
+        if end <= len(self._buf):
+            self._pos = end
+            return self._buf[pos:end]
         return [self.die() for _ in range(n)]
 
     def _refill(self) -> None:
@@ -85,6 +92,9 @@ class LoadedDice(Dice):
         v = self.script[self._pos]
         self._pos += 1
         return v
+
+    def faces(self, n: int) -> list[int]:
+        return [self.die() for _ in range(n)]
 
     def push(self, *faces: int) -> None:
         self.script.extend(faces)

@@ -371,7 +371,8 @@ def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
     fighters within reach (hexes it cannot move through); a defensive reaction: the
     defender's facing, the attack's direction, whether attacker and defender share a hex,
     the edge next to the defender and whether the attacker's hex is on the arena (a dodge
-    toward him ends there); the rest (Turn, Soak, Stand up, Break Hold...) read nothing."""
+    toward him ends there). The rest (Turn, Soak, Stand up, Break Hold...) read nothing:
+    their blocks are kept by name alone (``Tables.plain_blocks``)."""
     f = s.fighters[i]
     radius = s.game.radius
     if kind == "move":
@@ -382,7 +383,7 @@ def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
         a = s.fighters[w.attacker]  # type: ignore[index]
         return ("defence", f.facing, s.attack_direction(w.attacker, i),  # type: ignore[arg-type]
                 a.pos == f.pos, edge_flags(f.pos, radius, 1), s.on_board(a.pos))
-    return ()
+    raise ValueError(f"no situation for {kind!r}")
 
 
 def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any) -> tuple[Any, ...]:
@@ -392,19 +393,22 @@ def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any) -> tuple[
     attacker's facing and the on-board flags of his neighbours (flying kick, throws)."""
     f = s.fighters[i]
     g = s.fighters[tg]
-    return (tg, g.active, g.prone, g.height, _offset(f, g, ATTACK_REACH), f.facing,
-            edge_flags(f.pos, s.game.radius, 1), f.mounted, f.height,
+    fp = f.pos
+    dq = g.pos[0] - fp[0]
+    dr = g.pos[1] - fp[1]
+    offset = (dq, dr) if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * ATTACK_REACH else None
+    return (tg, g.out is None, g.prone, g.height, offset, f.facing,
+            edge_flags(fp, s.game.radius, 1), f.mounted, f.height,
             None if hold_on is None else hold_on.holder,
             None if holding is None else (holding.held, holding.kind, holding.location))
 
 
-def fighter_status(s: State, i: int) -> tuple[Any, ...]:
-    """Everything ``_fighter_reason`` reads about fighter ``i`` (its memo key); AP only as
-    far as a maneuver's cost can tell them apart (at most the costliest maneuver's AP)."""
-    f = s.fighters[i]
-    h = s.hold_on(i)
-    return (min(f.ap, s.t.max_ap_cost), f.prone, f.mounted,
-            None if h is None else (h.kind, h.from_behind), s.hold_by(i) is not None)
+def fighter_status(f: Any, hold_on: Any, holding: Any, max_ap: int) -> tuple[Any, ...]:
+    """Everything ``_fighter_reason`` reads about fighter ``f`` (its memo key), given the
+    hold on him and his own hold; AP only as far as a maneuver's cost can tell them apart
+    (``max_ap``: the costliest maneuver's AP)."""
+    return (min(f.ap, max_ap), f.prone, f.mounted,
+            None if hold_on is None else (hold_on.kind, hold_on.from_behind), holding is not None)
 
 
 def _usable(s: State, i: int, w: Window) -> tuple[tuple[str, Any, str], ...]:
@@ -464,23 +468,28 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
     """
     t = s.t
     i = w.fighter
+    f = s.fighters[i]
+    if s.holds:
+        hold_on = s.hold_on(i)
+        holding = s.hold_by(i)
+    else:
+        hold_on = holding = None
     usable_memo = t.usable_memo
     blocks_memo = t.blocks_memo
     if len(blocks_memo) > 50_000:  # bounded memory in long training runs
         blocks_memo.clear()
         usable_memo.clear()
-    ukey = (w, fighter_status(s, i))
+    ukey = (w, fighter_status(f, hold_on, holding, t.max_ap_cost))
     usable = usable_memo.get(ukey)
     if usable is None:
         usable = usable_memo[ukey] = _usable(s, i, w)
     out: list[Choice] = []
     by_target: list[tuple[int, dict[str, tuple[Choice, ...]]]] | None = None
-    by_situation: dict[str, dict[str, tuple[Choice, ...]]] = {}
+    moves = defences = None
+    plain = t.plain_blocks
     for name, m, kind in usable:
         if kind == "attack":
             if by_target is None:
-                hold_on = s.hold_on(i)
-                holding = s.hold_by(i)
                 targets = ([w.attacker] if w.kind == "reaction" and w.attacker is not None
                            else s.others(i))
                 by_target = []
@@ -495,19 +504,31 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
                 if block is None:
                     block = blocks[name] = _block(s, w, i, name, m, tg)
                 out.extend(block)
+            continue
+        if kind == "none":
+            blocks = plain
+        elif kind == "move":
+            if moves is None:
+                moves = _situation_blocks(s, i, kind, w)
+            blocks = moves
         else:
-            blocks = by_situation.get(kind)  # type: ignore[assignment]
-            if blocks is None:
-                sk = _situation(s, i, kind, w)
-                blocks = blocks_memo.get(sk)
-                if blocks is None:
-                    blocks = blocks_memo[sk] = {}
-                by_situation[kind] = blocks
-            block = blocks.get(name)
-            if block is None:
-                block = blocks[name] = _block(s, w, i, name, m, None)
-            out.extend(block)
+            if defences is None:
+                defences = _situation_blocks(s, i, kind, w)
+            blocks = defences
+        block = blocks.get(name)
+        if block is None:
+            block = blocks[name] = _block(s, w, i, name, m, None)
+        out.extend(block)
     return out
+
+
+def _situation_blocks(s: State, i: int, kind: str, w: Window) -> dict[str, tuple[Choice, ...]]:
+    """The memo of blocks (maneuver -> choices) for ``i``'s current ``kind`` situation."""
+    sk = _situation(s, i, kind, w)
+    blocks = s.t.blocks_memo.get(sk)
+    if blocks is None:
+        blocks = s.t.blocks_memo[sk] = {}
+    return blocks
 
 
 def explain(s: State, c: Choice) -> str:

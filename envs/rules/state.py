@@ -340,34 +340,41 @@ class State:
         p = f.p
         terms: list[tuple[str, int]] = []
         if skill:
-            terms.append((skill, p.skill(skill)))
-            sp = p.spec_total(specs)
-            if sp:
-                terms.append(("specialism", sp))
+            terms.append((skill, p.skills.get(skill, 0)))
+            if specs:
+                sp = p.spec_total(specs)
+                if sp:
+                    terms.append(("specialism", sp))
         if char:
-            terms.append((char, p.char(char)))
+            terms.append((char, p.chars.get(char, 0)))
             if char == "CO" and p.enc_mod:
                 mult = self.t.data.encumbrance.martial_arts_multiplier if skill == "Martial Arts" else 1
                 terms.append(("encumbrance", int(p.enc_mod * mult)))
-        terms.extend(e for e in extra if e[1])
+        for e in extra:
+            if e[1]:
+                terms.append(e)
         if wound_penalties:
             imp = self.t.impairment[f.worst]
             if imp:
                 terms.append(("wounds", imp))
             if f.pen:
                 terms.append((f.status or "penalty", f.pen))
-        return sum(v for _, v in terms), terms
+        total = 0
+        for _, v in terms:
+            total += v
+        return total, terms
 
     def roll(
         self, what: str, basic_h: int, terms: list[tuple[str, int]], risk: int
     ) -> tuple[int, dict[str, Any]]:
-        """Roll ``risk`` dice on a basic value: result and its record for the event log."""
+        """Roll ``risk`` dice on a basic value: result and its record for the event log
+        (numbers as ``half`` writes them, inlined here: this runs for every roll)."""
         faces = self.dice.faces(risk) if risk else []
         res = roll_result(basic_h, risk, faces, self.t.per_die_h)
         rec = {
             "what": what,
             "basic": half(basic_h),
-            "terms": [[n, half(v)] for n, v in terms],
+            "terms": [[n, v // 2 if v % 2 == 0 else v / 2] for n, v in terms],
             "risk": risk,
             "dice": faces,
             "result": half(res),

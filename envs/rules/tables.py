@@ -96,6 +96,8 @@ class Tables:
         self.usable_memo: dict[tuple[Any, ...], tuple[tuple[str, Any, str], ...]] = {}
         #: target key or situation -> {maneuver: its legal choices}
         self.blocks_memo: dict[tuple[Any, ...], dict[str, tuple[Choice, ...]]] = {}
+        #: {maneuver: its legal choices} for maneuvers that read no geometry (Turn, Soak...)
+        self.plain_blocks: dict[str, tuple[Choice, ...]] = {}
         #: one object per distinct choice and per distinct block of choices
         self.choice_intern: dict[Any, Any] = {}
 
