@@ -91,7 +91,8 @@ def load_fight(path: str | Path) -> FightLog:
 # --------------------------------------------------------------------------- a person
 def parse_pick(text: str, labels: Sequence[str]) -> int | None:
     """Index chosen by typed ``text``: a number (1-based), an exact label, or words that
-    match exactly one label. None if nothing or several match."""
+    match exactly one label (or one label that the other matches only extend, e.g. with
+    a turn). None if nothing or several match."""
     t = text.strip().lower()
     if not t:
         return None
@@ -103,7 +104,14 @@ def parse_pick(text: str, labels: Sequence[str]) -> int | None:
         return low.index(t)
     words = t.split()
     hits = [k for k, lb in enumerate(low) if all(w in lb for w in words)]
-    return hits[0] if len(hits) == 1 else None
+    if len(hits) == 1:
+        return hits[0]
+    # "strike head blunt" names the plain option when the others only add a turn to it
+    for k in hits:
+        base = low[k].rstrip(")")
+        if all(h == k or low[h].startswith(base) for h in hits):
+            return k
+    return None
 
 
 class HumanAgent(Agent):
@@ -130,7 +138,8 @@ class HumanAgent(Agent):
             who = state.fighters[ctx["attacker"]].name
             where = f" at your {ctx['location']}" if ctx.get("location") else ""
             self.say(f"{who}: {ctx['attack']}{where}")
-        self.say(f"{state.fighters[d.fighter].name}, {d.kind} decision{about}:")
+        self.say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} (you), "
+                 f"{d.kind} decision{about}:")
         for k, lb in enumerate(labels, 1):
             self.say(f"  {k:>3}. {lb}")
         while True:
@@ -175,7 +184,8 @@ def run_fight(
         agent = agents[d.fighter]
         c = checked_act(agent, state)
         if show_log and not isinstance(agent, HumanAgent):
-            say(f"{state.fighters[d.fighter].name} ({agent.name}): {choice_label(state, c)}")
+            say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} ({agent.name}): "
+                f"{choice_label(state, c)}")
         state.apply(c)
         choices.append(c)
         if show_log:

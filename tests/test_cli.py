@@ -119,3 +119,20 @@ def test_agents_lists_names() -> None:
     assert res.exit_code == 0
     for name in ("random", "greedy", "striker", "grappler", "counter", "search", ".zip"):
         assert name in res.output
+
+
+def test_picking_options_by_words() -> None:
+    from hexdojo.agents.play import parse_pick
+
+    labels = ["Martial Strike -> Urlik at the Head (Blunt)",
+              "Martial Strike -> Urlik at the Head (Blunt, turning left)",
+              "Martial Strike -> Urlik at the Head (Impaling)",
+              "Move (1 forward)", "end my phase"]
+    assert parse_pick("2", labels) == 1
+    assert parse_pick("end my phase", labels) == 4
+    assert parse_pick("strike head blunt", labels) == 0  # the others only add a turn
+    assert parse_pick("blunt left", labels) == 1
+    assert parse_pick("impaling", labels) == 2
+    assert parse_pick("strike head", labels) is None  # Blunt or Impaling?
+    assert parse_pick("9", labels) is None and parse_pick("", labels) is None
+    assert parse_pick("kick", labels) is None
