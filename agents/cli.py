@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -53,6 +54,9 @@ def clean_errors(fn: F) -> F:
             fail(str(exc).replace("\n", " "))
         except ValueError as exc:
             fail(str(exc).replace("\n", " "))
+        except BrokenPipeError:  # e.g. `hexdojo demo | head`: the reader left
+            sys.stdout = open(os.devnull, "w")  # nothing more can be written
+            raise typer.Exit(0) from None
         except OSError as exc:
             fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
         except KeyboardInterrupt:
