@@ -83,11 +83,9 @@ class Knowledge:
         self._dc_at: object = None
 
     def dc(self, s: State) -> dict[tuple, object]:
-        """A memo valid for the state's current decision (the engine makes a new
-        ``Decision`` object for every decision; clones share their original's)."""
-        d = s.decision
-        if d is not self._dc_at:
-            self._dc_at = d
+        """A memo valid for the state's current decision only (see :func:`same_decision`)."""
+        if not same_decision(s, self._dc_at):
+            self._dc_at = decision_token(s)
             self._dc = {}
         return self._dc
 
@@ -438,6 +436,22 @@ class Knowledge:
             best = max(best, v)
         memo[key] = best
         return best
+
+
+def decision_token(s: State) -> tuple:
+    """What identifies the decision a state is at, for per-decision memos."""
+    return (s.decision, len(s.events), s.turn)
+
+
+def same_decision(s: State, token: object) -> bool:
+    """True if ``token`` (from :func:`decision_token`) was taken at this very decision.
+
+    The engine makes a new ``Decision`` object for every decision (a clone shares its
+    original's); the token holds it, so its identity cannot be reused, and the event count
+    and turn guard against a future engine that reuses equal decision objects.
+    """
+    return (isinstance(token, tuple) and token[0] is s.decision
+            and token[1] == len(s.events) and token[2] == s.turn)
 
 
 _KNOWLEDGE: dict[int, Knowledge] = {}

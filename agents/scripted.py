@@ -5,14 +5,15 @@ legal choice gets an expected value from the cheap estimates in :mod:`.heuristic
 best one is played. A *style* is just a set of weights and two tunable parameters:
 
 * ``aggression`` (0..1): how much of the turn's AP a fighter spends in its own phase
-  instead of keeping it for reactions, and whether it takes its phase early or waits;
+  instead of keeping it for reactions while the opponent can still attack;
 * ``risk`` (0..6): the most dice it risks on any roll (it takes the odds-best number up to
   that cap; RULES §1.3 gives +1/2 per die, so bold fighters roll more dice).
 
 The styles differ in what they value: the *striker* chains Martial Strikes and kicks, the
 *grappler* goes for grab, lock and throw, the *counter-fighter* waits, blocks or dodges
-and punishes with follow-ons. ``greedy`` is the same scorer with neutral weights, no AP
-reserve and no memory of styles: the best immediate expected outcome.
+and punishes with follow-ons (it also lets the opponent take its phase first). ``greedy``
+is the same scorer with neutral weights and no AP reserve: the best immediate expected
+outcome.
 """
 
 from __future__ import annotations
@@ -26,7 +27,15 @@ from hexdojo.envs.rules import Choice
 from hexdojo.envs.rules import hexgrid as hx
 
 from .base import Agent
-from .heuristics import AIMS, HOLD_VALUE, PRONE_VALUE, Knowledge, knowledge
+from .heuristics import (
+    AIMS,
+    HOLD_VALUE,
+    PRONE_VALUE,
+    Knowledge,
+    decision_token,
+    knowledge,
+    same_decision,
+)
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import State
@@ -95,7 +104,7 @@ class HeuristicAgent(Agent):
         self.name = name
         self._save: dict[int, float] = {}
         self._chain: dict[str, float] = {}
-        self._at: object = None
+        self._at: object = None  # decision_token of the memos' decision
 
     # ------------------------------------------------------------------ dispatch
     def act(self, state: State) -> Choice:
@@ -121,14 +130,9 @@ class HeuristicAgent(Agent):
         return self.best(state, k, d.fighter, kind, choices)
 
     def _fresh(self, state: State) -> None:
-        """Per-decision memos are only valid for the decision they were made for.
-
-        The engine makes a new ``Decision`` object for every decision (a clone shares its
-        original's), and holding it keeps its identity from being reused.
-        """
-        d = state.decision
-        if d is not self._at:
-            self._at = d
+        """Per-decision memos are only valid for the decision they were made for."""
+        if not same_decision(state, self._at):
+            self._at = decision_token(state)
             self._save.clear()
             self._chain.clear()
 
