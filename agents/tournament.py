@@ -301,8 +301,11 @@ class _RichBar:
             TimeRemainingColumn,
         )
 
+        from rich.console import Console
+
         self.p = Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(),
-                          TimeElapsedColumn(), TimeRemainingColumn(), transient=True)
+                          TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
+                          console=Console(stderr=True))
         self.task = self.p.add_task("fights", total=total)
         self.p.start()
 
