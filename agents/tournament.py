@@ -292,6 +292,7 @@ class _NoBar:
 
 class _RichBar:
     def __init__(self, total: int) -> None:
+        from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
@@ -300,8 +301,6 @@ class _RichBar:
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
-
-        from rich.console import Console
 
         self.p = Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
