@@ -358,13 +358,6 @@ def edge_flags(pos: hx.Hex, radius: int, reach: int) -> tuple[bool, ...]:
     return flags
 
 
-def _offset(f: Any, g: Any, reach: int) -> hx.Hex | None:
-    """``g``'s hex relative to ``f``'s, or None when farther than ``reach``."""
-    dq = g.pos[0] - f.pos[0]
-    dr = g.pos[1] - f.pos[1]
-    return (dq, dr) if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * reach else None
-
-
 def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
     """Everything ``geometry_reason``/``option_reason`` read for a maneuver that is not an
     attack. A Move: the mover's facing, the arena's edge along its paths and the other
@@ -377,8 +370,15 @@ def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
     radius = s.game.radius
     if kind == "move":
         reach = s.t.move_reach
-        return ("move", f.facing, edge_flags(f.pos, radius, reach),
-                tuple(_offset(f, g, reach) for g in s.fighters if g.idx != i and g.active))
+        fp = f.pos
+        near = []
+        for g in s.fighters:
+            if g.idx != i and g.out is None:
+                dq = g.pos[0] - fp[0]
+                dr = g.pos[1] - fp[1]
+                if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * reach:
+                    near.append((dq, dr))
+        return ("move", f.facing, edge_flags(fp, radius, reach), tuple(near))
     if kind == "defence":
         a = s.fighters[w.attacker]  # type: ignore[index]
         return ("defence", f.facing, s.attack_direction(w.attacker, i),  # type: ignore[arg-type]
@@ -448,15 +448,19 @@ def _block(s: State, w: Window, i: int, name: str, m: Any, tg: int | None) -> tu
         ok_locs = tuple(loc for loc in locs if location_reason(s, i, name, tg, loc) is None)
     else:
         ok_locs = t.allowed_locs[name][tg is not None and s.fighters[tg].prone]
-    out = []
+    rows = t.choice_rows  # shared rows of choices: blocks hold no copies
+    out: list[Choice] = []
     for tu in turns:
         for op in opts:
             if geometry_reason(s, i, name, tg, tu, op, w) or option_reason(s, i, name, tu, op):
                 continue
-            out.extend(_new(Choice, ("maneuver", name, tg, loc, tu, op, 0)) for loc in ok_locs)
-    intern = t.choice_intern  # one object per distinct choice and per distinct block
-    block = tuple([intern.setdefault(c, c) for c in out])
-    return intern.setdefault(block, block)
+            rkey = (name, tg, tu, op, ok_locs)
+            row = rows.get(rkey)
+            if row is None:
+                row = rows[rkey] = tuple(
+                    _new(Choice, ("maneuver", name, tg, loc, tu, op, 0)) for loc in ok_locs)
+            out.extend(row)
+    return tuple(out)
 
 
 def maneuver_choices(s: State, w: Window) -> list[Choice]:

@@ -67,13 +67,14 @@ class FighterState:
     """What changes about one fighter during a fight."""
 
     __slots__ = (
-        "idx", "p", "pos", "facing", "ap", "init", "phased", "prone", "mounted", "height",
-        "out", "wounds", "worst", "pen", "status",
+        "idx", "p", "name", "pos", "facing", "ap", "init", "phased", "prone", "mounted",
+        "height", "out", "wounds", "worst", "pen", "status",
     )
 
     def __init__(self, idx: int, profile: Profile, pos: Hex, facing: int) -> None:
         self.idx = idx
         self.p = profile
+        self.name = profile.name  # the profile's (a plain slot: every event names its actor)
         self.pos = pos
         self.facing = facing
         self.ap = 0
@@ -89,17 +90,16 @@ class FighterState:
         self.status = ""  # "", "staggered" or "stunned" (this turn)
 
     @property
-    def name(self) -> str:
-        return self.p.name
-
-    @property
     def active(self) -> bool:
+        """Still fighting (neither unconscious nor dead); hot engine loops test
+        ``out is None`` directly."""
         return self.out is None
 
     def copy(self) -> FighterState:
         c = FighterState.__new__(FighterState)
         c.idx = self.idx
         c.p = self.p
+        c.name = self.name
         c.pos = self.pos
         c.facing = self.facing
         c.ap = self.ap

@@ -82,7 +82,8 @@ class TurnFrame(Frame):
         if self.at == "start":
             self.start_turn(s)
             return None
-        cands = [i for i in s.order if s.fighters[i].active and not s.fighters[i].phased]
+        fighters = s.fighters
+        cands = [i for i in s.order if fighters[i].out is None and not fighters[i].phased]
         if not cands:
             self.end_turn(s)
             return None
@@ -173,16 +174,19 @@ class PhaseFrame(Frame):
                          and s.t.hold_kinds[h.kind].painful and h.turn < s.turn]
                 schedule(s, [lock_damage(s, h) for h in locks])
             return None
-        if not f.active:
+        if f.out is not None:
             f.phased = True
             pop(s, self)
             return None
-        self.window = Window("action", self.i)
-        choices = maneuver_choices(s, self.window)
+        w = self.window
+        if w is None:  # one window and one decision for the whole phase (immutable)
+            w = self.window = Window("action", self.i)
+            self.decision = Decision(self.i, "action")
+        choices = maneuver_choices(s, w)
         if s.hold_by(self.i) is not None and f.ap >= s.t.data.holds.release_ap:  # §5.17
             choices.append(RELEASE)
         choices.append(END)
-        return Decision(self.i, "action"), choices
+        return self.decision, choices
 
     def answer(self, s: State, c: Choice) -> None:
         f = s.fighters[self.i]
@@ -215,7 +219,7 @@ class MoveFrame(Frame):
             self.at = "react"
         while self.queue:
             g, triggers = self.queue[0]
-            if not (s.fighters[g].active and s.fighters[self.i].active):
+            if not (s.fighters[g].out is None and s.fighters[self.i].out is None):
                 self.queue = self.queue[1:]
                 continue
             self.window = Window("reaction", g, triggers, attacker=self.i, attack="Move")
@@ -284,7 +288,7 @@ class AttackFrame(Frame):
             self.declare(s)
             self.at = "react"
         a, t = s.fighters[self.a], s.fighters[self.t]
-        if not (a.active and t.active):
+        if not (a.out is None and t.out is None):
             pop(s, self)
             return None
         if self.at == "react":

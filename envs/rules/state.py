@@ -239,7 +239,7 @@ class State:
         return ev
 
     def others(self, i: int) -> list[int]:
-        return [f.idx for f in self.fighters if f.idx != i and f.active]
+        return [f.idx for f in self.fighters if f.idx != i and f.out is None]
 
     def hold_on(self, i: int) -> Hold | None:
         """The hold someone has on fighter ``i`` (first one), if any."""
@@ -271,7 +271,7 @@ class State:
         """§5.30 PROPOSED: unconscious or dead ends a fighter's part; one left wins."""
         if self.result is not None:
             return True
-        standing = [f.idx for f in self.fighters if f.active]
+        standing = [f.idx for f in self.fighters if f.out is None]
         if len(standing) <= 1:
             winner = standing[0] if standing else None
             self.result = {"winner": winner, "reason": "last standing", "turn": self.turn}

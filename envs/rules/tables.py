@@ -98,8 +98,8 @@ class Tables:
         self.blocks_memo: dict[tuple[Any, ...], dict[str, tuple[Choice, ...]]] = {}
         #: {maneuver: its legal choices} for maneuvers that read no geometry (Turn, Soak...)
         self.plain_blocks: dict[str, tuple[Choice, ...]] = {}
-        #: one object per distinct choice and per distinct block of choices
-        self.choice_intern: dict[Any, Any] = {}
+        #: (maneuver, target, turn, option, locations) -> one row of choices, shared by blocks
+        self.choice_rows: dict[tuple[Any, ...], tuple[Choice, ...]] = {}
 
     def wound_level(self, diff_h: int) -> int:
         """§1.10 wound table: 0 None .. fatal."""
