@@ -20,7 +20,9 @@ from . import hexgrid as hx
 from .dice import Dice, roll_result
 from .events import render_event
 from .fighter import Profile, load_profile
+from .legality import explain
 from .model import Choice, Decision, FighterState, Hold
+from .resolution import PhaseFrame, TurnFrame
 from .ruleset import RulesError
 from .tables import Tables, h2, load_tables
 
@@ -93,8 +95,6 @@ class Game:
 
             apply_scenario(st, scenario)
         else:
-            from .resolution import TurnFrame
-
             st.stack.append(TurnFrame())
         st._advance()
         return st
@@ -132,8 +132,6 @@ class State:
     @property
     def phasing(self) -> int | None:
         """The fighter whose phase is running, if any (aom312)."""
-        from .resolution import PhaseFrame
-
         for fr in reversed(self.stack):
             if isinstance(fr, PhaseFrame):
                 return fr.i
@@ -180,8 +178,6 @@ class State:
             return "the fight is over"
         if choice in self._pending[1]:
             return None
-        from .legality import explain
-
         return explain(self, choice)
 
     def apply(self, choice: Choice) -> None:
@@ -342,7 +338,9 @@ class State:
         if skill:
             terms.append((skill, p.skills.get(skill, 0)))
             if specs:
-                sp = p.spec_total(specs)
+                sp = 0  # p.spec_total(specs), inlined: every roll comes here
+                for name in specs:
+                    sp += p.specs.get(name, 0)
                 if sp:
                     terms.append(("specialism", sp))
         if char:
