@@ -125,6 +125,12 @@ class ObservationEncoder:
         self._hold_index = {k: i for i, k in enumerate(t.hold_kinds)}
         self._n_hold = len(t.hold_kinds)
         self._radius = game.radius
+        #: offsets of the shared fields, in the order encode_flat unpacks them
+        self._fields = tuple(self.offset[k] for k in (
+            "decision_kind", "deciding", "risk_roll", "incoming_maneuver",
+            "incoming_location", "incoming_arc", "incoming_closing", "follow_on_after",
+            "follow_ons", "opp_offset", "distance", "same_hex", "arc_of_opp",
+            "arc_of_self", "initiative", "phase", "turn"))
         #: per-fighter field offsets (self, then opponent), in the order encode_flat uses
         self._per = tuple(
             tuple(self.offset[f"{who}_{k}"] for k in (
@@ -141,7 +147,10 @@ class ObservationEncoder:
         recomputing them for the ``follow_ons`` field.
         """
         b = array("f", self._zero)
-        o = self.offset
+        (o_decision_kind, o_deciding, o_risk_roll, o_incoming_maneuver,
+         o_incoming_location, o_incoming_arc, o_incoming_closing, o_follow_on_after,
+         o_follow_ons, o_opp_offset, o_distance, o_same_hex, o_arc_of_opp, o_arc_of_self,
+         o_initiative, o_phase, o_turn) = self._fields
         me, op = fighter, 1 - fighter
         fs = state.fighters
         fm, fo = fs[me], fs[op]
@@ -150,52 +159,58 @@ class ObservationEncoder:
         d = state.decision
         if d is not None and d.fighter == me:
             kind = d.kind
-            b[o["decision_kind"] + self._kind_index[kind]] = 1
-            b[o["deciding"]] = 1
+            b[o_decision_kind + self._kind_index[kind]] = 1
+            b[o_deciding] = 1
             if kind == "risk":
                 k = self._about_index.get(d.about)
                 if k is not None:
-                    b[o["risk_roll"] + k] = 1
+                    b[o_risk_roll + k] = 1
             elif kind == "reaction" or kind == "follow_on":
                 ctx = state.context()
                 att = ctx.get("attack")
                 if att is not None:
                     k = self._man_index.get(att)
                     if k is not None:
-                        b[o["incoming_maneuver"] + k] = 1
+                        b[o_incoming_maneuver + k] = 1
                     loc = ctx.get("location")
                     if loc is not None:
-                        b[o["incoming_location"] + self._loc_index[loc]] = 1
-                    b[o["incoming_arc"] + ctx["arc"]] = 1
+                        b[o_incoming_location + self._loc_index[loc]] = 1
+                    b[o_incoming_arc + ctx["arc"]] = 1
                     if ctx.get("closing"):
-                        b[o["incoming_closing"]] = 1
+                        b[o_incoming_closing] = 1
                 after = ctx.get("after")
                 if after is not None:
                     k = self._man_index.get(after)
                     if k is not None:
-                        b[o["follow_on_after"] + k] = 1
+                        b[o_follow_on_after + k] = 1
                     if legal_ids is None:
                         legal_ids = self.cat.ids(state.legal_choices())
-                    base = o["follow_ons"]
+                    base = o_follow_ons
                     for k in self.cat.maneuver_ids(legal_ids):
                         b[base + k] = 1
         # ---- geometry
         pm, po = fm.pos, fo.pos
         dq, dr = po[0] - pm[0], po[1] - pm[1]
-        b[o["opp_offset"]] = dq
-        b[o["opp_offset"] + 1] = dr
+        b[o_opp_offset] = dq
+        b[o_opp_offset + 1] = dr
         dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-        b[o["distance"]] = dist
+        b[o_distance] = dist
         if dist == 0:
-            b[o["same_hex"]] = 1
-        b[o["arc_of_opp"] + (_direction(state, op, me) - fm.facing) % 6] = 1
-        b[o["arc_of_self"] + (_direction(state, me, op) - fo.facing) % 6] = 1
+            b[o_same_hex] = 1
+        d_opp = _NEAREST.get((dq, dr)) if dist else None  # memoised _direction, inlined
+        if d_opp is None:
+            d_opp = _direction(state, op, me)
+        d_self = _NEAREST.get((-dq, -dr)) if dist else None
+        if d_self is None:
+            d_self = _direction(state, me, op)
+        b[o_arc_of_opp + (d_opp - fm.facing) % 6] = 1
+        b[o_arc_of_self + (d_self - fo.facing) % 6] = 1
         order = state.order
         if order:
-            b[o["initiative"] + (0 if order[0] == me else 1)] = 1
+            b[o_initiative + (0 if order[0] == me else 1)] = 1
         ph = state.phasing
-        b[o["phase"] + (2 if ph is None else (0 if ph == me else 1))] = 1
-        b[o["turn"]] = state.turn
+        b[o_phase + (2 if ph is None else (0 if ph == me else 1))] = 1
+        b[o_turn] = state.turn
         # ---- per fighter
         for (pos, facing, ap, fl, height, edge, w, worst, _), f in zip(self._per, (fm, fo), strict=True):
             p = f.pos
