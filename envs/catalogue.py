@@ -162,8 +162,7 @@ class Catalogue:
 
     def ids(self, choices: Iterable[Choice]) -> list[int]:
         """Ids of engine choices (e.g. ``state.legal_choices()``)."""
-        get = self._ids.__getitem__
-        return [get(c) for c in choices]
+        return list(map(self._ids.__getitem__, choices))
 
     def mask_from_ids(self, ids: list[int]) -> np.ndarray:
         """A fresh int8 mask with 1 at ``ids`` (a bytearray loop: cheaper than numpy
