@@ -239,7 +239,7 @@ class MoveFrame(Frame):
         m = s.t.maneuvers["Move"]
         f.ap -= m.ap
         start = f.pos
-        near_before = {g.idx for g in s.fighters if g.idx != self.i and hx.distance(g.pos, start) <= 1}
+        near_before = [g.idx for g in s.fighters if g.idx != self.i and hx.distance(g.pos, start) <= 1]
         s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
         if self.c.option > 0:
             for _ in range(self.c.option):
@@ -271,6 +271,7 @@ class AttackFrame(Frame):
     def __init__(self, a: int, c: Choice, via: str, restrict: str | None = None) -> None:
         self.a = a
         self.c = c
+        self.t: int = c.target  # type: ignore[assignment]  # the target (fixed with c)
         self.via = via
         self.restrict = restrict
         self.at = "declare"
@@ -278,10 +279,6 @@ class AttackFrame(Frame):
         self.react: Choice | None = None
         self.ra = 0
         self.rd = 0
-
-    @property
-    def t(self) -> int:
-        return self.c.target  # type: ignore[return-value]
 
     def step(self, s: State) -> Step:
         if self.at == "declare":
