@@ -103,7 +103,7 @@ class HeuristicAgent(Agent):
         self.style = style or Style()
         self.name = name
         self._save: dict[int, float] = {}
-        self._chain: dict[str, float] = {}
+        self._memo: dict[str, float] = {}  # per decision: chain values by maneuver, closing
         self._at: object = None  # decision_token of the memos' decision
 
     # ------------------------------------------------------------------ dispatch
@@ -134,7 +134,7 @@ class HeuristicAgent(Agent):
         if not same_decision(state, self._at):
             self._at = decision_token(state)
             self._save.clear()
-            self._chain.clear()
+            self._memo.clear()
 
     # ------------------------------------------------------------------ helpers
     @staticmethod
@@ -316,10 +316,10 @@ class HeuristicAgent(Agent):
 
     def chain_value(self, state: State, k: Knowledge, i: int, j: int, name: str) -> float:
         """What the follow-on window opened by ``name`` succeeding is worth (§3)."""
-        v = self._chain.get(name)
+        v = self._memo.get(name)
         if v is None:
             v = k.follow_threat(state, i, j, name, ap_spent=k.t.maneuvers[name].ap)
-            self._chain[name] = v
+            self._memo[name] = v
         return v
 
     def incoming(self, state: State, k: Knowledge, i: int,
@@ -440,7 +440,7 @@ class HeuristicAgent(Agent):
         if cat == "move":
             return self.move_value(state, k, i, j, c) - cost - 0.5 - undefended
         if cat == "turn":
-            return self.turn_value(state, i, j, c, kind, incoming) - cost - 0.3 - undefended
+            return self.turn_value(state, i, j, c) - cost - 0.3 - undefended
         if cat == "stand":
             return PRONE_VALUE * 0.8 - cost - undefended
         if cat == "break":
@@ -453,7 +453,7 @@ class HeuristicAgent(Agent):
         return -cost - 1.0 - undefended
 
     # ------------------------------------------------------------------ position
-    def position_value(self, state: State, i: int, j: int, pos: hx.Hex, facing: int) -> float:
+    def position_value(self, state: State, j: int, pos: hx.Hex, facing: int) -> float:
         """How good a spot is for fighting ``j``: close, facing it, ideally at its rear."""
         fj = state.fighters[j]
         d = hx.distance(pos, fj.pos)
@@ -477,8 +477,8 @@ class HeuristicAgent(Agent):
                 pos = hx.neighbour(pos, facing)
         else:
             pos = hx.neighbour(pos, hx.opposite(facing))
-        gain = self.position_value(state, i, j, pos, facing) - \
-            self.position_value(state, i, j, f.pos, f.facing)
+        gain = self.position_value(state, j, pos, facing) - \
+            self.position_value(state, j, f.pos, f.facing)
         fj = state.fighters[j]
         was = hx.distance(f.pos, fj.pos)
         now = hx.distance(pos, fj.pos)
@@ -491,7 +491,7 @@ class HeuristicAgent(Agent):
     def closing_value(self, state: State, k: Knowledge, i: int, j: int) -> float:
         """The best close-range attack (range 0, closing from the next hex) this fighter
         could follow a step in with, in its style's weights."""
-        v = self._chain.get("__closing__")
+        v = self._memo.get("__closing__")
         if v is None:
             t = k.t
             v = 0.0
@@ -506,15 +506,14 @@ class HeuristicAgent(Agent):
                 for loc in k.aims(state, i, j, name, 0, locs) if locs != (None,) else locs:
                     av, _ = k.attack_value(state, i, j, name, loc)
                     v = max(v, av * self.weight(k, name))
-            self._chain["__closing__"] = v
+            self._memo["__closing__"] = v
         return v
 
-    def turn_value(self, state: State, i: int, j: int, c: Choice, kind: str,
-                   incoming: tuple | None) -> float:
+    def turn_value(self, state: State, i: int, j: int, c: Choice) -> float:
         f = state.fighters[i]
         facing = hx.turn(f.facing, c.turn)
-        gain = self.position_value(state, i, j, f.pos, facing) - \
-            self.position_value(state, i, j, f.pos, f.facing)
+        gain = self.position_value(state, j, f.pos, facing) - \
+            self.position_value(state, j, f.pos, f.facing)
         if f.pos == state.fighters[j].pos and state.arc(j, i) in state.t.rear_arc:
             gain += 2.0  # turning in the same hex brings the opponent to the front (§5.4)
         return gain
