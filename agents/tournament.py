@@ -239,23 +239,28 @@ def run_tournament(
     total = n * (n - 1) * config.fights
     results: dict[tuple[int, int, int], tuple] = {}
     t0 = time.perf_counter()
-    bar = _progress(progress, total)
-    try:
-        if config.workers > 1 and len(units) > 1:
-            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            with ctx.Pool(config.workers, initializer=_init_worker,
-                          initargs=(built, config)) as pool:
+    if config.workers > 1 and len(units) > 1:
+        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+        # the pool forks before the progress bar starts its refresh thread
+        with ctx.Pool(config.workers, initializer=_init_worker,
+                      initargs=(built, config)) as pool:
+            bar = _progress(progress, total)
+            try:
                 for res in pool.imap_unordered(_run_unit, units):
                     results[(res[0], res[1], res[2][0][0])] = res
                     bar.advance(len(res[2]))
-        else:
-            _W["agents"], _W["game"] = built, game
+            finally:
+                bar.stop()
+    else:
+        _W["agents"], _W["game"] = built, game
+        bar = _progress(progress, total)
+        try:
             for u in units:
                 res = _run_unit(u)
                 results[(res[0], res[1], res[2][0][0])] = res
                 bar.advance(len(res[2]))
-    finally:
-        bar.stop()
+        finally:
+            bar.stop()
     elapsed = time.perf_counter() - t0
     pairs = {(i, j): PairStats() for i in range(n) for j in range(n) if i != j}
     usage = {nm: Counter() for nm in names}
