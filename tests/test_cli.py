@@ -136,3 +136,16 @@ def test_picking_options_by_words() -> None:
     assert parse_pick("strike head", labels) is None  # Blunt or Impaling?
     assert parse_pick("9", labels) is None and parse_pick("", labels) is None
     assert parse_pick("kick", labels) is None
+
+
+def test_replay_flags_a_changed_log_and_rejects_illegal_choices(tmp_path) -> None:
+    f = tmp_path / "fight.json"
+    assert run("demo", "--seed", "5", "--save", str(f)).exit_code == 0
+    data = json.loads(f.read_text())
+    data["events"][3]["rule"] = "edited"
+    f.write_text(json.dumps(data))
+    res = run("replay", str(f), "--no-pause")
+    assert res.exit_code == 0 and "warning" in res.output
+    data["choices"][0] = ["maneuver", "Martial Throw", 1, None, 0, 2, 0]
+    f.write_text(json.dumps(data))
+    assert_clean_error(run("replay", str(f), "--no-pause"), "error:", "step 1", "not legal")
