@@ -45,9 +45,10 @@ def main() -> None:
     ap.add_argument("--n-envs", type=int, default=4)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default=None, help="run folder (default runs/target_<opponent>_<steps>)")
+    ap.add_argument("--config", default=None, help="training TOML (e.g. [ppo] settings)")
     args = ap.parse_args()
     out = Path(args.out or f"runs/target_{args.opponent.replace(':', '_')}_{args.steps}")
-    cfg = load_config(overrides={
+    cfg = load_config(args.config, overrides={
         "name": out.name, "fighters": args.fighters, "total_steps": args.steps,
         "n_envs": args.n_envs, "seed": args.seed,
         "pool": {"scripted": [args.opponent], "self_play": False},

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
+
+# One torch thread per test process: small policies gain nothing from more, and on a busy
+# 2-core machine thread oversubscription made a 3k-step PPO smoke test take minutes.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 from hexdojo.envs.rules import State
 
