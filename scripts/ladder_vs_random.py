@@ -3,8 +3,9 @@
 For every agent X, X and ``random`` play a round robin (X as fighter A and as fighter B on
 the same dice seeds), and X's win rate p (draws count as not won) is reported with its
 Wilson interval and as odds p / (1 - p), the poke-env convention (ANCHORS: the strongest
-scripted bot should reach >= 100x). Results go to stdout as a markdown table and, with
---json, to a file (written atomically).
+scripted bot should reach >= 100x); the last column gives the odds among decided fights
+only (wins : losses), which matters where the turn limit draws many fights. Results go to
+stdout as a markdown table and, with --json, to a file (written atomically).
 
     python scripts/ladder_vs_random.py                      # 500 fights per side, chu mirror
     python scripts/ladder_vs_random.py --fights 1000 --fighters boris,boris
@@ -39,10 +40,12 @@ def measure(agent: str, fights: int, fighters: tuple[str, str], seed: int,
         else:
             w, d, lo = w + ps.losses, d + ps.draws, lo + ps.wins
     s = strength(w, d, lo)
+    dec = strength(w, 0, lo)  # decided fights only: wins against losses
     return {"agent": name, "fighters": list(fighters), "wins": w, "draws": d, "losses": lo,
             "n": s.n, "win_rate": s.rate, "win_lo": s.rate_lo, "win_hi": s.rate_hi,
             "odds": s.odds, "odds_lo": s.odds_lo, "odds_hi": s.odds_hi,
-            "seconds": round(res.elapsed, 1)}
+            "decided_odds": dec.odds, "decided_odds_lo": dec.odds_lo,
+            "decided_odds_hi": dec.odds_hi, "seconds": round(res.elapsed, 1)}
 
 
 def fmt_odds(x: float) -> str:
@@ -64,15 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     t0 = time.perf_counter()
     print(f"| agent | vs random ({' vs '.join(fighters)}) W/D/L | win rate [95% CI] | "
-          "odds [95% CI] |")
-    print("|---|---|---|---|")
+          "odds [95% CI] | wins:losses [95% CI] |")
+    print("|---|---|---|---|---|")
     for a in args.agents:
         r = measure(a, args.fights, fighters, args.seed, args.workers)
         rows.append(r)
         print(f"| {r['agent']} | {r['wins']}/{r['draws']}/{r['losses']} | "
               f"{r['win_rate']:.1%} [{r['win_lo']:.1%}, {r['win_hi']:.1%}] | "
-              f"{fmt_odds(r['odds'])} [{fmt_odds(r['odds_lo'])}, {fmt_odds(r['odds_hi'])}] |",
-              flush=True)
+              f"{fmt_odds(r['odds'])} [{fmt_odds(r['odds_lo'])}, {fmt_odds(r['odds_hi'])}] | "
+              f"{fmt_odds(r['decided_odds'])} [{fmt_odds(r['decided_odds_lo'])}, "
+              f"{fmt_odds(r['decided_odds_hi'])}] |", flush=True)
     if args.json:
         atomic_write_text(args.json, json.dumps({
             "command": "python scripts/ladder_vs_random.py " + " ".join(argv or sys.argv[1:]),
