@@ -196,20 +196,11 @@ def timed_vec_env(vec: Any) -> Any:
 # ----------------------------------------------------------------------------- evaluation
 
 
-def play_fight(game: Game, agents: tuple[Agent, Agent], seed: int) -> Any:
-    """One fight between two agents (agent k plays fighter k); returns the final state."""
-    s = game.new_state(seed)
-    for k, a in enumerate(agents):
-        a.reset(seed * 2 + k)
-    while not s.is_over:
-        s.apply(agents[s.decision.fighter].act(s))
-    return s
-
-
 def evaluate(learner: Agent, game: Game, opponents: list[str], episodes: int, seed: int
              ) -> dict[str, float]:
     """Win rate of ``learner`` against each opponent, half the fights on each side."""
     from .registry import make_agent
+    from .tournament import play_fight
 
     out: dict[str, float] = {}
     for name in opponents:
