@@ -96,6 +96,17 @@ def _game(fighters: list[str], rules: Path | None, radius: int, turn_limit: int 
                        turn_limit=turn_limit)
 
 
+def _save(save: Path, fs: list[str], seed: int, choices: list[Any], pair: list[Any],
+          rules: Path | None, radius: int, turn_limit: int | None, state: Any) -> None:
+    """Write a played fight (seed + choices + its log) for ``hexdojo replay``."""
+    from .play import FightLog, save_fight
+
+    save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
+                              str(rules) if rules else None, radius, turn_limit,
+                              state.events, state.result))
+    typer.echo(f"saved to {save}")
+
+
 # --------------------------------------------------------------------------- demo
 @app.command()
 @clean_errors
@@ -111,7 +122,7 @@ def demo(
 ) -> None:
     """A demo fight between two presets, printing the readable event log."""
     from .board import render_board
-    from .play import FightLog, result_line, run_fight, save_fight
+    from .play import result_line, run_fight
     from .registry import make_agent
 
     names = [a.strip() for a in agents.split(",") if a.strip()]
@@ -127,10 +138,7 @@ def demo(
     typer.echo(render_board(state))
     typer.echo(result_line(state))
     if save is not None:
-        save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
-                                  str(rules) if rules else None, radius, turn_limit,
-                                  state.events, state.result))
-        typer.echo(f"saved to {save}")
+        _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state)
 
 
 # --------------------------------------------------------------------------- tournament
@@ -194,7 +202,7 @@ def play(
     save: Annotated[Path | None, typer.Option("--save", help="save the fight for `replay`")] = None,
 ) -> None:
     """Fight an agent in the terminal, choosing from the legal options by number or name."""
-    from .play import FightLog, HumanAgent, QuitFight, result_line, run_fight, save_fight
+    from .play import HumanAgent, QuitFight, result_line, run_fight
     from .registry import make_agent
 
     opp = make_agent(opponent)
@@ -211,10 +219,7 @@ def play(
         return
     typer.echo(result_line(state))
     if save is not None:
-        save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
-                                  str(rules) if rules else None, radius, turn_limit,
-                                  state.events, state.result))
-        typer.echo(f"saved to {save}")
+        _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state)
 
 
 @app.command()
