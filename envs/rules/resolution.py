@@ -59,11 +59,12 @@ def dispatch(s: State, i: int, c: Choice, via: str, restrict: str | None = None)
     elif m.category == "turn":
         f.ap -= m.ap
         s.set_facing(i, hx.turn(f.facing, c.turn))
-        s.log("turn", m.pages[0], a=i, actor=f.name, via=via, facing=hx.DIRECTION_NAMES[f.facing])
+        s.log("turn", m.pages[0], a=i, actor=f.name, maneuver="Turn", via=via,
+              facing=hx.DIRECTION_NAMES[f.facing])
     elif m.category == "stand":
         f.ap -= m.ap
         f.prone = False
-        s.log("stand_up", "§5.18", a=i, actor=f.name, via=via)
+        s.log("stand_up", "§5.18", a=i, actor=f.name, maneuver="Stand up", via=via)
     elif m.category == "break":
         s.stack.append(BreakHoldFrame(i, c, via))
     else:
@@ -246,7 +247,8 @@ class MoveFrame(Frame):
                 s.place(self.i, hx.neighbour(f.pos, f.facing))
         else:
             s.place(self.i, hx.neighbour(f.pos, hx.opposite(f.facing)))
-        s.log("move", "aom3141", a=self.i, actor=f.name, to=list(f.pos),
+        s.log("move", "aom3141", a=self.i, actor=f.name, maneuver="Move", via="action",
+              to=list(f.pos),
               facing=hx.DIRECTION_NAMES[f.facing])
         q = []
         for g in s.order or tuple(range(len(s.fighters))):
@@ -874,6 +876,7 @@ class BreakHoldFrame(Frame):
         hres, hrec = s.roll(f"hold ({best[2]})", best[0], best[1], self.rh)
         ok = eres > hres  # the escaper must score higher (aom322d)
         s.log("break_hold", "aom322d", a=self.i, t=h.holder, actor=s.fighters[self.i].name,
+              maneuver="Break Hold", via=self.via,
               target=s.fighters[h.holder].name, escaper=erec, holder=hrec,
               outcome="broken" if ok else "held")
         if ok:
