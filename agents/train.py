@@ -291,6 +291,19 @@ def write_eval(path: Path, rows: list[dict[str, Any]]) -> None:
     atomic_write_text(path, buf.getvalue())
 
 
+def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
+    """A resumed run must keep its configuration (only ``total_steps`` may grow)."""
+    old = json.loads(run.config.read_text())
+    new = json.loads(cfg.model_dump_json())
+    diff = sorted(k for k in set(old) | set(new)
+                  if k != "total_steps" and old.get(k) != new.get(k))
+    if diff:
+        raise ValueError(
+            f"{run.root}: this run was trained with other settings ({', '.join(diff)}); "
+            "resume it with the same configuration or use another --out"
+        )
+
+
 def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
           progress: bool = True) -> Path:
     """Train (or resume) a run; returns the path of the final model ``npc.zip``."""
@@ -306,6 +319,8 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
         raise FileExistsError(
             f"{run.root}: a run is already there; use --resume to continue it or another --out"
         )
+    if resume and run.config.is_file():
+        check_same_config(run, cfg)
     run.root.mkdir(parents=True, exist_ok=True)
     atomic_write_text(run.config, cfg.model_dump_json(indent=2))
     game = Game.create(list(cfg.fighters), rules=cfg.rules, radius=cfg.radius,

@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
         from .registry import make_agent
         from .report import summary, write_report
         from .tournament import TournamentConfig, default_workers, run_tournament
-        from .train import RunDir
+        from .train import RunDir, check_same_config
         from .train import train as run_training
         from .train_config import load_config
 
@@ -133,6 +133,8 @@ def register(app: typer.Typer) -> None:
         cfg = load_config(config, _overrides(steps, None, None, None, None))
         rd = RunDir(out)
         bar = progress and sys.stderr.isatty()
+        if rd.config.is_file():
+            check_same_config(rd, cfg)
         if rd.final.is_file():
             typer.echo(f"[1/3] NPC already trained in {out}: reusing {rd.final}")
         else:

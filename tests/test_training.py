@@ -68,7 +68,7 @@ def test_killed_run_resumes_from_its_checkpoint(tmp_path):
     LearnedAgent.load(run.latest)  # whole, loadable (temporary files may remain beside it)
     done_before = json.loads(run.progress.read_text())["steps"]
     assert done_before >= 64
-    resumed = load_config(overrides=dict(TINY, total_steps=done_before + 128))
+    resumed = load_config(overrides=dict(cfg, total_steps=done_before + 128))
     final = train(resumed, out, resume=True, progress=False)
     agent = LearnedAgent.load(final)
     assert agent.model.num_timesteps >= done_before + 128, "training continued from the checkpoint"
@@ -91,3 +91,11 @@ def test_bad_config_file_names_the_file(tmp_path):
     with pytest.raises(RulesError) as e:
         load_config(p)
     assert str(p) in str(e.value) and "'total_steps'" in str(e.value) and "-5" in str(e.value)
+
+
+def test_resume_refuses_other_settings(tmp_path):
+    cfg = load_config(overrides=TINY)
+    train(cfg, tmp_path / "run", progress=False)
+    other = load_config(overrides=dict(TINY, fighters=["boris", "boris"], total_steps=512))
+    with pytest.raises(ValueError, match="fighters"):
+        train(other, tmp_path / "run", resume=True, progress=False)
