@@ -313,7 +313,11 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
 
     import hexdojo.envs  # noqa: F401  (registers hexdojo/Duel-v0)
 
+    from .registry import make_agent
+
     torch.set_num_threads(1)
+    for spec in [*cfg.pool.scripted, *cfg.eval.opponents]:
+        make_agent(spec)  # a bad agent name fails here, before anything is written
     run = RunDir(out or Path("runs") / cfg.name)
     if run.root.exists() and not resume and (run.latest.exists() or run.final.exists()):
         raise FileExistsError(

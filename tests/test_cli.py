@@ -149,3 +149,25 @@ def test_replay_flags_a_changed_log_and_rejects_illegal_choices(tmp_path) -> Non
     data["choices"][0] = ["maneuver", "Martial Throw", 1, None, 0, 2, 0]
     f.write_text(json.dumps(data))
     assert_clean_error(run("replay", str(f), "--no-pause"), "error:", "step 1", "not legal")
+
+
+@pytest.mark.parametrize("toml,words", [
+    ("total_steps = -5\n", ["error:", "'total_steps'", "-5"]),
+    ("[ppo]\nlearning_rate = 7\n", ["error:", "'ppo.learning_rate'"]),
+    ("[pool]\nscripted = ['nobody']\n", ["error:", "unknown agent 'nobody'"]),
+])
+def test_train_and_run_reject_invalid_config_values(tmp_path, toml, words) -> None:
+    """issue 4: invalid config values give a one-line error and a non-zero exit."""
+    pytest.importorskip("sb3_contrib")
+    cfg = tmp_path / "train.toml"
+    cfg.write_text(toml)
+    for cmd in ("train", "run"):
+        assert_clean_error(run(cmd, "--config", str(cfg), "--out", str(tmp_path / cmd)), *words)
+    # nothing was written for a config that failed validation
+    assert not (tmp_path / "train").exists() and not (tmp_path / "run").exists()
+
+
+def test_train_resume_without_a_run_is_an_error(tmp_path) -> None:
+    pytest.importorskip("sb3_contrib")
+    assert_clean_error(run("train", "--resume", "--out", str(tmp_path / "none")),
+                       "error:", "no checkpoint to resume")
