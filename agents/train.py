@@ -68,6 +68,7 @@ class RunDir:
         self.eval_csv = self.root / "eval.csv"
         self.progress = self.root / "run.json"
         self.final = self.root / "npc.zip"
+        self.best = self.root / "best.zip"  # best mean evaluation win rate so far
 
     def snapshot_paths(self) -> list[Path]:
         if not self.snapshots.is_dir():
@@ -235,6 +236,9 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game) -> Any:
             self.next_snap = (n // cfg.pool.snapshot_every + 1) * cfg.pool.snapshot_every
             self.next_eval = (n // cfg.eval.every + 1) * cfg.eval.every
             self.t0 = time.time()
+            rows = read_eval(run.eval_csv)  # resumed: the best so far stays the bar
+            self.best = max((_mean_rate(r) for r in rows), default=-1.0) if run.best.is_file() \
+                else -1.0
 
         def _on_step(self) -> bool:
             n = self.model.num_timesteps
@@ -262,6 +266,10 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game) -> Any:
             rows = read_eval(run.eval_csv)
             rows.append({"steps": n, **{k: round(v, 4) for k, v in rates.items()}})
             write_eval(run.eval_csv, rows)
+            score = _mean_rate(rows[-1])
+            if score > self.best:  # model selection on the evaluation fights
+                self.best = score
+                atomic_save_model(self.model, run.best)
             self.eval_seconds += time.perf_counter() - t0
 
         def checkpoint(self, n: int) -> None:
@@ -270,6 +278,11 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game) -> Any:
                 {"steps": n, "total_steps": cfg.total_steps, "done": False}, indent=2))
 
     return RunCallback()
+
+
+def _mean_rate(row: dict[str, Any]) -> float:
+    rates = [v for k, v in row.items() if k != "steps"]
+    return sum(rates) / len(rates) if rates else 0.0
 
 
 def read_eval(path: Path) -> list[dict[str, Any]]:
@@ -289,6 +302,16 @@ def write_eval(path: Path, rows: list[dict[str, Any]]) -> None:
     for r in rows:
         w.writerow({k: (int(v) if k == "steps" else v) for k, v in r.items()})
     atomic_write_text(path, buf.getvalue())
+
+
+class _linear:
+    """Learning rate falling linearly to 0 over the run (SB3 passes the progress left)."""
+
+    def __init__(self, start: float) -> None:
+        self.start = start
+
+    def __call__(self, progress_remaining: float) -> float:
+        return self.start * progress_remaining
 
 
 def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
@@ -339,8 +362,11 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
                                  tensorboard_log=str(run.tb))
         reset = False
     else:
+        lr: Any = p.learning_rate
+        if p.lr_schedule == "linear":
+            lr = _linear(p.learning_rate)
         model = MaskablePPO(
-            "MlpPolicy", vec, learning_rate=p.learning_rate, n_steps=p.n_steps,
+            "MlpPolicy", vec, learning_rate=lr, n_steps=p.n_steps,
             batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma,
             gae_lambda=p.gae_lambda, ent_coef=p.ent_coef, clip_range=p.clip_range,
             policy_kwargs={"net_arch": list(p.net_arch)}, tensorboard_log=str(run.tb),

@@ -35,6 +35,7 @@ class PPOConfig(_Model):
     gae_lambda: float = Field(0.95, gt=0, le=1)
     ent_coef: float = Field(0.003, ge=0, le=1)
     clip_range: float = Field(0.2, gt=0, le=1)
+    lr_schedule: Literal["constant", "linear"] = "constant"  # linear: decays to 0 at the end
     net_arch: list[int] = Field(default_factory=lambda: [256, 256])
 
     @field_validator("net_arch")

@@ -58,14 +58,21 @@ def main() -> None:
     t0 = time.time()
     final = train(cfg, out, resume=(out / "checkpoints" / "latest.zip").exists())
     stats = json.loads((out / "run.json").read_text())
-    agent = LearnedAgent.load(final)
     game = Game.create(list(args.fighters), turn_limit=cfg.turn_limit, radius=cfg.radius)
-    rate = evaluate(agent, game, [args.opponent], args.episodes, seed=1_000_000)[args.opponent]
-    lo, hi = wilson(rate, args.episodes)
-    print(f"MaskablePPO ({args.fighters[0]} vs {args.fighters[1]}, sides alternating) after "
-          f"{stats['steps']:,} env steps vs {args.opponent}: win rate {rate:.1%} "
-          f"(95% CI {lo:.1%}-{hi:.1%}, {args.episodes} held-out fights; draws count half)")
-    print(f"illegal actions executed by the masked agent: {agent.illegal}")
+    illegal = 0
+    best = out / "best.zip"
+    for label, path in (("final model", final), ("best evaluated checkpoint", best)):
+        if not path.is_file():
+            continue
+        agent = LearnedAgent.load(path)
+        rate = evaluate(agent, game, [args.opponent], args.episodes, seed=1_000_000)[args.opponent]
+        lo, hi = wilson(rate, args.episodes)
+        illegal += agent.illegal
+        print(f"MaskablePPO ({args.fighters[0]} vs {args.fighters[1]}, sides alternating), "
+              f"{label}, within {stats['steps']:,} env steps vs {args.opponent}: win rate "
+              f"{rate:.1%} (95% CI {lo:.1%}-{hi:.1%}, {args.episodes} held-out fights with "
+              "seeds the training evaluation never saw; draws count half)")
+    print(f"illegal actions executed by the masked agents: {illegal}")
     if stats.get("env_fraction") is not None:
         print(f"environment time: {stats['env_fraction']:.1%} of {stats['wall_seconds']:.0f} s "
               f"training wall time (evaluation {stats.get('eval_seconds', 0):.0f} s of it)")

@@ -33,6 +33,8 @@ def test_short_run_writes_model_checkpoints_snapshots_and_eval(tmp_path):
     final = train(cfg, tmp_path / "run", progress=False)
     run = RunDir(tmp_path / "run")
     assert final == run.final and final.is_file() and run.latest.is_file()
+    assert run.best.is_file(), "the best evaluated checkpoint is kept"
+    LearnedAgent.load(run.best)
     assert 1 <= len(run.snapshot_paths()) <= 2
     rows = read_eval(run.eval_csv)
     assert [r["steps"] for r in rows] == sorted(r["steps"] for r in rows) and rows
