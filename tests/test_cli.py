@@ -171,3 +171,26 @@ def test_train_resume_without_a_run_is_an_error(tmp_path) -> None:
     pytest.importorskip("sb3_contrib")
     assert_clean_error(run("train", "--resume", "--out", str(tmp_path / "none")),
                        "error:", "no checkpoint to resume")
+
+
+def test_run_main_job_end_to_end(tmp_path) -> None:
+    """issue 4, the main job: train (tiny budget), tournament against the ladder, report."""
+    pytest.importorskip("sb3_contrib")
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(
+        "total_steps = 256\nn_envs = 2\nturn_limit = 6\ncheckpoint_every = 128\n"
+        "[ppo]\nn_steps = 64\nbatch_size = 64\nn_epochs = 1\nnet_arch = [32]\n"
+        "[pool]\nscripted = ['random', 'striker']\nsnapshot_every = 128\n"
+        "[eval]\nevery = 128\nepisodes = 2\nopponents = ['random']\n")
+    out = tmp_path / "npc"
+    res = run("run", "--config", str(cfg), "--out", str(out), "--fights", "2")
+    assert res.exit_code == 0, res.output
+    for f in ("npc.zip", "best.zip", "learning_curve.png", "tournament/report.html",
+              "tournament/results.json", "tournament/heatmap.png"):
+        assert (out / f).is_file(), f
+    ranked = json.loads((out / "tournament" / "results.json").read_text())["ratings"]["table"]
+    assert sorted(r["agent"] for r in ranked) == sorted(
+        ["npc", "random", "greedy", "striker", "grappler", "counter"])
+    assert "report:" in res.output
+    again = run("run", "--config", str(cfg), "--out", str(out), "--fights", "2")
+    assert again.exit_code == 0 and "reusing" in again.output
