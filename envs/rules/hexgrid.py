@@ -80,13 +80,3 @@ def opposite(direction: int) -> int:
 def in_arena(h: Hex, radius: int) -> bool:
     """True if ``h`` lies on a hexagonal arena of ``radius`` around the origin."""
     return distance(h, (0, 0)) <= radius
-
-
-def arena_hexes(radius: int) -> list[Hex]:
-    """All hexes of the arena, in a fixed order (row by row)."""
-    out = []
-    for r in range(-radius, radius + 1):
-        for q in range(-radius, radius + 1):
-            if in_arena((q, r), radius):
-                out.append((q, r))
-    return out
