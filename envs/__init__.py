@@ -13,7 +13,8 @@ except ImportError:  # pragma: no cover - gymnasium is a core dependency
     pass
 else:
     if DUEL_ID not in registry:
-        register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv")
+        register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv",
+                 order_enforce=False, disable_env_checker=True)
 
 # The helpers agents need, loaded on first use so that importing the rules engine
 # (a subpackage) stays cheap.

@@ -64,6 +64,19 @@ def test_registration_passes_options_through() -> None:
     assert u.observation_space["self_pos"].high[0] == 3
 
 
+def test_make_skips_redundant_wrappers_but_keeps_order_checks() -> None:
+    """gym.make returns the env without OrderEnforcing and PassiveEnvChecker (a wrapper
+    layer each on every step): the env refuses step() before reset() itself with a clear
+    message, and the full checker runs above. The passive checker can be asked for."""
+    env = gym.make("hexdojo/Duel-v0")
+    assert env.unwrapped is env
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    assert env.render() is None
+    checked = gym.make("hexdojo/Duel-v0", disable_env_checker=False)
+    assert type(checked).__name__ == "PassiveEnvChecker"
+
+
 def test_bad_options_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="exactly two fighters"):
         DuelEnv(fighters=("chu", "urlik", "boris"))
