@@ -194,6 +194,29 @@ def timed_vec_env(vec: Any) -> Any:
     return VecTimer(vec)
 
 
+def time_profile(vec: Any, wall: float, eval_seconds: float) -> dict[str, Any]:
+    """Where the training wall time went: the environments as PPO sees them (rules,
+    observation, mask *and* the opponents' thinking), split into the opponents' share
+    (time inside the pool agents' ``act``) and the rest (the environment proper). With
+    subprocess envs the opponents' seconds are averaged over the envs, which run in
+    parallel, so the split is approximate there."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    opponent = sum(vec.get_attr("opponent_seconds"))
+    if not isinstance(vec.unwrapped, DummyVecEnv):
+        opponent /= max(1, vec.num_envs)
+    env = vec.env_seconds
+    rules = max(0.0, env - opponent)
+
+    def share(x: float) -> float | None:
+        return round(x / wall, 4) if wall > 0 else None
+
+    return {"wall_seconds": round(wall, 2), "env_seconds": round(env, 2),
+            "opponent_seconds": round(opponent, 4), "rules_env_seconds": round(rules, 4),
+            "eval_seconds": round(eval_seconds, 2), "env_fraction": share(env),
+            "opponent_fraction": share(opponent), "rules_env_fraction": share(rules)}
+
+
 # ----------------------------------------------------------------------------- evaluation
 
 
@@ -385,9 +408,7 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
         atomic_save_model(model, run.final)
         atomic_write_text(run.progress, json.dumps({
             "steps": int(model.num_timesteps), "total_steps": cfg.total_steps, "done": True,
-            "wall_seconds": round(wall, 2), "env_seconds": round(vec.env_seconds, 2),
-            "eval_seconds": round(getattr(cb, "eval_seconds", 0.0), 2),
-            "env_fraction": round(vec.env_seconds / wall, 4) if wall > 0 else None,
+            **time_profile(vec, wall, getattr(cb, "eval_seconds", 0.0)),
         }, indent=2))
     finally:
         vec.close()

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 import gymnasium as gym
@@ -152,6 +153,10 @@ class DuelEnv(gym.Env):
         self._log_from = 0
         #: rejected actions over the env's whole life (a masked agent keeps this at 0)
         self.illegal_total = 0
+        #: seconds spent inside an opponent agent's ``act`` over the env's whole life (the
+        #: opponent's thinking, not the rules: training reports the two apart); the
+        #: built-in random opponent is not timed
+        self.opponent_seconds = 0.0
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -240,7 +245,10 @@ class DuelEnv(gym.Env):
                 legal = st.legal_choices()
                 st.apply(legal[int(rand() * len(legal))])
             else:
-                st.apply(policy(st))
+                t0 = perf_counter()
+                choice = policy(st)
+                self.opponent_seconds += perf_counter() - t0
+                st.apply(choice)
             d = st.decision
 
     def _observe(self) -> Any:

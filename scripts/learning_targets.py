@@ -76,6 +76,10 @@ def main() -> None:
     if stats.get("env_fraction") is not None:
         print(f"environment time: {stats['env_fraction']:.1%} of {stats['wall_seconds']:.0f} s "
               f"training wall time (evaluation {stats.get('eval_seconds', 0):.0f} s of it)")
+    if stats.get("opponent_fraction") is not None:
+        print(f"  of which the opponents' thinking (pool agents' act): "
+              f"{stats['opponent_fraction']:.1%}; the environment proper (rules, observation, "
+              f"mask): {stats['rules_env_fraction']:.1%}")
     print(f"total script time {time.time() - t0:.0f} s; run folder {out}")
 
 

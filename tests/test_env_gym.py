@@ -206,6 +206,26 @@ def test_opponent_callable() -> None:
 
 
 # ------------------------------------------------------------------ rewards
+def test_opponent_thinking_time_is_counted_apart() -> None:
+    """``opponent_seconds`` sums the time inside the opponent's act (training reports it
+    apart from the rules' time); the built-in random opponent is not timed."""
+    import time
+
+    calls = []
+
+    def slow_first(state: State) -> Choice:
+        calls.append(1)
+        time.sleep(0.002)
+        return state.legal_choices()[0]
+
+    env = DuelEnv(opponent=slow_first, agent_side=0)
+    play(env, 3, np.random.default_rng(0))
+    assert calls and env.opponent_seconds >= 0.002 * len(calls)
+    plain = DuelEnv(agent_side=0)
+    play(plain, 3, np.random.default_rng(0))
+    assert plain.opponent_seconds == 0.0
+
+
 def test_outcome_rewards() -> None:
     env = DuelEnv()
     rng = np.random.default_rng(3)

@@ -39,7 +39,14 @@ def test_short_run_writes_model_checkpoints_snapshots_and_eval(tmp_path):
     rows = read_eval(run.eval_csv)
     assert [r["steps"] for r in rows] == sorted(r["steps"] for r in rows) and rows
     assert 0.0 <= rows[-1]["random"] <= 1.0
-    assert json.loads(run.progress.read_text())["done"] is True
+    progress = json.loads(run.progress.read_text())
+    assert progress["done"] is True
+    # the time profile splits the environments' time into opponents' thinking and the rest
+    assert 0 < progress["opponent_seconds"] <= progress["env_seconds"] <= progress["wall_seconds"]
+    assert progress["rules_env_seconds"] == pytest.approx(
+        progress["env_seconds"] - progress["opponent_seconds"], abs=0.02)
+    assert progress["env_fraction"] == pytest.approx(
+        progress["opponent_fraction"] + progress["rules_env_fraction"], abs=2e-4)
     assert list(run.tb.iterdir()), "TensorBoard logs written"
     # the trained NPC plays as an Agent, only legal choices (mask exact: 0 illegal)
     agent = LearnedAgent.load(final)
