@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from hexdojo.envs.rules import PASS, Choice
+from hexdojo.envs.rules import PASS, Choice, Game
 from tests.rules_kit import attack, duel, fighter, last, react, strike, terms
 
 A = fighter("A", ma=3, combat=3)
@@ -227,3 +227,14 @@ def test_default_same_hex_is_in_front_par_5_4():
     assert state.arc(0, 1) == 0
     strike(state, reaction=PASS)
     assert "rear" not in terms(last(state, "attack")["attack"])
+
+
+def test_mirror_match_fighters_get_distinct_names():
+    """Repeated profiles are told apart in logs and boards ("Chu A", "Chu B"); unique
+    names stay as they are (our convention, not a rule)."""
+    g = Game.create(["chu", "chu", "boris"])
+    assert [p.name for p in g.profiles] == ["Chu A", "Chu B", "Boris"]
+    assert [p.name for p in Game.create(["chu", "boris"]).profiles] == ["Chu", "Boris"]
+    log = g.new_state(0).render_log()
+    assert any(line.startswith("Turn 1: Chu A ") for line in log)
+    assert any(line.startswith("Turn 1: Chu B ") for line in log)

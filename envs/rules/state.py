@@ -10,7 +10,7 @@ automatically (e.g. the last fighter to phase, a reaction window with nothing po
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +41,17 @@ def half(v: int) -> float | int:
     return v // 2 if v % 2 == 0 else v / 2
 
 
+def distinct_names(profiles: tuple[Profile, ...]) -> tuple[Profile, ...]:
+    """Fighters that share a name (a mirror match: chu vs chu) get the letter of their
+    place in the fight ("Chu A", "Chu B"), so that event logs, boards and replays tell
+    them apart (a number would read like AP or a roll). Unique names are kept."""
+    names = [p.name for p in profiles]
+    return tuple(
+        replace(p, name=f"{p.name} {chr(ord('A') + i)}") if names.count(p.name) > 1 else p
+        for i, p in enumerate(profiles)
+    )
+
+
 @dataclass(frozen=True)
 class Game:
     """Everything fixed for a fight: compiled rules, fighter profiles, arena size."""
@@ -67,7 +78,7 @@ class Game:
         limit = tables.data.turn.turn_limit if turn_limit is None else turn_limit
         if not 1 <= limit <= 10_000:
             raise RulesError(f"turn_limit: value {limit!r}: allowed 1..10000")
-        profiles = tuple(load_profile(f, tables.data) for f in fighters)
+        profiles = distinct_names(tuple(load_profile(f, tables.data) for f in fighters))
         return cls(tables, profiles, radius, limit)
 
     def start_positions(self) -> list[tuple[hx.Hex, int]]:
