@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from hexdojo.envs.rules import attack_basic, defence_basic, defence_bonus
 from hexdojo.envs.rules import hexgrid as hx
 
 from .odds import Odds, odds_for
@@ -59,17 +60,13 @@ class Knowledge:
         self.odds: Odds = odds_for(d.dice.die_sides, t.max_risk, t.per_die_h)
         self.R = t.max_risk
         self.strict = d.attack.hit_requires_higher
-        self.rear_bonus = h2(d.attack.rear_bonus)
         self.ma_mult = d.encumbrance.martial_arts_multiplier
         self.margin_per_point = d.attack.margin_damage_per_point
-        self.mounted_mod = h2(d.mounted.attack_mod)
         self.soak_ap = t.maneuvers["Soak"].ap if "Soak" in t.maneuvers else 99
         self.whole_loc = d.attack.whole_body_location
         self.default_aim = d.attack.default_aim
         self.pain_t = (h2(d.pain.unconscious_at_most), h2(d.pain.stunned_below),
                        h2(d.pain.staggered_below))
-        self.fb_bonus = h2(d.forearm_block.bonus_vs_unarmed)
-        self.dd = d.drop_dodge
         self.defences = tuple(
             (n, m) for n, m in t.maneuvers.items()
             if m.unarmed and m.category in DEFENSIVE and "attack" in m.reacts_to
@@ -123,62 +120,36 @@ class Knowledge:
         return self.t.impairment[f.worst] + f.pen
 
     def attack_basic(self, s: State, x: int, y: int, name: str, loc: str | None) -> int:
-        """Basic attack value of ``x``'s maneuver on ``y`` (RULES §1.8), half points."""
-        t = self.t
-        row = t.loc_aim[loc] if loc is not None else None
+        """Basic attack value of ``x``'s maneuver on ``y`` (RULES §1.8), half points: the
+        engine's own :func:`attack_basic`, memoised for the current decision (the value
+        depends on the location only through its aim row)."""
         memo = self.dc(s)
-        key = ("ab", x, y, name, row)
+        key = ("ab", x, y, name, self.t.loc_aim[loc] if loc is not None else None)
         v = memo.get(key)
-        if v is not None:
-            return v  # type: ignore[return-value]
-        fx = s.fighters[x]
-        b = self.maneuver_base(fx.p, name) + t.impairment[fx.worst] + fx.pen
-        if row is not None:
-            b += t.aim[row].attack
-        if s.arc(x, y) in t.rear_arc:
-            b += self.rear_bonus
-        for h in s.holds:
-            if h.held == x and h.holder == y:
-                b += h2(t.hold_kinds[h.kind].held_attack_mod)
-            elif h.holder == x:
-                kind = t.hold_kinds[h.kind]
-                b += h2(kind.holder_attack_bonus if h.held == y else kind.holder_other_mod)
-        if fx.mounted and t.maneuvers[name].mounted == "same_height":
-            b += self.mounted_mod
-        memo[key] = b
-        return b
-
-    def default_defence(self, s: State, y: int) -> int:
-        dd = self.t.data.attack.default_defence
-        key = (self.pid(s.fighters[y].p), "__default__")
-        v = self._base.get(key)
         if v is None:
-            v = self.base(s.fighters[y].p, dd.skill, dd.characteristic, dd.specialisms) + h2(dd.bonus)
-            self._base[key] = v
-        return v + self.penalties(s, y)
+            v = memo[key] = attack_basic(s, x, y, name, loc)[0]
+        return v  # type: ignore[return-value]
 
-    def defence_with(self, s: State, y: int, rname: str, attack: str | None,
+    def default_defence(self, s: State, y: int, x: int) -> int:
+        """Basic default defence of ``y`` against ``x`` (no reaction, aom315)."""
+        memo = self.dc(s)
+        key = ("dd", y, x)
+        v = memo.get(key)
+        if v is None:
+            v = memo[key] = defence_basic(s, y, x, None, None, None)[0]
+        return v  # type: ignore[return-value]
+
+    def defence_with(self, s: State, y: int, x: int, rname: str, attack: str | None,
                      loc: str | None) -> int:
-        """Basic defence of ``y`` using the defensive reaction ``rname`` (aom315 table)."""
-        t = self.t
-        m = t.maneuvers[rname]
-        p = s.fighters[y].p
-        key = (self.pid(p), "__def__" + rname)
-        v = self._base.get(key)
-        if v is None:
-            v = self.base(p, m.skill, m.characteristic, m.specialisms)
-            self._base[key] = v
-        if rname == "Drop Dodge":
-            if attack in self.dd.by_maneuver:
-                bonus = h2(self.dd.by_maneuver[attack])
-            else:
-                aim = t.loc_aim[loc] if loc is not None else self.default_aim
-                bonus = h2(self.dd.by_aim.get(aim, 0))
-        elif m.category == "block":
-            bonus = self.fb_bonus
-        else:
-            bonus = h2(m.defence_bonus)
-        return v + bonus + self.penalties(s, y)
+        """Basic defence of ``y`` using the defensive reaction ``rname`` against ``x``'s
+        ``attack`` (aom315 table; the engine's :func:`defence_basic`, memoised)."""
+        memo = self.dc(s)
+        key = ("dw", y, x, rname)
+        rest = memo.get(key)  # everything but the reaction's own bonus
+        if rest is None:
+            rest = memo[key] = (defence_basic(s, y, x, rname, None, None)[0]
+                                - defence_bonus(self.t, rname, None, None))
+        return rest + defence_bonus(self.t, rname, attack, loc)  # type: ignore[operator]
 
     def best_defence(self, s: State, y: int, x: int, attack: str, loc: str | None,
                      restrict: str | None = None, ap: int | None = None) -> tuple[int, str | None]:
@@ -203,7 +174,7 @@ class Knowledge:
                       restrict: str | None, ap: int) -> tuple[int, str | None]:
         t = self.t
         fy = s.fighters[y]
-        best = self.default_defence(s, y)
+        best = self.default_defence(s, y, x)
         am = t.maneuvers[attack]
         if ap <= 0 or am.no_defence or fy.out:
             return best, None
@@ -227,7 +198,7 @@ class Knowledge:
                 continue
             if fy.mounted and rm.mounted == "no":
                 continue
-            v = self.defence_with(s, y, rname, attack, loc)
+            v = self.defence_with(s, y, x, rname, attack, loc)
             if rm.category == "leg_grab":
                 v += 1  # the grabber wins ties (aom3226)
             if v > best:
@@ -427,7 +398,7 @@ class Knowledge:
                 ba = self.maneuver_base(s.fighters[x].p, name) + self.penalties(s, x)
                 if loc is not None:
                     ba += t.aim[t.loc_aim[loc]].attack
-                bd = self.default_defence(s, y)
+                bd = self.default_defence(s, y, x)
                 p = self.p_hit(ba, bd)
                 v = p * self.hit_value(s, x, y, name, loc, 0, self.margin(ba, bd))
             else:

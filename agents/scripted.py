@@ -189,9 +189,9 @@ class HeuristicAgent(Agent):
             if rname is not None and k.t.is_attack(rname):
                 bd = k.attack_basic(state, y, x, rname, None)
             elif rname is not None and k.t.maneuvers[rname].category in ("dodge", "block", "leg_grab"):
-                bd = k.defence_with(state, y, rname, dec["maneuver"], dec.get("location"))
+                bd = k.defence_with(state, y, x, rname, dec["maneuver"], dec.get("location"))
             else:
-                bd = k.default_defence(state, y)
+                bd = k.default_defence(state, y, x)
             if about == "attack":
                 return k.odds.first_risk(ba, bd)
             return k.odds.answer_risk(bd, ba, k.odds.first_risk(ba, bd))
@@ -331,7 +331,7 @@ class HeuristicAgent(Agent):
             return None
         loc = ctx.get("location")
         ba = k.attack_basic(state, x, i, att, loc)
-        bd = k.default_defence(state, i)
+        bd = k.default_defence(state, i, x)
         v = k.hit_value(state, x, i, att, loc, 0, k.margin(ba, bd))
         return x, att, loc, v
 
@@ -369,7 +369,7 @@ class HeuristicAgent(Agent):
             if name is not None:
                 loc = k.whole_loc
                 ba = k.attack_basic(state, j, i, name, loc)
-                d0 = k.default_defence(state, i)
+                d0 = k.default_defence(state, i, j)
                 d1, _ = k.best_defence(state, i, j, name, loc)
                 hv = k.hit_value(state, j, i, name, loc, 0, k.margin(ba, d0))
                 v = max(0.0, k.p_hit(ba, d0) - k.p_hit(ba, d1)) * hv
@@ -388,7 +388,7 @@ class HeuristicAgent(Agent):
             if incoming is not None:
                 x, att, loc, hv = incoming
                 ba = k.attack_basic(state, x, i, att, loc)
-                return -k.p_hit(ba, k.default_defence(state, i)) * hv
+                return -k.p_hit(ba, k.default_defence(state, i, x)) * hv
             return 0.0
         name = c.maneuver or ""
         m = t.maneuvers[name]
@@ -399,7 +399,7 @@ class HeuristicAgent(Agent):
         if incoming is not None:
             x, att, loc, hv = incoming
             ba = k.attack_basic(state, x, i, att, loc)
-            undefended = k.p_hit(ba, k.default_defence(state, i)) * hv
+            undefended = k.p_hit(ba, k.default_defence(state, i, x)) * hv
         if t.is_attack(name):
             tgt = c.target if c.target is not None else j
             if kind == "reaction" and incoming is not None:  # counter-attack (§1.6)
@@ -428,7 +428,7 @@ class HeuristicAgent(Agent):
                 return -cost
             x, att, loc, hv = incoming
             ba = k.attack_basic(state, x, i, att, loc)
-            bd = k.defence_with(state, i, name, att, loc)
+            bd = k.defence_with(state, i, x, name, att, loc)
             strict = k.strict if cat != "leg_grab" else False
             p = k.odds.p_beat(ba, k.R, bd, k.R, strict)
             gain = 0.0

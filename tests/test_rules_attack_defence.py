@@ -77,6 +77,35 @@ def test_default_defence_is_combat_plus_co_without_specialisms_aom315():
     assert ev["defence"]["result"] == 5
 
 
+def test_default_defence_bonus_is_read_from_the_rules_data_aom315():
+    """The default defence's ``bonus`` in rules.toml is a real knob: +1½ on it raises the
+    defence from 5 to 6½ (it was once ignored by the engine)."""
+    rules = {"attack": {"default_defence": {"skill": "Combat", "characteristic": "CO",
+                                            "specialisms": [], "bonus": 1.5}}}
+    _, ev = defend(PASS, rules=rules)
+    assert ev["defence"]["terms"][-1] == ["bonus", 1.5]
+    assert ev["defence"]["result"] == 6.5
+
+
+def test_public_basic_values_are_what_the_engine_rolls_on():
+    """``attack_basic``/``defence_basic`` (what agents estimate with) equal the basic values
+    of the rolls the engine then makes, risk 0 (§1.8)."""
+    from hexdojo.envs.rules import attack_basic, defence_basic
+
+    for reaction, maneuver, location in [(PASS, "Martial Strike", "Chest"),
+                                         ("Drop Dodge", "Martial Strike", "Head"),
+                                         ("Forearm Block", "Punch", "Abdomen"),
+                                         ("Rolling Dodge", "Martial Kick", "L Leg")]:
+        state, _ = duel(fighter("A", ST=-5), DEF)
+        ba, _ = attack_basic(state, 0, 1, maneuver, location)
+        rname = None if reaction is PASS else reaction
+        bd, _ = defence_basic(state, 1, 0, rname, maneuver, location)
+        strike(state, maneuver, location,
+               reaction=PASS if rname is None else react(rname, turn=0))
+        ev = last(state, "attack")
+        assert (ev["attack"]["basic"] * 2, ev["defence"]["basic"] * 2) == (ba, bd), reaction
+
+
 @pytest.mark.parametrize(
     ("reaction", "expected", "page"),
     [

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from . import hexgrid as hx
 from .legality import Window, dodge_destination, maneuver_choices, throw_destination
 from .model import END, PASS, RELEASE, Choice, Decision, Hold
-from .tables import h2
+from .tables import Tables, h2
 
 if TYPE_CHECKING:
     from .state import State
@@ -412,13 +412,16 @@ class AttackFrame(Frame):
         schedule(s, frames)
 
 
-def _attack_terms(s: State, x: int, y: int, c: Choice) -> list[tuple[str, int]]:
+def attack_modifiers(s: State, x: int, y: int, maneuver: str, location: str | None
+                     ) -> list[tuple[str, int]]:
+    """The §1.8 modifiers of ``x``'s ``maneuver`` on ``y`` aimed at ``location`` (None:
+    unaimed) in the current state: the maneuver's own, aim, rear, holds, mounted."""
     t = s.t
-    m = t.maneuvers[c.maneuver or ""]
-    extra: list[tuple[str, int]] = [(c.maneuver or "maneuver", h2(m.attack_mod))]
-    if c.location is not None:
-        aim = t.loc_aim[c.location]
-        extra.append((f"aim {c.location}", t.aim[aim].attack))
+    m = t.maneuvers[maneuver]
+    extra: list[tuple[str, int]] = [(maneuver, h2(m.attack_mod))]
+    if location is not None:
+        aim = t.loc_aim[location]
+        extra.append((f"aim {location}", t.aim[aim].attack))
     if s.arc(x, y) in t.rear_arc:
         extra.append(("rear", h2(t.data.attack.rear_bonus)))  # aom315
     h_on = s.hold_on(x)
@@ -438,17 +441,21 @@ def _attack_terms(s: State, x: int, y: int, c: Choice) -> list[tuple[str, int]]:
     return extra
 
 
-def attack_roll(s: State, x: int, y: int, c: Choice, risk: int) -> tuple[int, dict[str, Any]]:
-    """§1.8: skill (+ specialism) + CO (+ encumbrance, doubled for Martial Arts) + modifiers."""
-    m = s.t.maneuvers[c.maneuver or ""]
-    b, terms = s.basic(x, m.skill, m.characteristic, m.specialisms, _attack_terms(s, x, y, c))
-    return s.roll("attack", b, terms, risk)
+def attack_basic(s: State, x: int, y: int, maneuver: str, location: str | None
+                 ) -> tuple[int, list[tuple[str, int]]]:
+    """§1.8 basic attack value (half points) and its terms: skill (+ specialism) + CO (+
+    encumbrance, doubled for Martial Arts) + modifiers + wounds and stagger/stun. Public
+    (and pure) so that agents estimate with exactly the numbers the engine rolls on."""
+    m = s.t.maneuvers[maneuver]
+    return s.basic(x, m.skill, m.characteristic, m.specialisms,
+                   attack_modifiers(s, x, y, maneuver, location))
 
 
-def defence_roll(
-    s: State, y: int, x: int, rname: str | None, c: Choice, risk: int
-) -> tuple[int, dict[str, Any]]:
-    """§1.8 defence table (aom315): by the defender's reaction, or the default defence."""
+def defence_basic(s: State, y: int, x: int, rname: str | None, attack: str | None,
+                  location: str | None) -> tuple[int, list[tuple[str, int]]]:
+    """§1.8 defence table (aom315): basic defence (half points) and terms of ``y`` against
+    ``x``'s ``attack`` aimed at ``location``, by ``y``'s defensive reaction ``rname`` or,
+    for None, the default defence. Public and pure, like :func:`attack_basic`."""
     t = s.t
     extra: list[tuple[str, int]] = []
     h_by = s.hold_by(y)
@@ -456,22 +463,39 @@ def defence_roll(
         extra.append((f"holding ({h_by.kind})", h2(t.hold_kinds[h_by.kind].holder_other_mod)))
     if rname is None:
         d = t.data.attack.default_defence
-        b, terms = s.basic(y, d.skill, d.characteristic, d.specialisms, extra)
-        return s.roll("defence", b, terms, risk)
+        extra.append(("bonus", h2(d.bonus)))
+        return s.basic(y, d.skill, d.characteristic, d.specialisms, extra)
     m = t.maneuvers[rname]
-    bonus = h2(m.defence_bonus)
-    if rname == "Drop Dodge":  # §5.11 PROPOSED table
+    extra.append((rname, defence_bonus(t, rname, attack, location)))
+    return s.basic(y, m.skill, m.characteristic, m.specialisms, extra)
+
+
+def defence_bonus(t: Tables, rname: str, attack: str | None, location: str | None) -> int:
+    """The defensive reaction's own bonus (half points, aom315 table): the only part of a
+    defence that depends on the attack (Drop Dodge by maneuver or aim, §5.11 PROPOSED)."""
+    if rname == "Drop Dodge":
         dd = t.data.drop_dodge
-        if c.maneuver in dd.by_maneuver:
-            bonus = h2(dd.by_maneuver[c.maneuver or ""])
-        elif c.location is not None:
-            bonus = h2(dd.by_aim.get(t.loc_aim[c.location], 0))
-        else:
-            bonus = h2(dd.by_aim.get(t.data.attack.default_aim, 0))
-    elif m.category == "block":
-        bonus = h2(t.data.forearm_block.bonus_vs_unarmed)
-    extra.append((rname, bonus))
-    b, terms = s.basic(y, m.skill, m.characteristic, m.specialisms, extra)
+        if attack in dd.by_maneuver:
+            return h2(dd.by_maneuver[attack or ""])
+        aim = t.loc_aim[location] if location is not None else t.data.attack.default_aim
+        return h2(dd.by_aim.get(aim, 0))
+    m = t.maneuvers[rname]
+    if m.category == "block":
+        return h2(t.data.forearm_block.bonus_vs_unarmed)
+    return h2(m.defence_bonus)
+
+
+def attack_roll(s: State, x: int, y: int, c: Choice, risk: int) -> tuple[int, dict[str, Any]]:
+    """§1.8: the attack roll of ``x``'s maneuver ``c`` on ``y``."""
+    b, terms = attack_basic(s, x, y, c.maneuver or "", c.location)
+    return s.roll("attack", b, terms, risk)
+
+
+def defence_roll(
+    s: State, y: int, x: int, rname: str | None, c: Choice, risk: int
+) -> tuple[int, dict[str, Any]]:
+    """§1.8: the defence roll of ``y`` against ``x``'s maneuver ``c``."""
+    b, terms = defence_basic(s, y, x, rname, c.maneuver, c.location)
     return s.roll("defence", b, terms, risk)
 
 
