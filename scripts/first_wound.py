@@ -1,0 +1,91 @@
+"""Why does an agent lose to random play? The first-wound race, counted.
+
+Plays AGENT against ``random`` on both sides with the same fight seeds (as the ladder
+does) and, for every fight, notes who landed the first wound (a hit that left a wound of
+Scratch or worse after soak) and who won. For the fights where random wounded first it
+also counts random's wounding maneuver and the agent's defence against it. In luck-heavy
+match-ups the table shows why no policy wins every fight: whoever wounds first nearly
+always wins, and random play lands a first wound through the best defence now and then.
+
+    python scripts/first_wound.py                       # counter, chu mirror, 300 seeds
+    python scripts/first_wound.py --agent search --fights 100 --fighters rider,rider
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+
+from tqdm import tqdm
+
+from hexdojo.agents.registry import make_agent
+from hexdojo.agents.tournament import agent_seed
+from hexdojo.envs.rules import Game, State
+
+
+def play(game: Game, agent_spec: str, seed: int, side: int) -> State:
+    """One fight: the agent as fighter ``side``, random legal play as the other."""
+    agents = [make_agent("random"), make_agent("random")]
+    agents[side] = make_agent(agent_spec)
+    for i, a in enumerate(agents):
+        a.reset(agent_seed(seed, i))
+    st = game.new_state(seed)
+    while not st.is_over:
+        st.apply(agents[st.decision.fighter].act(st))  # type: ignore[union-attr]
+    return st
+
+
+def first_wound(st: State) -> tuple[int | None, str | None, str | None]:
+    """(fighter wounded first by the other, the wounding maneuver, the victim's defence),
+    or Nones. Wounds from striking armour (self-injury) do not count."""
+    attack = damage = None
+    for e in st.events:
+        if e["type"] == "attack":
+            attack = e
+        elif e["type"] == "damage":
+            damage = e
+        elif e["type"] == "wound" and damage is not None and damage["kind"] != "self":
+            if damage["kind"] != "attack" or attack is None:  # a painful lock's damage
+                return e["a"], damage["maneuver"], "held"
+            defence = attack.get("defence_maneuver") or (
+                f"counter {attack['counter']}" if attack.get("counter") else "none")
+            return e["a"], damage["maneuver"], defence
+    return None, None, None
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--agent", default="counter")
+    ap.add_argument("--fights", type=int, default=300, help="seeds (each played on both sides)")
+    ap.add_argument("--fighters", default="chu,chu")
+    args = ap.parse_args(argv)
+    game = Game.create(args.fighters.split(","))
+    table: Counter = Counter()
+    how: Counter = Counter()
+    for seed in tqdm(range(args.fights), desc=f"{args.agent} vs random", unit="seed"):
+        for side in (0, 1):
+            st = play(game, args.agent, 90_000 + seed, side)
+            victim, maneuver, defence = first_wound(st)
+            first = "nobody" if victim is None else ("random" if victim == side else args.agent)
+            w = st.winner
+            won = "draw" if w is None else (args.agent if w == side else "random")
+            table[(first, won)] += 1
+            if first == "random":
+                how[(maneuver, defence)] += 1
+    n = sum(table.values())
+    print(f"{args.agent} vs random, {args.fighters}, {n} fights (each seed on both sides)\n")
+    print("| first wound by | fights | agent wins | random wins | draws |")
+    print("|---|---|---|---|---|")
+    for first in (args.agent, "random", "nobody"):
+        row = [table[(first, r)] for r in (args.agent, "random", "draw")]
+        if sum(row):
+            print(f"| {first} | {sum(row)} | {row[0]} | {row[1]} | {row[2]} |")
+    if how:
+        print("\nrandom's first wounding hit: maneuver, and the agent's defence against it\n")
+        for (maneuver, defence), k in how.most_common(8):
+            print(f"- {k:4d}  {maneuver} vs {defence}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

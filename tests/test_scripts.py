@@ -1,0 +1,36 @@
+"""Helpers of the measuring scripts under ``scripts/`` that the README's figures rest on."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+from hexdojo.envs.rules import PASS, Game, LoadedDice
+from tests.rules_kit import strike
+
+SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
+
+
+def load(name: str):
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_first_wound_names_the_wounded_fighter_and_skips_self_injury():
+    """§1.17 worked example (aom3221): Chu's Martial Strike leaves Urlik a Scratch, then
+    Chu takes a Scratch striking the light mail. The first wound is Urlik's (fighter 1),
+    by Martial Strike, undefended; Chu's own self-injury wound does not count."""
+    fw = load("first_wound")
+    state = Game.create(["chu", "urlik"]).new_state(LoadedDice([3]), scenario={
+        "fighters": [{"pos": [0, 0], "facing": 0, "ap": 10},
+                     {"pos": [1, 0], "facing": 3, "ap": 10}],
+        "phase": 0})
+    strike(state)
+    state.apply(PASS)  # Urlik does not soak
+    wounds = [e["a"] for e in state.events if e["type"] == "wound"]
+    assert wounds[:2] == [1, 0], "Urlik's wound, then Chu's self-injury"
+    assert fw.first_wound(state) == (1, "Martial Strike", "none")
+    assert fw.first_wound(Game.create(["chu", "urlik"]).new_state(0)) == (None, None, None)
