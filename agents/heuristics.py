@@ -77,11 +77,14 @@ class Knowledge:
         self._hit: dict[tuple, float] = {}
         self._aims: dict[tuple, frozenset[str]] = {}
         self._dc: dict[tuple, object] = {}  # memo for the current decision only
-        self._dc_at: object = None
+        self._dc_at: tuple | None = None
+        #: (reaction, attack, aim row) -> the reaction's own defence bonus (pure in the rules)
+        self._bonus: dict[tuple, int] = {}
 
     def dc(self, s: State) -> dict[tuple, object]:
         """A memo valid for the state's current decision only (see :func:`same_decision`)."""
-        if not same_decision(s, self._dc_at):
+        at = self._dc_at  # same_decision, inlined: this runs for every estimate
+        if at is None or at[0] is not s.decision or at[1] != len(s.events) or at[2] != s.turn:
             self._dc_at = decision_token(s)
             self._dc = {}
         return self._dc
@@ -149,7 +152,12 @@ class Knowledge:
         if rest is None:
             rest = memo[key] = (defence_basic(s, y, x, rname, None, None)[0]
                                 - defence_bonus(self.t, rname, None, None))
-        return rest + defence_bonus(self.t, rname, attack, loc)  # type: ignore[operator]
+        row = self.t.loc_aim[loc] if loc is not None else None
+        bkey = (rname, attack, row)
+        bonus = self._bonus.get(bkey)
+        if bonus is None:
+            bonus = self._bonus[bkey] = defence_bonus(self.t, rname, attack, loc)
+        return rest + bonus  # type: ignore[operator]
 
     def best_defence(self, s: State, y: int, x: int, attack: str, loc: str | None,
                      restrict: str | None = None, ap: int | None = None) -> tuple[int, str | None]:
