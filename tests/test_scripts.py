@@ -34,3 +34,21 @@ def test_first_wound_names_the_wounded_fighter_and_skips_self_injury():
     assert wounds[:2] == [1, 0], "Urlik's wound, then Chu's self-injury"
     assert fw.first_wound(state) == (1, "Martial Strike", "none")
     assert fw.first_wound(Game.create(["chu", "urlik"]).new_state(0)) == (None, None, None)
+
+
+def test_style_sweep_variants_are_valid_styles_and_reproducible():
+    """Every drawn variant is a real Style (replace() accepts it), the unmodified bases
+    come first, and the same seed draws the same variants."""
+    from dataclasses import fields, replace
+
+    from hexdojo.agents.scripted import STYLES, Style
+
+    sw = load("style_sweep")
+    vs = sw.variants(12, seed=5)
+    assert vs[:3] == [{"base": b} for b in sw.BASES] and len(vs) == 15
+    assert vs == sw.variants(12, seed=5) and vs != sw.variants(12, seed=6)
+    names = {f.name for f in fields(Style)}
+    for v in vs[3:]:
+        assert set(v) - {"base"} <= names
+        style = replace(STYLES[v["base"]], **{k: x for k, x in v.items() if k != "base"})
+        assert style.defend == v["defend"] and style.wait is v["wait"]
