@@ -300,6 +300,43 @@ def test_break_hold_is_also_a_reaction_aom322d():
     assert state.holds == []
 
 
+@pytest.mark.parametrize(("maneuver", "location", "option"),
+                         [("Arm/wrist Lock", "R Arm", 0), ("Martial Throw", None, 3)])
+def test_breaking_free_foils_a_lock_or_throw_aom322d(maneuver, location, option):
+    """§1.18 + aom322d (``holds.hold_maneuvers_need_the_hold``, our reading): after an Arm
+    Grab, A goes for a lock or a throw; B answers with Break Hold (Martial Arts 8 + WP 10
+    = 18 vs A's 2) and breaks free, so the maneuver made from the hold is foiled: no
+    attack roll, no new hold, nobody thrown, A's 2 AP spent."""
+    state, _ = duel(fighter("A", ma=2), fighter("B", WP=10, ma=8, athletics=0), pos_b=(0, 0))
+    strike(state, "Arm Grab", "R Arm")
+    ap = state.fighters[0].ap
+    state.apply(Choice("maneuver", maneuver, target=1, location=location, option=option))
+    state.apply(react("Break Hold", option=1))
+    assert break_hold_reaction_rolls(state)["outcome"] == "broken"
+    foiled = last(state, "foiled")
+    assert (foiled["maneuver"], foiled["why"]) == (maneuver, "the hold was broken")
+    assert last(state, "attack")["maneuver"] == "Arm Grab"  # no roll for the foiled one
+    assert state.holds == [] and state.fighters[1].prone is False
+    assert state.fighters[0].ap == ap - 2
+    assert state.decision == (0, "action", "")
+
+
+def test_with_the_reading_off_the_throw_still_lands_aom322d():
+    """``hold_maneuvers_need_the_hold = false``: the throw goes on against the freed
+    fighter (default defence) and leaves him prone, as before this reading."""
+    rules = {"holds": {"hold_maneuvers_need_the_hold": False}}
+    state, _ = duel(fighter("A", ma=2), fighter("B", WP=10, ma=8, athletics=0), pos_b=(0, 0),
+                    rules=rules)
+    strike(state, "Arm Grab", "R Arm")
+    state.apply(Choice("maneuver", "Martial Throw", target=1, option=3))
+    state.apply(react("Break Hold", option=1))
+    assert break_hold_reaction_rolls(state)["outcome"] == "broken"
+    state.apply(risk(0))
+    state.apply(risk(0))
+    assert last(state, "attack")["maneuver"] == "Martial Throw"
+    assert events(state, "foiled") == [] and state.fighters[1].prone is True
+
+
 def break_hold_reaction_rolls(state):
     state.apply(risk(0))  # escaper
     state.apply(risk(0))  # holder

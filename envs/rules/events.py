@@ -107,6 +107,8 @@ def render_event(e: dict[str, Any], state: State | None = None) -> str:  # noqa:
     elif t == "break_hold":
         body = (f"{who} Break Hold vs {e['target']}: {roll_text(e['escaper'])} vs "
                 f"{roll_text(e['holder'])}: {e['outcome']}")
+    elif t == "foiled":
+        body = f"{who}'s {e['maneuver']} on {e['target']} is foiled: {e['why']}"
     elif t == "prone":
         body = f"{who} is prone ({e['why']})"
     elif t == "falls_off":

@@ -302,6 +302,8 @@ class AttackFrame(Frame):
                                  restrict=self.restrict)
             return Decision(self.t, "reaction"), maneuver_choices(s, self.window) + [PASS]
         self.window = None
+        if self.at in ("att_risk", "def_risk") and self.foiled(s):
+            self.at = "roll"  # nothing left to roll for
         if self.at == "att_risk":
             return Decision(self.a, "risk", "attack"), risk_choices(s)
         if self.at == "def_risk":
@@ -352,10 +354,25 @@ class AttackFrame(Frame):
               maneuver=self.c.maneuver, location=self.c.location, via=self.via,
               closing=self.closed)
 
+    def foiled(self, s: State) -> bool:
+        """A maneuver made from a hold (Arm/wrist Lock, Martial Throw, Pull Down) is foiled
+        when the target broke free (a Break Hold reaction) before it landed (§1.18,
+        aom322d; ``holds.hold_maneuvers_need_the_hold``): no rolls, its AP stay spent."""
+        m = s.t.maneuvers[self.c.maneuver or ""]
+        if not (m.needs_hold or m.ends_hold) or not s.t.data.holds.hold_maneuvers_need_the_hold:
+            return False
+        h = s.hold_by(self.a)
+        return h is None or h.held != self.t
+
     # ------------------------------------------------------------ rolls
     def resolve(self, s: State) -> None:
         pop(s, self)
         c = self.c
+        if self.foiled(s):
+            s.log("foiled", "aom322d", a=self.a, t=self.t, actor=s.fighters[self.a].name,
+                  target=s.fighters[self.t].name, maneuver=c.maneuver,
+                  why="the hold was broken")
+            return
         att, arec = attack_roll(s, self.a, self.t, c, self.ra)
         frames: list[Frame] = []
         ev: dict[str, Any] = {"a": self.a, "t": self.t, "actor": s.fighters[self.a].name,

@@ -153,6 +153,7 @@ class Holds(_Model):
     break_attempt_bonus: float
     lock_damage_in_holder_phase: bool
     follow_ups_end_hold: list[str]
+    hold_maneuvers_need_the_hold: bool
     kinds: dict[str, HoldKind]
 
 
