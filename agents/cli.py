@@ -21,6 +21,7 @@ import typer
 from hexdojo.envs.rules import RulesError, preset_names
 
 from .base import AgentError
+from .registry import agent_names
 
 app = typer.Typer(
     add_completion=False,
@@ -146,7 +147,7 @@ def demo(
 @clean_errors
 def tournament(
     agents: Annotated[list[str], typer.Argument(
-        help="agents: names (random, greedy, striker, grappler, counter, search), "
+        help=f"agents: names ({', '.join(agent_names())}), "
              "NAME:key=value,... or checkpoint .zip files")],
     fights: Annotated[int, typer.Option("--fights", "-n", min=1, max=10_000_000,
                                         help="fights per ordered pairing")] = 100,

@@ -38,6 +38,18 @@ def _search(params: dict[str, Any]) -> Agent:
     return SearchAgent(**params)
 
 
+def _mcts(params: dict[str, Any]) -> Agent:
+    from .mcts import MCTSAgent
+
+    return MCTSAgent(**params)
+
+
+def _mcts_params() -> ParamSpec:
+    from .mcts import MCTS_PARAMS
+
+    return MCTS_PARAMS
+
+
 def _style_params() -> ParamSpec:
     from .scripted import STYLE_PARAMS
 
@@ -60,6 +72,8 @@ AGENTS: dict[str, tuple[str, Callable[[dict[str, Any]], Agent], Callable[[], Par
                 _style_params),
     "search": ("Monte-Carlo search over clone() with scripted rollouts", _search,
                _search_params),
+    "mcts": ("open-loop UCT tree search over clone(), scripted prior and rollouts", _mcts,
+             _mcts_params),
 }
 
 

@@ -82,7 +82,7 @@ def test_attack_basic_matches_the_engine(fighters) -> None:
 
 
 @pytest.mark.parametrize("spec", ["greedy", "striker", "grappler", "counter", "random",
-                                  "search:sims=6,width=3"])
+                                  "search:sims=6,width=3", "mcts:sims=6,width=3"])
 def test_agents_do_not_change_the_state(spec) -> None:
     g = Game.create(["chu", "boris"])
     s = g.new_state(4)
@@ -106,7 +106,8 @@ def test_agents_do_not_change_the_state(spec) -> None:
             before.apply(r)
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "counter", "search:sims=4,width=2"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "counter", "search:sims=4,width=2",
+                                  "mcts:sims=6,width=2"])
 def test_same_seed_same_fight(spec) -> None:
     g = Game.create(["chu", "urlik"])
     recs = [play_fight(g, [make_agent(spec), make_agent("random")], 9, record_choices=True)
@@ -151,3 +152,33 @@ def test_greedy_beats_random_clearly() -> None:
                 pair.reverse()
             wins += play_fight(g, pair, seed).winner == side
     assert wins / 80 > 0.7
+
+
+def test_mcts_tree_statistics() -> None:
+    """Open-loop UCT mechanics: every simulation passes through the root and exactly one
+    of its children (the root's state is the same in every simulation, only the dice
+    differ); UCB1 tries every child before revisiting one; act() returns the most visited
+    child, and the real fight's dice are untouched."""
+    from hexdojo.agents.mcts import MCTSAgent, Node
+
+    g = Game.create(["chu", "boris"])
+    s = g.new_state(3)
+    rng = np.random.default_rng(3)
+    while s.decision.kind != "action" or len(s.legal_choices()) < 5:
+        ch = s.legal_choices()
+        s.apply(ch[int(rng.integers(len(ch)))])
+    agent = MCTSAgent(sims=20, width=4, seed=1)
+    root = Node()
+    agent._expand(root, s)
+    assert len(root.order) == 4 and set(root.order) <= set(s.legal_choices())
+    before = s.clone()
+    for n in range(20):
+        agent._simulate(root, s, 1000 + n, s.decision.fighter)
+        if n == 3:
+            assert all(root.children[ch].visits == 1 for ch in root.order)
+    assert root.visits == 20 == sum(c.visits for c in root.children.values())
+    assert all(abs(c.value) <= c.visits for c in root.children.values())
+    assert s.events == before.events
+    agent.reset(1)
+    pick = agent.act(s)
+    assert pick in s.legal_choices()

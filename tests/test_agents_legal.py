@@ -12,7 +12,7 @@ from hexdojo.envs.rules import Game, preset_names
 
 AGENTS = ["random", "greedy", "striker", "grappler", "counter",
           "striker:aggression=0,risk=0", "counter:aggression=1,risk=6",
-          "search:sims=4,width=3,horizon=1"]
+          "search:sims=4,width=3,horizon=1", "mcts:sims=4,width=3,horizon=1"]
 PRESETS = preset_names()
 _GAMES: dict[tuple[str, str], Game] = {}
 

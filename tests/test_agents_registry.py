@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hexdojo.agents.base import Agent, AgentError, FunctionAgent, as_agent
+from hexdojo.agents.mcts import MCTSAgent
 from hexdojo.agents.registry import agent_names, make_agent, parse_spec
 from hexdojo.agents.scripted import HeuristicAgent, RandomAgent
 from hexdojo.agents.search import SearchAgent
@@ -12,7 +13,8 @@ from hexdojo.envs.rules import Game
 
 
 def test_registered_names() -> None:
-    assert agent_names() == ["random", "greedy", "striker", "grappler", "counter", "search"]
+    assert agent_names() == ["random", "greedy", "striker", "grappler", "counter", "search",
+                             "mcts"]
 
 
 @pytest.mark.parametrize("spec,cls,name", [
@@ -22,6 +24,7 @@ def test_registered_names() -> None:
     ("striker:risk=2,aggression=0.8", HeuristicAgent, "striker:aggression=0.8,risk=2"),
     ("counter: aggression = 0 ", HeuristicAgent, "counter:aggression=0"),
     ("search:sims=200", SearchAgent, "search:sims=200"),
+    ("mcts:c=1.5,sims=50", MCTSAgent, "mcts:c=1.5,sims=50"),
 ])
 def test_make_agent(spec: str, cls: type, name: str) -> None:
     a = make_agent(spec)
@@ -36,6 +39,9 @@ def test_parameters_reach_the_agent() -> None:
     s = make_agent("search:sims=7,width=2,horizon=3")
     assert isinstance(s, SearchAgent)
     assert (s.sims, s.width, s.horizon) == (7, 2, 3)
+    m = make_agent("mcts:sims=9,width=3,horizon=1,c=0.5")
+    assert isinstance(m, MCTSAgent)
+    assert (m.sims, m.width, m.horizon, m.c) == (9, 3, 1, 0.5)
 
 
 def test_risk_cap_is_obeyed() -> None:
@@ -52,7 +58,7 @@ def test_risk_cap_is_obeyed() -> None:
 
 
 @pytest.mark.parametrize("spec,words", [
-    ("nobody", ["unknown agent 'nobody'", "random, greedy, striker, grappler, counter, search"]),
+    ("nobody", ["unknown agent 'nobody'", "random, greedy, striker, grappler, counter, search, mcts"]),
     ("striker:speed=1", ["unknown parameter 'speed'", "aggression, risk"]),
     ("striker:aggression=2", ["aggression=2", "allowed 0..1"]),
     ("striker:risk=7", ["risk=7", "allowed 0..6"]),
@@ -62,6 +68,7 @@ def test_risk_cap_is_obeyed() -> None:
     ("striker:risk=1,risk=2", ["given twice"]),
     ("random:seed=1", ["unknown parameter 'seed'", "allowed: none"]),
     ("search:sims=0", ["sims=0", "allowed 1..100000"]),
+    ("mcts:c=11", ["c=11", "allowed 0..10"]),
     ("", ["agent spec"]),
 ])
 def test_bad_specs_name_the_problem(spec: str, words: list[str]) -> None:

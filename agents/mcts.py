@@ -1,0 +1,144 @@
+"""An MCTS agent: open-loop UCT over the engine's ``clone()``.
+
+Why open loop: the engine rolls its dice between decisions, so the same choices lead to
+many states. Each simulation clones the state, gives the clone *fresh* dice (a search
+must not peek at the real fight's future rolls) and walks a tree whose nodes are
+sequences of choices, not states: statistics pool over the dice, which is what a
+decision has to be good against. Both fighters' decisions are tree nodes, each picked by
+UCB1 from the deciding fighter's own point of view (the opponent is assumed to play
+well, so the search is cautious against strong and weak play alike).
+
+Branching is kept affordable as in ``search``: at a new node the scripted policy ranks
+the legal choices and only its best ``width`` become children; decisions the policy
+answers from exact odds (risk, soak, hold) and forced ones are played by the policy
+inside the simulation. Below a new leaf the policy plays both sides to a horizon of
+turns, and :func:`hexdojo.agents.search.evaluate` scores the end (win/loss, or wounds).
+
+Budget: ``sims`` simulations per decision, and an optional ``time`` budget in
+milliseconds that stops early (results then depend on the machine's speed; leave it at 0
+for reproducible fights).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hexdojo.envs.rules import Choice, State
+from hexdojo.envs.rules.dice import Dice
+
+from .base import Agent
+from .scripted import STYLES, HeuristicAgent
+from .search import SEARCHED, evaluate
+
+MCTS_PARAMS: dict[str, tuple[type, float, float, str]] = {
+    "sims": (int, 1, 100_000, "simulations per decision"),
+    "width": (int, 1, 64, "children per node (the rollout policy's best choices)"),
+    "horizon": (int, 1, 100, "turns simulated beyond the current one"),
+    "c": (float, 0, 10, "UCB1 exploration constant (values lie in -1..1)"),
+    "time": (float, 0, 600_000, "optional time budget per decision in ms (0: none)"),
+}
+
+
+@dataclass
+class Node:
+    """Statistics of one sequence of choices; ``value`` sums outcomes for the searcher."""
+
+    visits: int = 0
+    value: float = 0.0
+    children: dict[Choice, Node] = field(default_factory=dict)
+    order: list[Choice] = field(default_factory=list)  # children in the policy's rank order
+
+
+class MCTSAgent(Agent):
+    """Open-loop UCT with a scripted prior (top ``width``) and scripted rollouts."""
+
+    def __init__(self, sims: int = 96, width: int = 4, horizon: int = 2, c: float = 0.7,
+                 time: float = 0.0, policy: str = "counter", seed: int | None = 0,
+                 name: str = "mcts") -> None:
+        self.sims = sims
+        self.width = width
+        self.horizon = horizon
+        self.c = c
+        self.time_ms = time
+        self.policy = HeuristicAgent(STYLES[policy], policy)
+        self.name = name
+        self.rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, state: State) -> Choice:
+        d = state.decision
+        choices = state.legal_choices()
+        if d is None or not choices:
+            raise ValueError("act() called on a finished fight")
+        if len(choices) == 1 or d.kind not in SEARCHED:
+            return self.policy.act(state)
+        root = Node()
+        self._expand(root, state)
+        if len(root.order) == 1:
+            return root.order[0]
+        me = d.fighter
+        seeds = self.rng.integers(0, 2**63 - 1, size=self.sims)
+        deadline = time.perf_counter() + self.time_ms / 1000.0 if self.time_ms > 0 else None
+        for n in range(self.sims):
+            self._simulate(root, state, int(seeds[n]), me)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        # the most visited child (ties: the policy's rank order)
+        return max(root.order, key=lambda ch: root.children[ch].visits)
+
+    def _expand(self, node: Node, sim: State) -> None:
+        """Give a new node its children: the policy's best ``width`` legal choices."""
+        node.order = self.policy.ranked(sim)[: self.width]
+        node.children = {ch: Node() for ch in node.order}
+
+    def _select(self, node: Node, sim: State, sign: float) -> Choice | None:
+        """UCB1 among the node's children that are legal in this simulation (unvisited
+        first, in rank order); None if none is (another dice outcome, other options)."""
+        legal = set(sim.legal_choices())
+        best, best_u = None, -math.inf
+        log_n = math.log(node.visits + 1)
+        for ch in node.order:
+            if ch not in legal:
+                continue
+            child = node.children[ch]
+            if child.visits == 0:
+                return ch
+            u = sign * child.value / child.visits + self.c * math.sqrt(log_n / child.visits)
+            if u > best_u:
+                best, best_u = ch, u
+        return best
+
+    def _simulate(self, root: Node, state: State, seed: int, me: int) -> None:
+        """One simulation: descend by UCB1, expand one node, roll out, back up."""
+        sim = state.clone()
+        sim.dice = Dice(seed, state.t.data.dice.die_sides)
+        stop = state.turn + self.horizon
+        pol = self.policy
+        node, path = root, [root]
+        while not sim.is_over and sim.turn <= stop:
+            d = sim.decision
+            assert d is not None
+            if d.kind not in SEARCHED or len(sim.legal_choices()) == 1:
+                sim.apply(pol.act(sim))  # odds-exact or forced: no tree node
+                continue
+            if not node.order and node is not root:
+                self._expand(node, sim)
+                break  # a new leaf: roll out from here
+            ch = self._select(node, sim, 1.0 if d.fighter == me else -1.0)
+            if ch is None:
+                break  # none of this node's children is legal here: roll out
+            sim.apply(ch)
+            node = node.children[ch]
+            path.append(node)
+        while not sim.is_over and sim.turn <= stop:
+            sim.apply(pol.act(sim))
+        v = evaluate(sim, me)
+        for n in path:
+            n.visits += 1
+            n.value += v
