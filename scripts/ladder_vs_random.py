@@ -24,7 +24,7 @@ from hexdojo.agents.ratings import strength
 from hexdojo.agents.report import atomic_write_text
 from hexdojo.agents.tournament import TournamentConfig, default_workers, run_tournament
 
-LADDER = ["greedy", "striker", "grappler", "counter", "search"]
+LADDER = ["greedy", "striker", "grappler", "counter", "search", "mcts"]
 
 
 def measure(agent: str, fights: int, fighters: tuple[str, str], seed: int,
