@@ -25,21 +25,15 @@ import math
 import time
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from hexdojo.envs.rules import Choice, State
-from hexdojo.envs.rules.dice import Dice
 
-from .base import Agent
-from .scripted import STYLES, HeuristicAgent
-from .search import SEARCHED, evaluate
+from .search import SEARCH_PARAMS, SEARCHED, RolloutSearch, evaluate
 
 MCTS_PARAMS: dict[str, tuple[type, float, float, str]] = {
+    **SEARCH_PARAMS,
     "sims": (int, 1, 100_000, "simulations per decision"),
     "width": (int, 1, 64, "children per node (the rollout policy's best choices)"),
-    "horizon": (int, 1, 100, "turns simulated beyond the current one"),
     "c": (float, 0, 10, "UCB1 exploration constant (values lie in -1..1)"),
-    "time": (float, 0, 600_000, "optional time budget per decision in ms (0: none)"),
 }
 
 
@@ -53,38 +47,26 @@ class Node:
     order: list[Choice] = field(default_factory=list)  # children in the policy's rank order
 
 
-class MCTSAgent(Agent):
+class MCTSAgent(RolloutSearch):
     """Open-loop UCT with a scripted prior (top ``width``) and scripted rollouts."""
 
     def __init__(self, sims: int = 96, width: int = 4, horizon: int = 2, c: float = 0.7,
                  time: float = 0.0, policy: str = "counter", seed: int | None = 0,
                  name: str = "mcts") -> None:
-        self.sims = sims
-        self.width = width
-        self.horizon = horizon
+        super().__init__(sims, width, horizon, time, policy, seed, name)
         self.c = c
-        self.time_ms = time
-        self.policy = HeuristicAgent(STYLES[policy], policy)
-        self.name = name
-        self.rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
 
     def act(self, state: State) -> Choice:
-        d = state.decision
-        choices = state.legal_choices()
-        if d is None or not choices:
-            raise ValueError("act() called on a finished fight")
-        if len(choices) == 1 or d.kind not in SEARCHED:
-            return self.policy.act(state)
+        forced = self.policy_only(state)
+        if forced is not None:
+            return forced
         root = Node()
         self._expand(root, state)
         if len(root.order) == 1:
             return root.order[0]
-        me = d.fighter
+        me = state.decision.fighter  # type: ignore[union-attr]
         seeds = self.rng.integers(0, 2**63 - 1, size=self.sims)
-        deadline = time.perf_counter() + self.time_ms / 1000.0 if self.time_ms > 0 else None
+        deadline = self.deadline()
         for n in range(self.sims):
             self._simulate(root, state, int(seeds[n]), me)
             if deadline is not None and time.perf_counter() > deadline:
@@ -116,16 +98,14 @@ class MCTSAgent(Agent):
 
     def _simulate(self, root: Node, state: State, seed: int, me: int) -> None:
         """One simulation: descend by UCB1, expand one node, roll out, back up."""
-        sim = state.clone()
-        sim.dice = Dice(seed, state.t.data.dice.die_sides)
+        sim = self.fresh_clone(state, seed)
         stop = state.turn + self.horizon
-        pol = self.policy
         node, path = root, [root]
         while not sim.is_over and sim.turn <= stop:
             d = sim.decision
             assert d is not None
             if d.kind not in SEARCHED or len(sim.legal_choices()) == 1:
-                sim.apply(pol.act(sim))  # odds-exact or forced: no tree node
+                sim.apply(self.policy.act(sim))  # odds-exact or forced: no tree node
                 continue
             if not node.order and node is not root:
                 self._expand(node, sim)
@@ -136,8 +116,7 @@ class MCTSAgent(Agent):
             sim.apply(ch)
             node = node.children[ch]
             path.append(node)
-        while not sim.is_over and sim.turn <= stop:
-            sim.apply(pol.act(sim))
+        self.play_out(sim, stop)
         v = evaluate(sim, me)
         for n in path:
             n.visits += 1

@@ -38,11 +38,13 @@ SEARCH_PARAMS: dict[str, tuple[type, float, float, str]] = {
 SEARCHED = ("action", "reaction", "follow_on", "phase")
 
 
-class SearchAgent(Agent):
-    """Flat Monte-Carlo search with a scripted rollout policy and common random numbers."""
+class RolloutSearch(Agent):
+    """What the search agents share: the scripted policy that ranks candidates and plays
+    the rollouts, a seeded generator for the simulations' fresh dice, the budgets, and
+    the decisions left to the policy (forced ones, and those it answers from exact odds)."""
 
-    def __init__(self, sims: int = 48, width: int = 4, horizon: int = 2, time: float = 0.0,
-                 policy: str = "counter", seed: int | None = 0, name: str = "search") -> None:
+    def __init__(self, sims: int, width: int, horizon: int, time: float, policy: str,
+                 seed: int | None, name: str) -> None:
         self.sims = sims
         self.width = width
         self.horizon = horizon
@@ -54,22 +56,53 @@ class SearchAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, state: State) -> Choice:
+    def policy_only(self, state: State) -> Choice | None:
+        """The policy's choice where there is nothing to search, else None."""
         d = state.decision
         choices = state.legal_choices()
         if d is None or not choices:
             raise ValueError("act() called on a finished fight")
         if len(choices) == 1 or d.kind not in SEARCHED:
             return self.policy.act(state)
+        return None
+
+    def deadline(self) -> float | None:
+        """When the optional time budget of this decision runs out (perf_counter)."""
+        return time.perf_counter() + self.time_ms / 1000.0 if self.time_ms > 0 else None
+
+    def fresh_clone(self, state: State, seed: int) -> State:
+        """A copy of ``state`` with fresh dice: a search never sees the fight's own rolls."""
+        c = state.clone()
+        c.dice = Dice(seed, state.t.data.dice.die_sides)
+        return c
+
+    def play_out(self, sim: State, stop: int) -> None:
+        """The policy plays both sides until the fight ends or turn ``stop`` is over."""
+        pol = self.policy
+        while not sim.is_over and sim.turn <= stop:
+            sim.apply(pol.act(sim))
+
+
+class SearchAgent(RolloutSearch):
+    """Flat Monte-Carlo search with a scripted rollout policy and common random numbers."""
+
+    def __init__(self, sims: int = 48, width: int = 4, horizon: int = 2, time: float = 0.0,
+                 policy: str = "counter", seed: int | None = 0, name: str = "search") -> None:
+        super().__init__(sims, width, horizon, time, policy, seed, name)
+
+    def act(self, state: State) -> Choice:
+        forced = self.policy_only(state)
+        if forced is not None:
+            return forced
         cands = self.policy.ranked(state)[: self.width]
         if len(cands) == 1:
             return cands[0]
-        me = d.fighter
+        me = state.decision.fighter  # type: ignore[union-attr]
         per = max(1, self.sims // len(cands))
         seeds = self.rng.integers(0, 2**63 - 1, size=per)
         totals = [0.0] * len(cands)
         counts = [0] * len(cands)
-        deadline = time.perf_counter() + self.time_ms / 1000.0 if self.time_ms > 0 else None
+        deadline = self.deadline()
         for n in range(per):
             for ci, c in enumerate(cands):
                 totals[ci] += self.rollout(state, c, int(seeds[n]), me)
@@ -81,13 +114,9 @@ class SearchAgent(Agent):
 
     def rollout(self, state: State, first: Choice, seed: int, me: int) -> float:
         """Play ``first`` then the policy for both sides on fresh dice; score for ``me``."""
-        c = state.clone()
-        c.dice = Dice(seed, state.t.data.dice.die_sides)
+        c = self.fresh_clone(state, seed)
         c.apply(first)
-        stop = state.turn + self.horizon
-        pol = self.policy
-        while not c.is_over and c.turn <= stop:
-            c.apply(pol.act(c))
+        self.play_out(c, state.turn + self.horizon)
         return evaluate(c, me)
 
 
