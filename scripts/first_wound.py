@@ -3,9 +3,10 @@
 Plays AGENT against ``random`` on both sides with the same fight seeds (as the ladder
 does) and, for every fight, notes who landed the first wound (a hit that left a wound of
 Scratch or worse after soak) and who won. For the fights where random wounded first it
-also counts random's wounding maneuver and the agent's defence against it. In luck-heavy
-match-ups the table shows why no policy wins every fight: whoever wounds first nearly
-always wins, and random play lands a first wound through the best defence now and then.
+also counts random's wounding maneuver and the agent's defence against it, and sums up
+how the agent plays (attacks per fight, dice risked on attacks, waiting). Comparing
+agents (a checkpoint path works as AGENT) shows what the stronger one does differently:
+whoever wounds first nearly always wins.
 
     python scripts/first_wound.py                       # counter, chu mirror, 300 seeds
     python scripts/first_wound.py --agent search --fights 100 --fighters rider,rider
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 from collections import Counter
 
+import numpy as np
 from tqdm import tqdm
 
 from hexdojo.agents.registry import make_agent
@@ -53,6 +55,24 @@ def first_wound(st: State) -> tuple[int | None, str | None, str | None]:
     return None, None, None
 
 
+def play_style(st: State, side: int) -> tuple[Counter, list[int], int]:
+    """How fighter ``side`` played, from the event log: attacks declared (by maneuver),
+    the dice risked on each attack roll, and how often it let the other phase first."""
+    attacks: Counter = Counter()
+    risks: list[int] = []
+    waits = 0
+    for e in st.events:
+        if e.get("a") != side:
+            continue
+        if e["type"] == "declare":
+            attacks[e["maneuver"]] += 1
+        elif e["type"] == "attack":
+            risks.append(e["attack"]["risk"])
+        elif e["type"] == "wait":
+            waits += 1
+    return attacks, risks, waits
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agent", default="counter")
@@ -62,6 +82,9 @@ def main(argv: list[str] | None = None) -> int:
     game = Game.create(args.fighters.split(","))
     table: Counter = Counter()
     how: Counter = Counter()
+    attacks: Counter = Counter()
+    risks: list[int] = []
+    waits = 0
     for seed in tqdm(range(args.fights), desc=f"{args.agent} vs random", unit="seed"):
         for side in (0, 1):
             st = play(game, args.agent, 90_000 + seed, side)
@@ -72,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
             table[(first, won)] += 1
             if first == "random":
                 how[(maneuver, defence)] += 1
+            a, r, w = play_style(st, side)
+            attacks.update(a)
+            risks.extend(r)
+            waits += w
     n = sum(table.values())
     print(f"{args.agent} vs random, {args.fighters}, {n} fights (each seed on both sides)\n")
     print("| first wound by | fights | agent wins | random wins | draws |")
@@ -80,6 +107,11 @@ def main(argv: list[str] | None = None) -> int:
         row = [table[(first, r)] for r in (args.agent, "random", "draw")]
         if sum(row):
             print(f"| {first} | {sum(row)} | {row[0]} | {row[1]} | {row[2]} |")
+    top = ", ".join(f"{m} {k / n:.2f}" for m, k in attacks.most_common(4))
+    zero = sum(r == 0 for r in risks) / max(1, len(risks))
+    print(f"\n{args.agent}'s play per fight: {sum(attacks.values()) / n:.2f} attacks ({top}); "
+          f"dice risked on its attack rolls: mean {np.mean(risks or [0]):.1f}, none in "
+          f"{zero:.0%}; lets random phase first {waits / n:.2f} times")
     if how:
         print("\nrandom's first wounding hit: maneuver, and the agent's defence against it\n")
         for (maneuver, defence), k in how.most_common(8):
