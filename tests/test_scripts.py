@@ -33,6 +33,9 @@ def test_first_wound_names_the_wounded_fighter_and_skips_self_injury():
     wounds = [e["a"] for e in state.events if e["type"] == "wound"]
     assert wounds[:2] == [1, 0], "Urlik's wound, then Chu's self-injury"
     assert fw.first_wound(state) == (1, "Martial Strike", "none")
+    attacks, risks, waits = fw.play_style(state, 0)
+    assert attacks == {"Martial Strike": 1} and risks == [0] and waits == 0
+    assert fw.play_style(state, 1) == ({}, [], 0)
     assert fw.first_wound(Game.create(["chu", "urlik"]).new_state(0)) == (None, None, None)
 
 
