@@ -43,8 +43,8 @@ class Node:
 
     visits: int = 0
     value: float = 0.0
+    #: the children in the policy's rank order (dicts keep insertion order)
     children: dict[Choice, Node] = field(default_factory=dict)
-    order: list[Choice] = field(default_factory=list)  # children in the policy's rank order
 
 
 class MCTSAgent(RolloutSearch):
@@ -62,8 +62,8 @@ class MCTSAgent(RolloutSearch):
             return forced
         root = Node()
         self._expand(root, state)
-        if len(root.order) == 1:
-            return root.order[0]
+        if len(root.children) == 1:
+            return next(iter(root.children))
         me = state.decision.fighter  # type: ignore[union-attr]
         seeds = self.rng.integers(0, 2**63 - 1, size=self.sims)
         deadline = self.deadline()
@@ -72,12 +72,11 @@ class MCTSAgent(RolloutSearch):
             if deadline is not None and time.perf_counter() > deadline:
                 break
         # the most visited child (ties: the policy's rank order)
-        return max(root.order, key=lambda ch: root.children[ch].visits)
+        return max(root.children, key=lambda ch: root.children[ch].visits)
 
     def _expand(self, node: Node, sim: State) -> None:
         """Give a new node its children: the policy's best ``width`` legal choices."""
-        node.order = self.policy.ranked(sim)[: self.width]
-        node.children = {ch: Node() for ch in node.order}
+        node.children = {ch: Node() for ch in self.policy.ranked(sim)[: self.width]}
 
     def _select(self, node: Node, sim: State, sign: float) -> Choice | None:
         """UCB1 among the node's children that are legal in this simulation (unvisited
@@ -85,10 +84,9 @@ class MCTSAgent(RolloutSearch):
         legal = set(sim.legal_choices())
         best, best_u = None, -math.inf
         log_n = math.log(node.visits + 1)
-        for ch in node.order:
+        for ch, child in node.children.items():
             if ch not in legal:
                 continue
-            child = node.children[ch]
             if child.visits == 0:
                 return ch
             u = sign * child.value / child.visits + self.c * math.sqrt(log_n / child.visits)
@@ -107,7 +105,7 @@ class MCTSAgent(RolloutSearch):
             if d.kind not in SEARCHED or len(sim.legal_choices()) == 1:
                 sim.apply(self.policy.act(sim))  # odds-exact or forced: no tree node
                 continue
-            if not node.order and node is not root:
+            if not node.children and node is not root:
                 self._expand(node, sim)
                 break  # a new leaf: roll out from here
             ch = self._select(node, sim, 1.0 if d.fighter == me else -1.0)

@@ -170,12 +170,12 @@ def test_mcts_tree_statistics() -> None:
     agent = MCTSAgent(sims=20, width=4, seed=1)
     root = Node()
     agent._expand(root, s)
-    assert len(root.order) == 4 and set(root.order) <= set(s.legal_choices())
+    assert len(root.children) == 4 and set(root.children) <= set(s.legal_choices())
     before = s.clone()
     for n in range(20):
         agent._simulate(root, s, 1000 + n, s.decision.fighter)
         if n == 3:
-            assert all(root.children[ch].visits == 1 for ch in root.order)
+            assert all(c.visits == 1 for c in root.children.values())
     assert root.visits == 20 == sum(c.visits for c in root.children.values())
     assert all(abs(c.value) <= c.visits for c in root.children.values())
     assert s.events == before.events
