@@ -4,7 +4,8 @@ Plays AGENT against ``random`` on both sides with the same fight seeds (as the l
 does) and, for every fight, notes who landed the first wound (a hit that left a wound of
 Scratch or worse after soak) and who won. For the fights where random wounded first it
 also counts random's wounding maneuver and the agent's defence against it, and sums up
-how the agent plays (attacks per fight, dice risked on attacks, waiting). Comparing
+how the agent plays (attacks per fight, dice risked on attacks, waiting, knock-overs
+dealt and suffered, the attacks it has to face). Comparing
 agents (a checkpoint path works as AGENT) shows what the stronger one does differently:
 whoever wounds first nearly always wins.
 
@@ -73,6 +74,22 @@ def play_style(st: State, side: int) -> tuple[Counter, list[int], int]:
     return attacks, risks, waits
 
 
+def tempo(st: State, side: int) -> tuple[int, int, int]:
+    """The AP war (§1.13), from the event log: how often fighter ``side`` knocked the
+    other over (knock-back: prone and -2 AP), how often it was knocked over itself, and
+    how many attack rolls the other made against it."""
+    dealt = taken = received = 0
+    for e in st.events:
+        if e["type"] == "knockback" and e["effect"] == "knocked over":
+            if e["a"] == side:
+                taken += 1
+            else:
+                dealt += 1
+        elif e["type"] == "attack" and e["t"] == side:
+            received += 1
+    return dealt, taken, received
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--agent", default="counter")
@@ -85,6 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     attacks: Counter = Counter()
     risks: list[int] = []
     waits = 0
+    war = np.zeros(3)
     for seed in tqdm(range(args.fights), desc=f"{args.agent} vs random", unit="seed"):
         for side in (0, 1):
             st = play(game, args.agent, 90_000 + seed, side)
@@ -99,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
             attacks.update(a)
             risks.extend(r)
             waits += w
+            war += tempo(st, side)
     n = sum(table.values())
     print(f"{args.agent} vs random, {args.fighters}, {n} fights (each seed on both sides)\n")
     print("| first wound by | fights | agent wins | random wins | draws |")
@@ -112,6 +131,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{args.agent}'s play per fight: {sum(attacks.values()) / n:.2f} attacks ({top}); "
           f"dice risked on its attack rolls: mean {np.mean(risks or [0]):.1f}, none in "
           f"{zero:.0%}; lets random phase first {waits / n:.2f} times")
+    dealt, taken, received = war / n
+    print(f"knock-back (§1.13) per fight: {args.agent} knocks random over {dealt:.2f} times, "
+          f"is knocked over {taken:.2f} times; random makes {received:.2f} attack rolls "
+          f"against it")
     if how:
         print("\nrandom's first wounding hit: maneuver, and the agent's defence against it\n")
         for (maneuver, defence), k in how.most_common(8):

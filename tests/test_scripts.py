@@ -36,6 +36,10 @@ def test_first_wound_names_the_wounded_fighter_and_skips_self_injury():
     attacks, risks, waits = fw.play_style(state, 0)
     assert attacks == {"Martial Strike": 1} and risks == [0] and waits == 0
     assert fw.play_style(state, 1) == ({}, [], 0)
+    # §1.13 (aom1d34): the struck Urlik rolls knock-back and is knocked over
+    kb = [e for e in state.events if e["type"] == "knockback"]
+    assert [(e["a"], e["effect"]) for e in kb] == [(1, "knocked over")]
+    assert fw.tempo(state, 0) == (1, 0, 0) and fw.tempo(state, 1) == (0, 1, 1)
     assert fw.first_wound(Game.create(["chu", "urlik"]).new_state(0)) == (None, None, None)
 
 
