@@ -51,7 +51,7 @@ class MCTSAgent(RolloutSearch):
     """Open-loop UCT with a scripted prior (top ``width``) and scripted rollouts."""
 
     def __init__(self, sims: int = 96, width: int = 4, horizon: int = 2, c: float = 0.7,
-                 time: float = 0.0, policy: str = "counter", seed: int | None = 0,
+                 time: float = 0.0, policy: str = "greedy", seed: int | None = 0,
                  name: str = "mcts") -> None:
         super().__init__(sims, width, horizon, time, policy, seed, name)
         self.c = c

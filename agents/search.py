@@ -87,7 +87,7 @@ class SearchAgent(RolloutSearch):
     """Flat Monte-Carlo search with a scripted rollout policy and common random numbers."""
 
     def __init__(self, sims: int = 48, width: int = 4, horizon: int = 2, time: float = 0.0,
-                 policy: str = "counter", seed: int | None = 0, name: str = "search") -> None:
+                 policy: str = "greedy", seed: int | None = 0, name: str = "search") -> None:
         super().__init__(sims, width, horizon, time, policy, seed, name)
 
     def act(self, state: State) -> Choice:

@@ -182,3 +182,47 @@ def test_mcts_tree_statistics() -> None:
     agent.reset(1)
     pick = agent.act(s)
     assert pick in s.legal_choices()
+
+
+@pytest.mark.parametrize("athletics", [8.5, 8, 5.5, 5, 2, 1.5])
+def test_knockback_estimate_matches_the_engine_aom1d34(athletics) -> None:
+    """§1.13 (aom1d34): the agents' knock-back estimate puts a blow in the same band as
+    the engine (none, off balance -1 AP, knocked back -2 AP, knocked over -2 AP and a
+    fall), for the deterministic kicks of tests/test_rules_knockback.py."""
+    from hexdojo.agents import heuristics as hz
+    from tests.test_rules_knockback import kicked
+
+    state = kicked(athletics)
+    ev = [e for e in state.events if e["type"] == "knockback"][-1]
+    b = state.fighters[1]
+    k = knowledge(state)
+    got = k.knockback_value(b.p, 0, 0, 5, False, False, int(ev["difficulty"] * 2), 0,
+                            "Chest", "Blunt")
+    ap_lost = {"none": 0, "off balance": 1, "knocked back": 2, "knocked over": 2}
+    want = ap_lost[ev["effect"]] * hz.KNOCKBACK_AP_VALUE
+    if ev["effect"] == "knocked over":
+        want += hz.KNOCKBACK_FALL_VALUE
+    assert got == pytest.approx(want)
+    # a fighter already prone cannot fall again; one short of AP falls (aom1d34)
+    prone = k.knockback_value(b.p, 0, 0, 5, True, False, int(ev["difficulty"] * 2), 0,
+                              "Chest", "Blunt")
+    assert prone == pytest.approx(ap_lost[ev["effect"]] * hz.KNOCKBACK_AP_VALUE)
+    if ev["effect"] != "none":
+        short = k.knockback_value(b.p, 0, 0, 0, False, False, int(ev["difficulty"] * 2), 0,
+                                  "Chest", "Blunt")
+        assert short == pytest.approx(hz.KNOCKBACK_FALL_VALUE)
+
+
+def test_knockback_makes_leg_blows_worth_more_than_arm_blows_aom1d34() -> None:
+    """§1.13 modifiers: Leg (on foot) -2, Arm +2, Blunt -2, Impaling +2; a mounted
+    victim's leg has no modifier (and rolls Riding). The estimate orders them so."""
+    s = Game.create(["chu", "chu"]).new_state(0)
+    k = knowledge(s)
+    p = s.fighters[1].p
+
+    def kb(loc: str, dtype: str = "Blunt", mounted: bool = False) -> float:
+        return k.knockback_value(p, 0, 0, 4, False, mounted, 11, 1, loc, dtype)
+
+    assert kb("L Leg") > kb("Chest") > kb("L Arm")
+    assert kb("Chest", "Blunt") > kb("Chest", "Impaling")
+    assert kb("L Leg", mounted=True) == kb("Chest", mounted=True)
