@@ -214,8 +214,9 @@ def test_knockback_estimate_matches_the_engine_aom1d34(athletics) -> None:
 
 
 def test_knockback_makes_leg_blows_worth_more_than_arm_blows_aom1d34() -> None:
-    """§1.13 modifiers: Leg (on foot) -2, Arm +2, Blunt -2, Impaling +2; a mounted
-    victim's leg has no modifier (and rolls Riding). The estimate orders them so."""
+    """§1.13 modifiers: Leg (on foot) -2, Arm +2, Blunt -2, Impaling +2: the estimate
+    orders locations and damage types so. It values no knock-back where a rider is
+    involved (a rider knocked down is out of the saddle's reach, §1.20)."""
     s = Game.create(["chu", "chu"]).new_state(0)
     k = knowledge(s)
     p = s.fighters[1].p
@@ -225,4 +226,6 @@ def test_knockback_makes_leg_blows_worth_more_than_arm_blows_aom1d34() -> None:
 
     assert kb("L Leg") > kb("Chest") > kb("L Arm")
     assert kb("Chest", "Blunt") > kb("Chest", "Impaling")
-    assert kb("L Leg", mounted=True) == kb("Chest", mounted=True)
+    assert kb("L Leg", mounted=True) == 0.0
+    assert k.knockback_value(p, 0, 0, 4, False, False, 11, 1, "L Leg", "Blunt",
+                             x_mounted=True) == 0.0
