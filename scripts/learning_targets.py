@@ -6,7 +6,7 @@ its 95 % Wilson interval, the number of illegal actions the masked agent execute
 share of training wall time spent inside the environments.
 
     python scripts/learning_targets.py --opponent random --steps 50000
-    python scripts/learning_targets.py --opponent striker --steps 200000
+    python scripts/learning_targets.py --opponent grappler --steps 200000 --fighters chu chu
 
 Targets: >= 90 % vs random within 50k env steps; >= 60 % vs the weakest style bot within
 200k (>= 80 % within 1M); 0 illegal actions; environment time <= 15 % of training time.
