@@ -19,9 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from hexdojo.envs.rules import attack_basic, defence_basic, defence_bonus
+from hexdojo.envs.rules import attack_basic, defence_basic, defence_bonus, knockback_band
 from hexdojo.envs.rules import hexgrid as hx
 
 from .odds import Odds, odds_for
@@ -351,14 +349,15 @@ class Knowledge:
             + t.aim[t.loc_aim[loc]].knockback
         dv, dp = self.odds.dist(dmg_basic, min(n, self.R))
         kv, kp = self.odds.dist(kb_b, min(yp.risk.knockback, self.R))
-        fail = dv[:, None] - kv[None, :]
-        prob = dp[:, None] * kp[None, :]
-        loss = np.where(fail <= h2(kb.off_balance_max_fail), kb.off_balance_ap_loss,
-                        kb.knocked_back_ap_loss)
-        falls = (fail >= h2(kb.knocked_over_min_fail)) | (loss > y_ap)
         fall_v = 0.0 if y_prone else KNOCKBACK_FALL_VALUE + PRONE_FOLLOW * x_left
-        value = KNOCKBACK_AP_VALUE * np.minimum(loss, y_ap) + fall_v * falls
-        return float((prob * (fail > 0) * value).sum())
+        total = 0.0
+        for dmg, pd in zip(dv.tolist(), dp.tolist(), strict=True):
+            for res, pk in zip(kv.tolist(), kp.tolist(), strict=True):
+                effect, loss, over = knockback_band(kb, dmg - res)
+                if effect != "none":
+                    falls = over or loss > y_ap
+                    total += pd * pk * (KNOCKBACK_AP_VALUE * min(loss, y_ap) + fall_v * falls)
+        return total
 
     def aims(self, s: State, x: int, y: int, name: str, dtype_index: int,
              locs: tuple[str, ...]) -> frozenset[str]:

@@ -197,3 +197,16 @@ def test_dodge_moves_then_knockback_uses_new_position_aom3146():
     assert last(state, "attack")["outcome"] == "hit"
     assert events(state, "dodge_move") == []
     assert state.fighters[1].pos == (2, 0)
+
+
+def test_knockback_band_boundaries_aom1d34_par_5_20():
+    """§1.13 aom1d34 (and the §5.20 PROPOSED gap): fail by 0 nothing; by 1/2 to 3 off
+    balance, -1 AP; by 3 1/2 to 6 1/2 knocked back, -2 AP; by 7 or more knocked over.
+    Half points: the one function the engine and the agents' estimate both use."""
+    from hexdojo.envs.rules import Game, knockback_band
+
+    kb = Game.create(["chu", "chu"]).tables.data.knockback
+    assert [knockback_band(kb, f) for f in (0, 1, 6, 7, 13, 14, 30)] == [
+        ("none", 0, False), ("off balance", 1, False), ("off balance", 1, False),
+        ("knocked back", 2, False), ("knocked back", 2, False),
+        ("knocked over", 2, True), ("knocked over", 2, True)]

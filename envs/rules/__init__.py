@@ -14,7 +14,7 @@ from .events import render_event
 from .fighter import Profile, load_profile, preset_names
 from .legality import param_domain
 from .model import DECISION_KINDS, END, PASS, RELEASE, RISK_ABOUT, Choice, Decision, Hold
-from .resolution import attack_basic, defence_basic, defence_bonus
+from .resolution import attack_basic, defence_basic, defence_bonus, knockback_band
 from .ruleset import RulesError, load_rules_data
 from .state import Game, IllegalChoice, State
 from .tables import Tables, load_tables
@@ -22,7 +22,8 @@ from .tables import Tables, load_tables
 __all__ = [
     "DECISION_KINDS", "END", "PASS", "RELEASE", "RISK_ABOUT", "Choice", "Decision", "Dice", "Game", "Hold",
     "IllegalChoice", "LoadedDice", "Profile", "RulesError", "State", "Tables",
-    "attack_basic", "defence_basic", "defence_bonus", "load_profile", "load_rules_data", "load_tables",
+    "attack_basic", "defence_basic", "defence_bonus", "knockback_band", "load_profile",
+    "load_rules_data", "load_tables",
     "param_domain", "preset_names",
     "render_event",
 ]

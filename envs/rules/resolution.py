@@ -16,6 +16,7 @@ from .model import END, PASS, RELEASE, Choice, Decision, Hold
 from .tables import Tables, h2
 
 if TYPE_CHECKING:
+    from .ruleset import Knockback
     from .state import State
 
 Step = tuple[Decision, list[Choice]] | None
@@ -777,20 +778,15 @@ class HitFrame(Frame):
         skill = kb.mounted_skill if v.mounted else kb.roll.skill
         b, terms = s.basic(self.victim, skill, kb.roll.characteristic, kb.roll.specialisms, extra)
         res, rec = s.roll("knock-back", b, terms, v.p.risk.knockback)
-        fail = self.damage - res
-        if fail <= 0:
+        effect, loss, over = knockback_band(kb, self.damage - res)
+        if effect == "none":
             s.log("knockback", "aom1d34", a=self.victim, actor=v.name, roll=rec,
                   difficulty=self.damage / 2, effect="none")
             return
-        if fail <= h2(kb.off_balance_max_fail):
-            effect, loss, move = "off balance", kb.off_balance_ap_loss, False
-        elif fail < h2(kb.knocked_over_min_fail):
-            effect, loss, move = "knocked back", kb.knocked_back_ap_loss, True
-        else:
-            effect, loss, move = "knocked over", kb.knocked_back_ap_loss, True
+        move = effect != "off balance"
         short = v.ap < loss
         s.lose_ap(self.victim, loss)
-        falls = effect == "knocked over" or short
+        falls = over or short
         s.log("knockback", "aom1d34", a=self.victim, actor=v.name, roll=rec,
               difficulty=self.damage / 2, effect=effect, falls=falls)
         if falls:
@@ -832,6 +828,19 @@ class HitFrame(Frame):
             if follower is not None:
                 s.place(follower, self.dest)
                 s.log("moves_along", "aom3225", a=follower, actor=s.fighters[follower].name)
+
+
+def knockback_band(kb: Knockback, fail: int) -> tuple[str, int, bool]:
+    """§1.13 (aom1d34, §5.20): what failing the knock-back roll by ``fail`` half points
+    does: (effect, AP lost, knocked over). Knocked back and knocked over also move the
+    victim; a victim with fewer AP than it loses falls as well (the caller knows its AP)."""
+    if fail <= 0:
+        return "none", 0, False
+    if fail <= h2(kb.off_balance_max_fail):
+        return "off balance", kb.off_balance_ap_loss, False
+    if fail < h2(kb.knocked_over_min_fail):
+        return "knocked back", kb.knocked_back_ap_loss, False
+    return "knocked over", kb.knocked_back_ap_loss, True
 
 
 # ======================================================================= follow-on (§3)
