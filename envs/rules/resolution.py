@@ -40,6 +40,12 @@ class Frame:
     def answer(self, s: State, c: Choice) -> None:  # pragma: no cover - interface
         raise NotImplementedError
 
+    def roll_context(self, s: State) -> dict[str, Any]:
+        """What a player knows when choosing the risk of a pending roll (or whether to
+        soak): the maneuvers involved and the basic values (half points) both sides will
+        roll on, keyed by fighter. Empty where the frame is not asking about a roll."""
+        return {}
+
 
 def schedule(s: State, frames: list[Frame]) -> None:
     """Push frames so that the first in the list runs first."""
@@ -339,6 +345,21 @@ class AttackFrame(Frame):
     def counter(self, s: State) -> bool:
         """An attacking reaction resolved simultaneously (§1.6)."""
         return self.react is not None and s.t.maneuvers[self.react.maneuver or ""].counter
+
+    def roll_context(self, s: State) -> dict[str, Any]:
+        """Risk decisions of an attack: the attack, its aim, the target's reaction and the
+        basic values the resolution below will roll on (the same public functions)."""
+        if self.at not in ("att_risk", "def_risk"):
+            return {}
+        c, r = self.c, self.react
+        ba, _ = attack_basic(s, self.a, self.t, c.maneuver or "", c.location)
+        if r is not None and self.counter(s):
+            bd, _ = attack_basic(s, self.t, self.a, r.maneuver or "", r.location)
+        else:
+            bd, _ = defence_basic(s, self.t, self.a, r.maneuver if r else None, c.maneuver,
+                                  c.location)
+        return {"attacker": self.a, "attack": c.maneuver, "location": c.location,
+                "reaction": r.maneuver if r else None, "basics": {self.a: ba, self.t: bd}}
 
     def declare(self, s: State) -> None:
         m = s.t.maneuvers[self.c.maneuver or ""]
@@ -685,6 +706,13 @@ class HitFrame(Frame):
               target=v.name, maneuver=self.maneuver, kind=self.kind, location=self.loc,
               damage_type=self.dtype, roll=rec, dr=dr / 2, wound=t.wound_levels[self.level])
 
+    def roll_context(self, s: State) -> dict[str, Any]:
+        """Soak decisions: the wound level a soak would reduce and the soak basic value."""
+        if self.at not in ("soak", "soak_risk"):
+            return {}
+        b, _ = s.spec_basic(self.victim, s.t.data.soak.roll)
+        return {"wound": self.level, "basics": {self.victim: b}}
+
     def soak(self, s: State, risk: int) -> None:
         t = s.t
         res, rec = s.roll_spec(self.victim, "soak", t.data.soak.roll, risk)
@@ -906,8 +934,10 @@ class BreakHoldFrame(Frame):
             self.rh = c.risk
             self.at = "roll"
 
-    def resolve(self, s: State, h: Hold) -> None:
-        pop(s, self)
+    def basics(self, s: State, h: Hold) -> tuple[tuple[int, list[tuple[str, int]], str],
+                                                   tuple[int, list[tuple[str, int]], str]]:
+        """(basic, terms, method) of the escaper and of the holder, who resists with its
+        best method (hexdojo)."""
         bh = s.t.data.break_hold
         kind = s.t.hold_kinds[h.kind]
         method = bh.escaper_methods[self.c.option]
@@ -915,13 +945,26 @@ class BreakHoldFrame(Frame):
         eb, eterms = s.basic(self.i, spec.skill, spec.characteristic,
                              (), [("earlier attempts", h2(s.t.data.holds.break_attempt_bonus) * h.attempts)])
         best = None
-        for hm in bh.holder_methods:  # hexdojo: the holder resists with the best method
+        for hm in bh.holder_methods:
             hs = bh.methods[hm]
             hb, hterms = s.basic(h.holder, hs.skill, hs.characteristic, (),
                                  [(f"{h.kind} hold", h2(kind.break_holder_bonus))])
             if best is None or hb > best[0]:
                 best = (hb, hterms, hm)
         assert best is not None
+        return (eb, eterms, method), best
+
+    def roll_context(self, s: State) -> dict[str, Any]:
+        """Risk decisions of a Break Hold: both sides' basic values."""
+        h = s.hold_on(self.i)
+        if self.at not in ("esc_risk", "hold_risk") or h is None:
+            return {}
+        (eb, _, _), (hb, _, _) = self.basics(s, h)
+        return {"basics": {self.i: eb, h.holder: hb}}
+
+    def resolve(self, s: State, h: Hold) -> None:
+        pop(s, self)
+        (eb, eterms, method), best = self.basics(s, h)
         eres, erec = s.roll(f"break hold ({method})", eb, eterms, self.re)
         hres, hrec = s.roll(f"hold ({best[2]})", best[0], best[1], self.rh)
         ok = eres > hres  # the escaper must score higher (aom322d)

@@ -159,7 +159,11 @@ class State:
         Keys: ``fighter``, ``kind``, ``about`` (which roll a risk decision is for),
         ``attacker``/``attack``/``location``/``arc`` (a reaction: who does what to me, aimed
         where, from which relative direction 0 front .. 3 rear), ``after`` (a follow-on: the
-        maneuver it follows), ``closing`` (the attacker stepped into my hex).
+        maneuver it follows), ``closing`` (the attacker stepped into my hex). Risk and
+        soak decisions add what the roll is about (``Frame.roll_context``): ``basics``
+        (fighter -> basic value in half points, both sides of an opposed roll), and for an
+        attack's rolls ``attacker``/``attack``/``location``/``reaction`` (the target's
+        declared reaction, or None), for a soak ``wound`` (the level it would reduce).
         """
         if self._pending is None:
             return {}
@@ -177,6 +181,8 @@ class State:
                 out["closing"] = getattr(fr, "closed", False)
         if w is not None and w.after is not None:
             out["after"] = w.after
+        if d.kind in ("risk", "soak"):
+            out.update(fr.roll_context(self))
         return out
 
     def legal_choices(self) -> list[Choice]:
@@ -390,10 +396,16 @@ class State:
         }
         return res, rec
 
+    def spec_basic(self, i: int, spec: Any, extra: Sequence[tuple[str, int]] = ()
+                   ) -> tuple[int, list[tuple[str, int]]]:
+        """Basic value and terms of a roll described in the rules data (skill,
+        characteristic, specialisms, bonus), e.g. soak."""
+        return self.basic(i, spec.skill, spec.characteristic, spec.specialisms,
+                          list(extra) + [("bonus", h2(getattr(spec, "bonus", 0)))])
+
     def roll_spec(self, i: int, what: str, spec: Any, risk: int,
                   extra: Sequence[tuple[str, int]] = ()) -> tuple[int, dict[str, Any]]:
-        b, terms = self.basic(i, spec.skill, spec.characteristic, spec.specialisms,
-                              list(extra) + [("bonus", h2(getattr(spec, "bonus", 0)))])
+        b, terms = self.spec_basic(i, spec, extra)
         return self.roll(what, b, terms, risk)
 
     def lose_ap(self, i: int, n: int) -> int:
