@@ -42,6 +42,10 @@ class LearnedAgent(Agent):
         from gymnasium import spaces
 
         self._flat = isinstance(model.observation_space, spaces.Box)
+        obs_space = model.observation_space
+        n_obs = int(np.prod(obs_space.shape)) if self._flat else sum(
+            int(np.prod(sp.shape)) for sp in obs_space.spaces.values())
+        self._spaces = (n_obs, int(model.action_space.n))
         self.illegal = 0  # choices the policy made that the engine rejected (must stay 0)
 
     @classmethod
@@ -76,6 +80,17 @@ class LearnedAgent(Agent):
 
             torch.manual_seed(int(seed) % (2**31))
 
+    def _check_spaces(self, n_obs: int, n_actions: int) -> None:
+        """A model trained on another observation or action layout (an older hexdojo, other
+        rules data) cannot play: say so instead of failing inside torch."""
+        if (n_obs, n_actions) != self._spaces:
+            raise AgentError(
+                f"checkpoint {self.path or self.name!r}: trained on observations of "
+                f"{self._spaces[0]} numbers and {self._spaces[1]} actions; this game has "
+                f"{n_obs} and {n_actions} (the observation or the rules data changed since): "
+                "retrain it"
+            )
+
     def act(self, state: State) -> Choice:
         from hexdojo.envs.catalogue import catalogue_for
         from hexdojo.envs.observation import encoder_for
@@ -86,6 +101,7 @@ class LearnedAgent(Agent):
         legal = state.legal_choices()
         ids = cat.ids(legal)
         flat = enc.encode_flat(state, i, ids)
+        self._check_spaces(flat.size, cat.n)
         obs = flat if self._flat else enc.to_dict(flat)
         mask = np.zeros(cat.n, dtype=bool)
         mask[ids] = True

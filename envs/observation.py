@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 
 #: AP above this are reported as this (the observation must stay inside its bounds).
 AP_MAX = 30
+#: Basic values of a pending roll (points) are reported clipped to this range.
+BASIC_MIN, BASIC_MAX = -30, 50
 #: Per-fighter flags, in order.
 FLAGS: tuple[str, ...] = ("prone", "mounted", "phased", "staggered", "stunned", "out")
 
@@ -52,6 +54,11 @@ def _layout(game: Game, cat: Catalogue) -> dict[str, tuple[int, float, float]]:
         "incoming_closing": (1, 0, 1),
         "follow_on_after": (n_man, 0, 1),
         "follow_ons": (n_man, 0, 1),
+        "roll_attack": (n_man, 0, 1),
+        "roll_reaction": (n_man, 0, 1),
+        "roll_location": (n_loc, 0, 1),
+        "roll_basics": (2, BASIC_MIN, BASIC_MAX),
+        "soak_wound": (n_lvl, 0, 1),
         "opp_offset": (2, -2 * rad, 2 * rad),
         "distance": (1, 0, 2 * rad),
         "same_hex": (1, 0, 1),
@@ -129,7 +136,8 @@ class ObservationEncoder:
         self._fields = tuple(self.offset[k] for k in (
             "decision_kind", "deciding", "risk_roll", "incoming_maneuver",
             "incoming_location", "incoming_arc", "incoming_closing", "follow_on_after",
-            "follow_ons", "opp_offset", "distance", "same_hex", "arc_of_opp",
+            "follow_ons", "roll_attack", "roll_reaction", "roll_location", "roll_basics",
+            "soak_wound", "opp_offset", "distance", "same_hex", "arc_of_opp",
             "arc_of_self", "initiative", "phase", "turn"))
         #: per-fighter field offsets (self, then opponent), in the order encode_flat uses
         self._per = tuple(
@@ -149,7 +157,8 @@ class ObservationEncoder:
         b = array("f", self._zero)
         (o_decision_kind, o_deciding, o_risk_roll, o_incoming_maneuver,
          o_incoming_location, o_incoming_arc, o_incoming_closing, o_follow_on_after,
-         o_follow_ons, o_opp_offset, o_distance, o_same_hex, o_arc_of_opp, o_arc_of_self,
+         o_follow_ons, o_roll_attack, o_roll_reaction, o_roll_location, o_roll_basics,
+         o_soak_wound, o_opp_offset, o_distance, o_same_hex, o_arc_of_opp, o_arc_of_self,
          o_initiative, o_phase, o_turn) = self._fields
         me, op = fighter, 1 - fighter
         fs = state.fighters
@@ -161,10 +170,30 @@ class ObservationEncoder:
             kind = d.kind
             b[o_decision_kind + self._kind_index[kind]] = 1
             b[o_deciding] = 1
-            if kind == "risk":
-                k = self._about_index.get(d.about)
-                if k is not None:
-                    b[o_risk_roll + k] = 1
+            if kind == "risk" or kind == "soak":
+                if kind == "risk":
+                    k = self._about_index.get(d.about)
+                    if k is not None:
+                        b[o_risk_roll + k] = 1
+                # what the roll is about: maneuvers, aim, both basic values (State.context)
+                ctx = state.context()
+                att = ctx.get("attack")
+                if att is not None:
+                    b[o_roll_attack + self._man_index[att]] = 1
+                    loc = ctx.get("location")
+                    if loc is not None:
+                        b[o_roll_location + self._loc_index[loc]] = 1
+                    rea = ctx.get("reaction")
+                    if rea is not None:
+                        b[o_roll_reaction + self._man_index[rea]] = 1
+                basics = ctx.get("basics")
+                if basics:
+                    for who, v in basics.items():
+                        b[o_roll_basics + (0 if who == me else 1)] = min(
+                            max(v / 2, BASIC_MIN), BASIC_MAX)
+                lvl = ctx.get("wound")
+                if lvl is not None:
+                    b[o_soak_wound + lvl] = 1
             elif kind == "reaction" or kind == "follow_on":
                 ctx = state.context()
                 att = ctx.get("attack")

@@ -92,6 +92,27 @@ def test_existing_checkpoint_goes_to_the_learned_hook(tmp_path) -> None:
         make_agent(str(p))
 
 
+def test_a_model_of_another_observation_layout_is_refused_clearly() -> None:
+    """A checkpoint trained before the observation changed (e.g. 211 numbers) must not
+    reach torch with the wrong shape: the agent names both layouts and says to retrain."""
+    from types import SimpleNamespace
+
+    from gymnasium import spaces
+
+    from hexdojo.agents.policy import LearnedAgent
+    from hexdojo.envs.catalogue import catalogue_for
+    from hexdojo.envs.rules import Game
+
+    game = Game.create(["chu", "chu"])
+    n = catalogue_for(game.tables).n
+    old = SimpleNamespace(observation_space=spaces.Box(0, 1, (211,)),
+                          action_space=spaces.Discrete(n))
+    agent = LearnedAgent(old, name="old")
+    with pytest.raises(AgentError, match=f"observations of 211 numbers and {n} actions; "
+                                         f"this game has 280 and {n}.*retrain"):
+        agent.act(game.new_state(0))
+
+
 def test_callables_and_agents_are_accepted() -> None:
     g = Game.create(["chu", "chu"])
     s = g.new_state(0)

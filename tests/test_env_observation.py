@@ -126,6 +126,45 @@ def test_risk_roll_names_the_roll(game: Game, about: str) -> None:
     assert RISK_ABOUT[onehot(o["risk_roll"])] == about
 
 
+def test_risk_decisions_show_the_attack_reaction_and_both_basics(game: Game) -> None:
+    """§1.3/§1.8: choosing dice, a fighter sees the attack, its aim, the declared defence
+    and both basic values; checked against the rolls the engine logs (risk 0: result =
+    basic)."""
+    cat = catalogue_for(game.tables)
+    s = scenario(game)
+    s.apply(Choice("maneuver", "Martial Strike", 1, "Chest", 0, 0))
+    s.apply(next(c for c in s.legal_choices() if c.maneuver == "Forearm Block"))
+    a = encode_observation(s, 0)  # A chooses its attack dice
+    idle = encode_observation(s, 1)
+    s.apply(Choice("risk", risk=0))
+    b = encode_observation(s, 1)  # B chooses its defence dice
+    s.apply(Choice("risk", risk=0))
+    e = next(e for e in reversed(s.events) if e["type"] == "attack")
+    for o in (a, b):
+        assert cat.maneuvers[onehot(o["roll_attack"])] == "Martial Strike"
+        assert cat.maneuvers[onehot(o["roll_reaction"])] == "Forearm Block"
+        assert game.tables.locations[onehot(o["roll_location"])] == "Chest"
+        assert o["soak_wound"].sum() == 0
+    assert a["roll_basics"].tolist() == [e["attack"]["result"], e["defence"]["result"]]
+    assert b["roll_basics"].tolist() == [e["defence"]["result"], e["attack"]["result"]]
+    for k in ("roll_attack", "roll_reaction", "roll_location", "roll_basics"):
+        assert idle[k].sum() == 0  # decision fields are zero for the fighter not deciding
+
+
+def test_soak_decisions_show_the_wound_and_the_soak_basic(game: Game) -> None:
+    s = _walk_until(game, lambda s: s.decision.kind == "soak")
+    i = s.decision.fighter
+    o = encode_observation(s, i)
+    s.apply(next(c for c in s.legal_choices() if c.kind == "maneuver"))
+    r = encode_observation(s, i)  # the soak's risk decision
+    s.apply(Choice("risk", risk=0))
+    e = next(e for e in reversed(s.events) if e["type"] == "soak")
+    for x in (o, r):
+        assert game.tables.wound_levels[onehot(x["soak_wound"])] == e["before"]
+        assert x["roll_basics"].tolist() == [e["roll"]["result"], 0]
+        assert x["roll_attack"].sum() == 0
+
+
 def test_turn_and_initiative(game: Game) -> None:
     s = _walk_until(game, lambda s: s.turn == 3)
     first = s.order[0]
