@@ -134,10 +134,8 @@ class HumanAgent(Agent):
             self.say(render_board(state))
         about = f" ({d.about})" if d.about else ""
         ctx = state.context()
-        if ctx.get("attack") and ctx.get("attacker") is not None:
-            who = state.fighters[ctx["attacker"]].name
-            where = f" at your {ctx['location']}" if ctx.get("location") else ""
-            self.say(f"{who}: {ctx['attack']}{where}")
+        for line in situation(state, d.fighter, ctx):
+            self.say(line)
         self.say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} (you), "
                  f"{d.kind} decision{about}:")
         for k, lb in enumerate(labels, 1):
@@ -154,6 +152,41 @@ class HumanAgent(Agent):
                 return choices[k]
             self.say(f"  {text.strip()!r} does not pick exactly one option; "
                      "type its number or more of its name")
+
+
+def _pts(half: int) -> str:
+    """Half points as the rulebook writes them: 7, 11½, -1½."""
+    sign, a = ("-" if half < 0 else ""), abs(half)
+    whole = str(a // 2) if a // 2 or not a % 2 else ""
+    return f"{sign}{whole}{'½' if a % 2 else ''}"
+
+
+def situation(state: State, me: int, ctx: dict) -> list[str]:
+    """What the decision is about, from ``State.context()``: the attack being reacted to
+    or rolled for, the declared reaction, the wound a soak would reduce, and the basic
+    values both sides roll on (§1.3: risking n dice turns basic b into nD + b - 3n)."""
+    lines = []
+    att, x = ctx.get("attack"), ctx.get("attacker")
+    if att and x is not None:
+        loc = ctx.get("location")
+        if x == me:
+            them = state.fighters[1 - me].name
+            line = f"your {att} " + (f"at {them}'s {loc}" if loc else f"on {them}")
+        else:
+            line = f"{state.fighters[x].name}: {att}" + (f" at your {loc}" if loc else "")
+        if ctx.get("reaction"):
+            line += f"; {'their' if x == me else 'your'} reaction: {ctx['reaction']}"
+        lines.append(line)
+    if ctx.get("wound") is not None:
+        lines.append(f"the hit would be a {state.t.wound_levels[ctx['wound']]} wound")
+    basics = ctx.get("basics")
+    if basics:
+        line = f"you roll on {_pts(basics[me])}"
+        other = [v for k, v in basics.items() if k != me]
+        if other:
+            line += f" against {_pts(other[0])}"
+        lines.append(line + " (basic values)")
+    return lines
 
 
 class QuitFight(Exception):

@@ -114,6 +114,40 @@ def test_play_quit_and_bad_picks() -> None:
     assert "You left the fight." in res.output
 
 
+def test_a_person_choosing_dice_sees_what_is_rolled() -> None:
+    """§1.3/§1.8: at a risk decision the player is told the attack, the declared reaction
+    and both basic values (here Chu's Martial Strike vs Urlik's Forearm Block, both
+    rolled with no dice so the results equal the basics shown)."""
+    from hexdojo.agents.play import situation
+    from hexdojo.envs.rules import Choice, Game
+
+    s = Game.create(["chu", "urlik"]).new_state(3, scenario={
+        "fighters": [{"pos": [0, 0], "facing": 0, "ap": 6}, {"pos": [1, 0], "facing": 3, "ap": 5}],
+        "phase": 0})
+    s.apply(Choice("maneuver", "Martial Strike", target=1, location="Chest"))
+    s.apply(next(c for c in s.legal_choices() if c.maneuver == "Forearm Block"))
+    mine = situation(s, 0, s.context())
+    s.apply(Choice("risk", risk=0))
+    theirs = situation(s, 1, s.context())
+    s.apply(Choice("risk", risk=0))
+    e = next(e for e in reversed(s.events) if e["type"] == "attack")
+    att, dfc = e["attack"]["result"], e["defence"]["result"]
+
+    def pts(v: float) -> str:
+        return f"{int(v)}½" if v % 1 else f"{int(v)}"
+
+    assert mine == ["your Martial Strike at Urlik's Chest; their reaction: Forearm Block",
+                    f"you roll on {pts(att)} against {pts(dfc)} (basic values)"]
+    assert theirs == ["Chu: Martial Strike at your Chest; your reaction: Forearm Block",
+                      f"you roll on {pts(dfc)} against {pts(att)} (basic values)"]
+
+
+def test_half_points_are_written_as_in_the_rulebook() -> None:
+    from hexdojo.agents.play import _pts
+
+    assert [_pts(h) for h in (-3, -2, -1, 0, 1, 7, 23)] == ["-1½", "-1", "-½", "0", "½", "3½", "11½"]
+
+
 def test_agents_lists_names() -> None:
     res = run("agents")
     assert res.exit_code == 0
