@@ -87,6 +87,8 @@ class Knowledge:
         self._dc_at: tuple | None = None
         #: (reaction, attack, aim row) -> the reaction's own defence bonus (pure in the rules)
         self._bonus: dict[tuple, int] = {}
+        #: (pain basic, dice) -> pain band probabilities (pure in the rules; a few hundred keys)
+        self._pain: dict[tuple[int, int], tuple[float, float, float]] = {}
 
     def dc(self, s: State) -> dict[tuple, object]:
         """A memo valid for the state's current decision only (see :func:`same_decision`)."""
@@ -310,7 +312,19 @@ class Knowledge:
                 continue
             worst = max(y_worst, lv)
             w = WOUND_VALUE[lv] + IMPAIR_VALUE * (imp_now - t.impairment[worst])
-            pvals, pprobs = self.odds.dist(pain_b + t.wound_pain[lv], pn)
+            unc, stun, stag = self.pain_bands(pain_b + t.wound_pain[lv], pn)
+            stun_v = STUN_VALUE + 1.5 * y_ap + min(0.8, STUN_FOLLOW * x_left) * KO
+            w += unc * KO + stun * stun_v + stag * STAGGER_VALUE
+            total += pv * w
+        return total
+
+    def pain_bands(self, basic: int, n: int) -> tuple[float, float, float]:
+        """P(unconscious), P(stunned), P(staggered) of a pain roll on ``basic`` with ``n``
+        dice (§1.12 bands); pure in the rules, so memoised across decisions."""
+        key = (basic, n)
+        hit = self._pain.get(key)
+        if hit is None:
+            pvals, pprobs = self.odds.dist(basic, n)
             unc = stun = stag = 0.0
             for pval, pp in zip(pvals.tolist(), pprobs.tolist(), strict=True):
                 if pval <= self.pain_t[0]:
@@ -319,10 +333,8 @@ class Knowledge:
                     stun += pp
                 elif pval < self.pain_t[2]:
                     stag += pp
-            stun_v = STUN_VALUE + 1.5 * y_ap + min(0.8, STUN_FOLLOW * x_left) * KO
-            w += unc * KO + stun * stun_v + stag * STAGGER_VALUE
-            total += pv * w
-        return total
+            hit = self._pain[key] = (unc, stun, stag)
+        return hit
 
     def knockback_value(self, yp: Profile, y_worst: int, y_pen: int, y_ap: int,
                         y_prone: bool, y_mounted: bool, dmg_basic: int, n: int, loc: str,
