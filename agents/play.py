@@ -206,6 +206,9 @@ def run_fight(
         a.reset(agent_seed(seed, side))
     state = game.new_state(seed)
     choices: list[Choice] = []
+    # a person never sees the other side's dice before choosing theirs: both risks are
+    # sealed until the roll (which the log then shows with its dice), as for learners
+    sealed = any(isinstance(a, HumanAgent) for a in agents)
     shown = 0
     if show_log:
         for line in state.render_log(0):
@@ -216,7 +219,7 @@ def run_fight(
         assert d is not None
         agent = agents[d.fighter]
         c = checked_act(agent, state)
-        if show_log and not isinstance(agent, HumanAgent):
+        if show_log and not isinstance(agent, HumanAgent) and not (sealed and c.kind == "risk"):
             say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} ({agent.name}): "
                 f"{choice_label(state, c)}")
         state.apply(c)

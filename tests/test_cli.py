@@ -103,6 +103,8 @@ def test_play_against_an_agent_by_number_and_name(tmp_path) -> None:
     assert res.exit_code == 0, res.output
     assert "your choice" in res.output and "A = Chu" in res.output
     assert ("wins" in res.output) or ("Draw" in res.output)
+    # the opponent's dice stay sealed until the roll, which then shows them (§1.3)
+    assert "(random): risk" not in res.output and "risk 1d6" in res.output
     rep = run("replay", str(f), "--no-pause")
     assert rep.exit_code == 0 and "Replay:" in rep.output
 
