@@ -346,19 +346,26 @@ class AttackFrame(Frame):
         """An attacking reaction resolved simultaneously (§1.6)."""
         return self.react is not None and s.t.maneuvers[self.react.maneuver or ""].counter
 
+    def basics(self, s: State) -> tuple[tuple[int, list[tuple[str, int]]],
+                                        tuple[int, list[tuple[str, int]]]]:
+        """§1.8 basic values (half points) and terms of the attack and of the target's
+        answer: a counter-attack's own attack (§1.6), else its defence (aom315; the
+        default defence without a defensive reaction)."""
+        c, r = self.c, self.react
+        att = attack_basic(s, self.a, self.t, c.maneuver or "", c.location)
+        if r is not None and self.counter(s):
+            return att, attack_basic(s, self.t, self.a, r.maneuver or "", r.location)
+        return att, defence_basic(s, self.t, self.a, r.maneuver if r else None, c.maneuver,
+                                  c.location)
+
     def roll_context(self, s: State) -> dict[str, Any]:
         """Risk decisions of an attack: the attack, its aim, the target's reaction and the
-        basic values the resolution below will roll on (the same public functions)."""
+        basic values :meth:`resolve` will roll on."""
         if self.at not in ("att_risk", "def_risk"):
             return {}
-        c, r = self.c, self.react
-        ba, _ = attack_basic(s, self.a, self.t, c.maneuver or "", c.location)
-        if r is not None and self.counter(s):
-            bd, _ = attack_basic(s, self.t, self.a, r.maneuver or "", r.location)
-        else:
-            bd, _ = defence_basic(s, self.t, self.a, r.maneuver if r else None, c.maneuver,
-                                  c.location)
-        return {"attacker": self.a, "attack": c.maneuver, "location": c.location,
+        (ba, _), (bd, _) = self.basics(s)
+        r = self.react
+        return {"attacker": self.a, "attack": self.c.maneuver, "location": self.c.location,
                 "reaction": r.maneuver if r else None, "basics": {self.a: ba, self.t: bd}}
 
     def declare(self, s: State) -> None:
@@ -395,14 +402,15 @@ class AttackFrame(Frame):
                   target=s.fighters[self.t].name, maneuver=c.maneuver,
                   why="the hold was broken")
             return
-        att, arec = attack_roll(s, self.a, self.t, c, self.ra)
+        (ba, aterms), (bd, dterms) = self.basics(s)
+        att, arec = s.roll("attack", ba, aterms, self.ra)
         frames: list[Frame] = []
         ev: dict[str, Any] = {"a": self.a, "t": self.t, "actor": s.fighters[self.a].name,
                               "target": s.fighters[self.t].name, "maneuver": c.maneuver,
                               "location": c.location, "attack": arec}
         react = self.react
         if react is not None and self.counter(s):
-            cres, crec = attack_roll(s, self.t, self.a, react, self.rd)
+            cres, crec = s.roll("attack", bd, dterms, self.rd)
             ev.update(counter=react.maneuver, counter_location=react.location, defence=crec)
             hits = []
             if att >= cres:
@@ -419,7 +427,7 @@ class AttackFrame(Frame):
             schedule(s, frames)
             return
         rname = react.maneuver if react is not None else None
-        dres, drec = defence_roll(s, self.t, self.a, rname, c, self.rd)
+        dres, drec = s.roll("defence", bd, dterms, self.rd)
         ev.update(defence_maneuver=rname or "none", defence=drec)
         rm = s.t.maneuvers[rname] if rname else None
         if rm is not None and rm.category == "leg_grab":
@@ -522,20 +530,6 @@ def defence_bonus(t: Tables, rname: str, attack: str | None, location: str | Non
     if m.category == "block":
         return h2(t.data.forearm_block.bonus_vs_unarmed)
     return h2(m.defence_bonus)
-
-
-def attack_roll(s: State, x: int, y: int, c: Choice, risk: int) -> tuple[int, dict[str, Any]]:
-    """§1.8: the attack roll of ``x``'s maneuver ``c`` on ``y``."""
-    b, terms = attack_basic(s, x, y, c.maneuver or "", c.location)
-    return s.roll("attack", b, terms, risk)
-
-
-def defence_roll(
-    s: State, y: int, x: int, rname: str | None, c: Choice, risk: int
-) -> tuple[int, dict[str, Any]]:
-    """§1.8: the defence roll of ``y`` against ``x``'s maneuver ``c``."""
-    b, terms = defence_basic(s, y, x, rname, c.maneuver, c.location)
-    return s.roll("defence", b, terms, risk)
 
 
 # ======================================================================= success (§2 effects)
