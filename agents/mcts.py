@@ -6,7 +6,9 @@ must not peek at the real fight's future rolls) and walks a tree whose nodes are
 sequences of choices, not states: statistics pool over the dice, which is what a
 decision has to be good against. Both fighters' decisions are tree nodes, each picked by
 UCB1 from the deciding fighter's own point of view (the opponent is assumed to play
-well, so the search is cautious against strong and weak play alike).
+well, so the search is cautious against strong and weak play alike). An
+``opponent_model`` agent, where given, plays the other fighter inside the simulations
+instead, and ``caution`` weighs the searcher's own wounds more in the score.
 
 Branching is kept affordable as in ``search``: at a new node the scripted policy ranks
 the legal choices and only its best ``width`` become children; decisions the policy
@@ -27,7 +29,8 @@ from dataclasses import dataclass, field
 
 from hexdojo.envs.rules import Choice, State
 
-from .search import SEARCH_PARAMS, SEARCHED, RolloutSearch, evaluate
+from .base import Agent
+from .search import SEARCH_PARAMS, SEARCHED, RolloutSearch
 
 MCTS_PARAMS: dict[str, tuple[type, float, float, str]] = {
     **SEARCH_PARAMS,
@@ -52,9 +55,14 @@ class MCTSAgent(RolloutSearch):
 
     def __init__(self, sims: int = 96, width: int = 4, horizon: int = 2, c: float = 0.7,
                  time: float = 0.0, policy: str = "greedy", seed: int | None = 0,
-                 name: str = "mcts") -> None:
-        super().__init__(sims, width, horizon, time, policy, seed, name)
+                 name: str = "mcts", caution: float = 0.0,
+                 opponent_model: Agent | None = None) -> None:
+        super().__init__(sims, width, horizon, time, policy, seed, name, caution)
         self.c = c
+        #: plays the other fighter's decisions inside the simulations, in the tree and the
+        #: rollouts alike (reset from each simulation's seed), instead of searching them as
+        #: if he played well; None: both fighters are searched
+        self.opponent_model = opponent_model
 
     def act(self, state: State) -> Choice:
         forced = self.policy_only(state)
@@ -97,11 +105,17 @@ class MCTSAgent(RolloutSearch):
     def _simulate(self, root: Node, state: State, seed: int, me: int) -> None:
         """One simulation: descend by UCB1, expand one node, roll out, back up."""
         sim = self.fresh_clone(state, seed)
+        model = self.opponent_model
+        if model is not None:
+            model.reset(seed % 2**31)
         stop = state.turn + self.horizon
         node, path = root, [root]
         while not sim.is_over and sim.turn <= stop:
             d = sim.decision
             assert d is not None
+            if model is not None and d.fighter != me:
+                sim.apply(model.act(sim))
+                continue
             if d.kind not in SEARCHED or len(sim.legal_choices()) == 1:
                 sim.apply(self.policy.act(sim))  # odds-exact or forced: no tree node
                 continue
@@ -114,8 +128,8 @@ class MCTSAgent(RolloutSearch):
             sim.apply(ch)
             node = node.children[ch]
             path.append(node)
-        self.play_out(sim, stop)
-        v = evaluate(sim, me)
+        self.play_out(sim, stop, me)
+        v = self.score(sim, me)
         for n in path:
             n.visits += 1
             n.value += v

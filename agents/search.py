@@ -34,6 +34,7 @@ SEARCH_PARAMS: dict[str, tuple[type, float, float, str]] = {
     "width": (int, 1, 64, "candidates searched (the rollout policy's best)"),
     "horizon": (int, 1, 100, "turns simulated beyond the current one"),
     "time": (float, 0, 600_000, "optional time budget per decision in ms (0: none)"),
+    "caution": (float, 0, 10, "own wounds weigh (1 + caution) times in the score (0: even)"),
 }
 SEARCHED = ("action", "reaction", "follow_on", "phase")
 
@@ -44,13 +45,16 @@ class RolloutSearch(Agent):
     the decisions left to the policy (forced ones, and those it answers from exact odds)."""
 
     def __init__(self, sims: int, width: int, horizon: int, time: float, policy: str,
-                 seed: int | None, name: str) -> None:
+                 seed: int | None, name: str, caution: float = 0.0) -> None:
         self.sims = sims
         self.width = width
         self.horizon = horizon
         self.time_ms = time
         self.policy = HeuristicAgent(STYLES[policy], policy)
         self.name = name
+        self.caution = caution
+        #: plays the other fighter inside the simulations (see MCTSAgent); None: the policy
+        self.opponent_model: Agent | None = None
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -76,19 +80,30 @@ class RolloutSearch(Agent):
         c.dice = Dice(seed, state.t.data.dice.die_sides)
         return c
 
-    def play_out(self, sim: State, stop: int) -> None:
-        """The policy plays both sides until the fight ends or turn ``stop`` is over."""
+    def score(self, sim: State, me: int) -> float:
+        """The simulation's outcome for ``me`` (:func:`evaluate` with this agent's caution)."""
+        return evaluate(sim, me, self.caution)
+
+    def play_out(self, sim: State, stop: int, me: int | None = None) -> None:
+        """The policy plays both sides until the fight ends or turn ``stop`` is over (the
+        side other than ``me`` played by ``opponent_model`` where the agent has one)."""
         pol = self.policy
+        model = self.opponent_model
+        if model is None or me is None:
+            while not sim.is_over and sim.turn <= stop:
+                sim.apply(pol.act(sim))
+            return
         while not sim.is_over and sim.turn <= stop:
-            sim.apply(pol.act(sim))
+            sim.apply((pol if sim.decision.fighter == me else model).act(sim))  # type: ignore[union-attr]
 
 
 class SearchAgent(RolloutSearch):
     """Flat Monte-Carlo search with a scripted rollout policy and common random numbers."""
 
     def __init__(self, sims: int = 48, width: int = 4, horizon: int = 2, time: float = 0.0,
-                 policy: str = "greedy", seed: int | None = 0, name: str = "search") -> None:
-        super().__init__(sims, width, horizon, time, policy, seed, name)
+                 policy: str = "greedy", seed: int | None = 0, name: str = "search",
+                 caution: float = 0.0) -> None:
+        super().__init__(sims, width, horizon, time, policy, seed, name, caution)
 
     def act(self, state: State) -> Choice:
         forced = self.policy_only(state)
@@ -117,11 +132,14 @@ class SearchAgent(RolloutSearch):
         c = self.fresh_clone(state, seed)
         c.apply(first)
         self.play_out(c, state.turn + self.horizon)
-        return evaluate(c, me)
+        return self.score(c, me)
 
 
-def evaluate(s: State, me: int) -> float:
-    """+1 won, -1 lost, 0 drawn; an unfinished fight scores its wounds and position."""
+def evaluate(s: State, me: int, caution: float = 0.0) -> float:
+    """+1 won, -1 lost, 0 drawn; an unfinished fight scores its wounds and position.
+
+    ``caution`` makes ``me``'s own hurt weigh (1 + caution) times the opponent's: a
+    cautious searcher gives up a wound it could deal rather than risk one."""
     if s.is_over:
         w = s.winner
         return 0.0 if w is None else (1.0 if w == me else -1.0)
@@ -130,5 +148,5 @@ def evaluate(s: State, me: int) -> float:
         hurt = sum(WOUND_VALUE[lv] for _, lv in f.wounds) + 2.0 * f.worst
         if f.prone:
             hurt += 3.0
-        score += -hurt if f.idx == me else hurt
+        score += -(1.0 + caution) * hurt if f.idx == me else hurt
     return float(np.tanh(score / 30.0)) * 0.9

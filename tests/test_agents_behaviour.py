@@ -184,6 +184,76 @@ def test_mcts_tree_statistics() -> None:
     assert pick in s.legal_choices()
 
 
+def test_caution_weighs_own_wounds_more() -> None:
+    """``caution`` scales the searcher's own hurt: equal wounds score 0 when even, below 0
+    for a cautious searcher (from either side), and a finished fight is still +-1."""
+    from hexdojo.agents.search import evaluate
+
+    g = Game.create(["chu", "chu"])
+    s = g.new_state(0, scenario={"fighters": [
+        {"pos": [0, 0], "facing": 0, "wounds": [["Chest", "Light"]]},
+        {"pos": [1, 0], "facing": 3, "wounds": [["Chest", "Light"]]}]})
+    assert evaluate(s, 0) == 0.0 == evaluate(s, 1)
+    assert evaluate(s, 0, caution=1.0) < evaluate(s, 0, caution=0.5) < 0.0
+    assert evaluate(s, 1, caution=1.0) == evaluate(s, 0, caution=1.0)
+    fresh = g.new_state(0)
+    assert evaluate(fresh, 0, caution=3.0) == 0.0
+
+
+def test_mcts_opponent_model_plays_the_other_side_in_simulations() -> None:
+    """With an ``opponent_model``, the other fighter's decisions inside a simulation are
+    the model's (reset from the simulation's seed), never tree nodes: every node below the
+    root is the searcher's own choice, and the model is asked at least once."""
+    from hexdojo.agents.base import Agent
+    from hexdojo.agents.mcts import MCTSAgent, Node
+    from hexdojo.agents.scripted import RandomAgent
+
+    class Counting(Agent):
+        name = "counting"
+
+        def __init__(self) -> None:
+            self.inner, self.calls, self.seeds = RandomAgent(), 0, []
+
+        def reset(self, seed=None) -> None:
+            self.seeds.append(seed)
+            self.inner.reset(seed)
+
+        def act(self, state):
+            self.calls += 1
+            return self.inner.act(state)
+
+    g = Game.create(["chu", "chu"])
+    s = g.new_state(5)
+    rng = np.random.default_rng(5)
+    while s.decision.kind != "action" or len(s.legal_choices()) < 5:
+        ch = s.legal_choices()
+        s.apply(ch[int(rng.integers(len(ch)))])
+    me = s.decision.fighter
+
+    def expansions(agent: MCTSAgent) -> list[int]:
+        """Who decides at each node the agent's simulations create below the root."""
+        who: list[int] = []
+        expand = agent._expand
+
+        def spy(node, sim) -> None:
+            who.append(sim.decision.fighter)
+            expand(node, sim)
+
+        root = Node()
+        expand(root, s)
+        agent._expand = spy  # type: ignore[method-assign]
+        for n in range(24):
+            agent._simulate(root, s, 1000 + n, me)
+        return who
+
+    model = Counting()
+    modelled = expansions(MCTSAgent(sims=24, width=3, seed=2, opponent_model=model))
+    assert model.seeds == [1000 + n for n in range(24)] and model.calls > 0
+    assert modelled and set(modelled) == {me}, "only the searcher's decisions are nodes"
+    assert 1 - me in expansions(MCTSAgent(sims=24, width=3, seed=2)), \
+        "without a model the opponent's decisions are searched too"
+
+
 @pytest.mark.parametrize("athletics", [8.5, 8, 5.5, 5, 2, 1.5])
 def test_knockback_estimate_matches_the_engine_aom1d34(athletics) -> None:
     """§1.13 (aom1d34): the agents' knock-back estimate puts a blow in the same band as

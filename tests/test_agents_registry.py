@@ -42,6 +42,9 @@ def test_parameters_reach_the_agent() -> None:
     m = make_agent("mcts:sims=9,width=3,horizon=1,c=0.5")
     assert isinstance(m, MCTSAgent)
     assert (m.sims, m.width, m.horizon, m.c) == (9, 3, 1, 0.5)
+    assert make_agent("mcts:caution=1.5").caution == 1.5
+    assert make_agent("search:caution=2").caution == 2.0
+    assert make_agent("mcts").caution == 0.0
 
 
 def test_risk_cap_is_obeyed() -> None:
