@@ -59,3 +59,38 @@ def test_style_sweep_variants_are_valid_styles_and_reproducible():
         assert set(v) - {"base"} <= names
         style = replace(STYLES[v["base"]], **{k: x for k, x in v.items() if k != "base"})
         assert style.defend == v["defend"] and style.wait is v["wait"]
+
+
+
+def test_ladder_ceiling_oracles_see_what_fair_agents_do_not():
+    """The ceiling script's oracles are unfair on purpose: the dice oracle's simulations
+    roll the fight's own future dice (a fair search's fresh clone does not), and the full
+    oracle's rollouts foresee the random player without moving his real generator."""
+    import numpy as np
+
+    from hexdojo.agents.scripted import RandomAgent
+    from hexdojo.agents.search import SearchAgent
+
+    lc = load("ladder_ceiling")
+    state = Game.create(["chu", "chu"]).new_state(11)
+    rng = np.random.default_rng(11)
+    while (state.decision.fighter, state.decision.kind) != (0, "action") or len(
+            state.legal_choices()) < 3:
+        ch = state.legal_choices()
+        state.apply(ch[int(rng.integers(len(ch)))])
+    oracle = lc.make("dice", 1.0, 4)
+    assert isinstance(oracle, lc.DiceOracle) and oracle.name == "oracle:dice"
+    seen, real = oracle.fresh_clone(state, 99).dice, state.clone().dice
+    fair = SearchAgent().fresh_clone(state, 99).dice
+    rolls = [real.die() for _ in range(20)]
+    assert [seen.die() for _ in range(20)] == rolls != [fair.die() for _ in range(20)]
+    full = lc.make("full", 1.0, 4)
+    rnd = RandomAgent()
+    rnd.reset(5)
+    full.opponent = rnd
+    full.reset(1)
+    before = rnd.rng.bit_generator.state
+    assert full.act(state) in state.legal_choices()
+    assert rnd.rng.bit_generator.state == before, "its rollouts play a copy of him"
+    assert [lc.make(v, 2.0, 4).name for v in ("mcts", "model", "caution")] == [
+        "mcts", "mcts:model=random", "mcts:caution=2"]
