@@ -154,6 +154,17 @@ def test_greedy_beats_random_clearly() -> None:
     assert wins / 80 > 0.7
 
 
+def action_with_choices(fighters: list[str], seed: int, n: int = 5):
+    """A fight played at random from ``seed`` up to an action decision with >= ``n``
+    legal choices (something for a search to choose between)."""
+    s = Game.create(fighters).new_state(seed)
+    rng = np.random.default_rng(seed)
+    while s.decision.kind != "action" or len(s.legal_choices()) < n:
+        ch = s.legal_choices()
+        s.apply(ch[int(rng.integers(len(ch)))])
+    return s
+
+
 def test_mcts_tree_statistics() -> None:
     """Open-loop UCT mechanics: every simulation passes through the root and exactly one
     of its children (the root's state is the same in every simulation, only the dice
@@ -161,12 +172,7 @@ def test_mcts_tree_statistics() -> None:
     child, and the real fight's dice are untouched."""
     from hexdojo.agents.mcts import MCTSAgent, Node
 
-    g = Game.create(["chu", "boris"])
-    s = g.new_state(3)
-    rng = np.random.default_rng(3)
-    while s.decision.kind != "action" or len(s.legal_choices()) < 5:
-        ch = s.legal_choices()
-        s.apply(ch[int(rng.integers(len(ch)))])
+    s = action_with_choices(["chu", "boris"], 3)
     agent = MCTSAgent(sims=20, width=4, seed=1)
     root = Node()
     agent._expand(root, s)
@@ -222,12 +228,7 @@ def test_mcts_opponent_model_plays_the_other_side_in_simulations() -> None:
             self.calls += 1
             return self.inner.act(state)
 
-    g = Game.create(["chu", "chu"])
-    s = g.new_state(5)
-    rng = np.random.default_rng(5)
-    while s.decision.kind != "action" or len(s.legal_choices()) < 5:
-        ch = s.legal_choices()
-        s.apply(ch[int(rng.integers(len(ch)))])
+    s = action_with_choices(["chu", "chu"], 5)
     me = s.decision.fighter
 
     def expansions(agent: MCTSAgent) -> list[int]:
