@@ -1,0 +1,153 @@
+"""The ablate report: per agent the ranked value of every maneuver, flags, example fights."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hexdojo.envs.rules import Game
+
+from ..base import Agent
+from .ablate import AblateConfig, run_ablate
+from .lab_report import E, ci, forest, img, page, pts, table, write_all
+from .replay_html import record, viewer_html
+from .runner import Fight
+from .sections import tactics_heads, tactics_plot, tactics_tables
+from .tactics import mine
+
+
+def headlines(res: dict[str, Any]) -> list[dict[str, Any]]:
+    out = []
+    qs = [q for q in res["quantities"] if q["side"] == "both"]
+    for key in dict.fromkeys((q["agent"], q["fighters"]) for q in qs):
+        mine_ = sorted([q for q in qs if (q["agent"], q["fighters"]) == key],
+                       key=lambda q: (-q["estimate"], q["maneuver"]))
+        who = f"{key[0]} ({key[1]})"
+        for q in [q for q in mine_ if q["essential"]][:3]:
+            out.append({"text": f"{who}: banning {q['maneuver']} costs {100 * q['estimate']:.1f} "
+                                f"points [{pts(q['low'])}, {pts(q['high'])}], significant: essential",
+                        "quantity": q})
+        sig = [q for q in mine_ if q["low"] > 0 and not q["essential"]]
+        if sig:
+            out.append({"text": f"{who}: also worth something: " + ", ".join(
+                f"{q['maneuver']} {100 * q['estimate']:.1f} [{pts(q['low'])}, {pts(q['high'])}]"
+                + ("" if q["significant"] else " (not significant after the correction)")
+                for q in sig[:5]), "quantity": sig[0]})
+        for q in [q for q in mine_ if q["better_without"]][:2]:
+            out.append({"text": f"{who}: better without {q['maneuver']}: banning it gains "
+                                f"{-100 * q['estimate']:.1f} points [{pts(-q['high'])}, "
+                                f"{pts(-q['low'])}], significant", "quantity": q})
+        never = [q for q in mine_ if q["never_worth_it"]]
+        unused = [q["maneuver"] for q in never if q["never_wanted"]]
+        used = [q["maneuver"] for q in never if not q["never_wanted"]]
+        out.append({"text": f"{who}: never worth it (interval contains 0): {len(never)} of "
+                            f"{len(mine_)} maneuvers: " + (", ".join(used) or "-")
+                            + (f"; never even wanted: {', '.join(unused)}" if unused else ""),
+                    "quantity": next((q for q in never if not q["never_wanted"]), None)})
+    return out
+
+
+def _examples(q: dict[str, Any], fights: list[Fight], names: list[str], limit: int = 2
+              ) -> list[tuple[tuple, Fight, Fight]]:
+    """(key, baseline fight, banned fight) where the ban changed the agent's score the way
+    the value says (or, for a zero value, where the ban stepped in)."""
+    xi = names.index(q["agent"])
+    by = {(f.key[0][1:], *f.key[1:]): f for f in fights if f.key[0][0] == "" and f.key[0][1] == xi}
+    out = []
+    for f in fights:
+        (m, x, s) = f.key[0]
+        if m != q["maneuver"] or x != xi:
+            continue
+        b = by.get(((x, s), *f.key[1:]))
+        if b is None:
+            continue
+        moved = (b.score(s) - f.score(s)) * (q["estimate"] or 1) > 0
+        if moved or (q["estimate"] == 0 and f.sides[s].vetoes):
+            out.append((f.key, b, f))
+        if len(out) >= limit:
+            break
+    return out
+
+
+def build(cfg: AblateConfig, agents: list[Agent], res: dict[str, Any], fights: list[Fight],
+          out: Path) -> dict[str, Path]:
+    names = [a.name for a in agents]
+    base = [f for f in fights if f.key[0][0] == ""]
+    tac = mine(base, names, cfg.fighters, cfg.correction)
+    res["tactics"] = tac
+    heads = headlines(res)
+    heads += tactics_heads(tac, "baseline: ")
+    replays: list[dict[str, Any]] = []
+    for h in heads:
+        q = h.pop("quantity", None)
+        h["examples"] = []
+        if not q:
+            continue
+        for key, _b, _f in _examples(q, fights, names):
+            (m, x, s), fp, i, j, seed = key
+            game = Game.create(list(cfg.fighters[fp]), rules=cfg.rules.spec, radius=cfg.radius,
+                               turn_limit=cfg.turn_limit)
+            for ban, tag in (((), "unrestricted"), ((m,), f"without {m}")):
+                bans = (ban, ()) if s == 0 else ((), ban)
+                title = f"{names[i]} (A) vs {names[j]} (B), {names[x]} {tag}"
+                replays.append(record(game, (agents[i], agents[j]), seed, bans, title))
+                h["examples"].append((len(replays) - 1, f"seed {seed} {tag}"))
+    if not replays:
+        game = Game.create(list(cfg.fighters[0]), rules=cfg.rules.spec, radius=cfg.radius,
+                           turn_limit=cfg.turn_limit)
+        replays.append(record(game, (agents[0], agents[-1]), cfg.seed, title="baseline"))
+    res["headlines"] = [h["text"] for h in heads]
+    return _write(cfg, res, heads, replays, out)
+
+
+def _write(cfg: AblateConfig, res: dict[str, Any], heads: list[dict[str, Any]],
+           replays: list[dict[str, Any]], out: Path) -> dict[str, Path]:
+    qs = res["quantities"]
+    plots, sections = [], ["<h2>Value of each maneuver (score drop when banned)</h2>"]
+    for key in dict.fromkeys((q["agent"], q["fighters"]) for q in qs):
+        both = sorted([q for q in qs if (q["agent"], q["fighters"]) == key and q["side"] == "both"],
+                      key=lambda q: (-q["estimate"], q["maneuver"]))
+        rows = [{"label": q["maneuver"], **q} for q in both]
+        plots.append(img(forest(rows, f"{key[0]} ({key[1]}): value of each maneuver (95% paired CI)",
+                                "score drop when banned (points)"), "ablation bars"))
+        sides = {(q["maneuver"], q["side"]): q for q in qs if (q["agent"], q["fighters"]) == key}
+        trs = []
+        for rank, q in enumerate(both, 1):
+            flags = [f for f, on in (("essential", q["essential"]), ("never worth it",
+                     q["never_worth_it"]), ("never wanted", q["never_wanted"]),
+                     ("better without", q["better_without"])) if on]
+            trs.append([rank, E(q["maneuver"]),
+                        f'<span class="{"sig" if q["significant"] else ""}">{ci(q)}</span>',
+                        ci(sides[(q["maneuver"], "A")]), ci(sides[(q["maneuver"], "B")]),
+                        f"{100 * q['score_without']:.1f} / {100 * q['score_with']:.1f}",
+                        f"{q['vetoes_per_fight']:.2f}", ", ".join(flags)])
+        sections.append(f"<h3>{E(key[0])} ({E(key[1])})</h3>" + table(
+            ["rank", "maneuver", "value, both sides (points)", "as side A", "as side B",
+             "score unrestricted / banned %", "bans stepped in per fight", "flags"], trs))
+    plots.append(tactics_plot(res["tactics"], "baseline: win-rate lift of tactics"))
+    sections += ["<h2>Tactics of the unrestricted baseline</h2>", tactics_tables(res["tactics"])]
+    c = res["config"]
+    intro = (f"Ablated agents {E(', '.join(cfg.agents))} against the unrestricted field "
+             f"{E(', '.join(cfg.field))}, both sides; fighter pairings "
+             f"{E('; '.join(f'{a} is side A, {b} is side B' for a, b in cfg.fighters))}; rules "
+             f"{E(cfg.rules.label)} ({E(cfg.rules.id)}); {c['seeds_per_pairing']} seeds per "
+             f"ordered pairing from seed {cfg.seed}; {res['fights']} fights in "
+             f"{res['elapsed_s']:.1f} s with {cfg.workers} worker(s). {E(res['statistics'])}. "
+             f"Worst-case resolvable value: ±{res['resolvable_points']:.1f} points.")
+    html_text = page("hexdojo ablate: what each maneuver is worth", intro, heads, plots, sections)
+    header = ["agent", "fighters", "fighter", "maneuver", "side", "score_without", "score_with",
+              "estimate", "low", "high", "p", "fights", "significant", "never_worth_it",
+              "never_wanted", "essential", "better_without", "vetoes_per_fight"]
+    rows = [[q["agent"], q["fighters"], q["fighter"], q["maneuver"], q["side"],
+             q["score_without"], q["score_with"], q["estimate"], q["low"], q["high"], q["p"],
+             q["n_fights"], q["significant"], q["never_worth_it"], q["never_wanted"],
+             q["essential"], q["better_without"], q["vetoes_per_fight"]] for q in qs]
+    return write_all(out, res, html_text, {"ablate": (header, rows)}, replays,
+                     viewer_html(replays))
+
+
+def run_and_report(cfg: AblateConfig, agents: list[Agent], out: Path, progress: bool = True,
+                   say: Callable[[str], None] | None = None) -> tuple[dict[str, Any], dict[str, Path]]:
+    res, fights = run_ablate(cfg, agents, progress, say)
+    return res, build(cfg, agents, res, fights, out)

@@ -1,0 +1,175 @@
+"""The lab's commands: ``compare``, ``ablate``, ``tactics`` (registered by ``register(app)``).
+
+Bad input becomes one ``error:`` line (the main CLI's ``clean_errors``); each command prints
+how long it took and where its report is.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DEFAULT_FIELD = "greedy,striker,grappler,counter"
+
+Fighters = Annotated[list[str] | None, typer.Option(
+    "--fighters", help="a fighter pairing, e.g. chu,urlik (repeat for more; one name = mirror)")]
+Seed = Annotated[int, typer.Option("--seed", min=0, help="first dice seed")]
+N = Annotated[int | None, typer.Option("-n", "--fights", min=2, max=1_000_000,
+                                       help="seeds per ordered pairing (default: from --precision)")]
+Workers = Annotated[int | None, typer.Option("--workers", "-j", min=1, max=256,
+                                             help="processes (default: one per core)")]
+Radius = Annotated[int, typer.Option("--radius", min=1, max=20, help="arena radius")]
+TurnLimit = Annotated[int | None, typer.Option("--turn-limit", min=1, max=10_000,
+                                               help="turns before a draw (default: rules)")]
+Correction = Annotated[str, typer.Option("--correction", help="holm or bh (Benjamini-Hochberg)")]
+Progress = Annotated[bool, typer.Option(help="progress bar on a terminal")]
+
+
+def _precision(points: float) -> float:
+    if not 0 < points < 100:
+        raise ValueError(f"precision: value {points:g}: allowed 0 < points < 100")
+    return points / 100
+
+
+def _say(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def _agents(specs: list[str]) -> list:
+    from ..registry import make_agent
+
+    built = [make_agent(s) for s in specs]
+    names = [a.name for a in built]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup:
+        raise ValueError(f"agents: {dup!r} given twice")
+    return built
+
+
+def compare(
+    agents: Annotated[list[str], typer.Argument(help="agents (see `hexdojo agents`)")],
+    rules_a: Annotated[str, typer.Option("--rules-a", help="default, a TOML file or "
+                                         "section.key=value;...")] = "default",
+    rules_b: Annotated[str, typer.Option("--rules-b", help="as --rules-a")] = "default",
+    fighters: Fighters = None, fights: N = None,
+    precision: Annotated[float, typer.Option(help="target ±points of each agent's score "
+                                             "difference (sets -n)")] = 3.0,
+    seed: Seed = 0, workers: Workers = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the report")] = Path("compare"),
+    radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
+    progress: Progress = True,
+) -> None:
+    """Same agents and seeds under two rule sets: paired score shifts with 95 % intervals."""
+    from ..tournament import default_workers
+    from .common import check_game, parse_fighters, parse_rules
+    from .compare import CompareConfig
+    from .compare_report import run_and_report
+    from .stats import correct
+
+    correct([], correction)
+    built = _agents(agents)
+    if len(built) < 2:
+        raise ValueError("agents: give at least two")
+    ra, rb = parse_rules(rules_a), parse_rules(rules_b)
+    fps = parse_fighters(fighters or ["chu,chu"])
+    for r in (ra, rb):
+        check_game(r, fps, radius, turn_limit)
+    cfg = CompareConfig(tuple(a.name for a in built), ra, rb, tuple(fps), seed, fights,
+                        _precision(precision), radius, turn_limit, workers or default_workers(),
+                        correction)
+    res, paths = run_and_report(cfg, built, out, progress, _say)
+    _finish(res, paths)
+
+
+def ablate(
+    agents: Annotated[list[str], typer.Argument(help="agents whose maneuvers are banned")],
+    field: Annotated[str, typer.Option("--field", help="the unrestricted opponents, "
+                                       "comma-separated")] = DEFAULT_FIELD,
+    maneuvers: Annotated[str | None, typer.Option(
+        "--maneuvers", help="comma-separated maneuvers (default: every unarmed one)")] = None,
+    rules: Annotated[str, typer.Option("--rules", help="default, a TOML file or "
+                                       "section.key=value;...")] = "default",
+    fighters: Fighters = None, fights: N = None,
+    precision: Annotated[float, typer.Option(help="target ±points of each value (sets -n)")] = 5.0,
+    essential: Annotated[float, typer.Option(help="points a significant value needs to be "
+                                             "flagged essential")] = 10.0,
+    seed: Seed = 0, workers: Workers = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the report")] = Path("ablate"),
+    radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
+    progress: Progress = True,
+) -> None:
+    """Restricted play: each maneuver's value to an agent = its score drop when banned."""
+    from ..tournament import default_workers
+    from .ablate import AblateConfig
+    from .ablate_report import run_and_report
+    from .common import check_game, parse_fighters, parse_rules, unarmed_maneuvers
+    from .stats import correct
+
+    correct([], correction)
+    rs = parse_rules(rules)
+    known = unarmed_maneuvers(rs)
+    ms = known if maneuvers is None else [m.strip() for m in maneuvers.split(",") if m.strip()]
+    bad = [m for m in ms if m not in known]
+    if bad or not ms:
+        raise ValueError(f"maneuvers: value {bad[0] if bad else maneuvers!r}: allowed "
+                         f"{', '.join(known)}")
+    field_specs = [f.strip() for f in field.split(",") if f.strip()]
+    built = _agents(list(dict.fromkeys(agents + field_specs)))
+    names = [a.name for a in built]
+    ablated = tuple(names[: len(dict.fromkeys(agents))])
+    fld = tuple(a.name for a in _agents(field_specs))
+    fps = parse_fighters(fighters or ["chu,chu"])
+    check_game(rs, fps, radius, turn_limit)
+    if not 0 <= essential <= 100:
+        raise ValueError(f"essential: value {essential:g}: allowed 0..100 points")
+    cfg = AblateConfig(ablated, fld, tuple(ms), rs, tuple(fps), seed, fights,
+                       _precision(precision), radius, turn_limit, workers or default_workers(),
+                       correction, essential / 100)
+    res, paths = run_and_report(cfg, built, out, progress, _say)
+    _finish(res, paths)
+
+
+def tactics(
+    results: Annotated[Path, typer.Argument(help="a tournament (or compare) results folder")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="report folder "
+                                             "(default: RESULTS/tactics)")] = None,
+    workers: Workers = None, progress: Progress = True,
+) -> None:
+    """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
+    from ..tournament import default_workers
+    from .tactics_report import load_config, run_tactics
+
+    conf = load_config(results)
+    built = _agents(list(conf["agents"]))
+    folder = results if results.is_dir() else results.parent
+    res, paths = run_tactics(conf, built, out or folder / "tactics", workers or default_workers(),
+                             progress, _say)
+    _finish(res, paths)
+
+
+def tournament_tactics(out: Path, built: list, workers: int, progress: bool = True) -> None:
+    """The tactics report of a tournament just written to ``out`` (``OUT/tactics``)."""
+    from .tactics_report import load_config, run_tactics
+
+    _, paths = run_tactics(load_config(out), built, out / "tactics", workers, progress, _say)
+    typer.echo(f"tactics: {paths['html']}")
+
+
+def _finish(res: dict, paths: dict) -> None:
+    for h in res.get("headlines", []):
+        typer.echo(f"* {h}")
+    t = res.get("elapsed_s", res.get("play_s", 0.0))
+    w = res["config"].get("workers", 1)
+    typer.echo(f"{res['fights']} fights in {t:.1f} s ({w} worker(s))")
+    typer.echo(f"report: {paths['html']}")
+
+
+def register(app: typer.Typer) -> None:
+    """Add the lab's commands to the ``hexdojo`` app."""
+    from ..cli import clean_errors
+
+    app.command("compare")(clean_errors(compare))
+    app.command("ablate")(clean_errors(ablate))
+    app.command("tactics")(clean_errors(tactics))

@@ -1,0 +1,98 @@
+"""What the lab commands share: rule-set specs, fighter pairings, the game options.
+
+A rule set is named on the command line as ``default``, a TOML file of overrides, or
+inline overrides ``section.key=value;...`` (values in TOML syntax), e.g.
+``attack.rear_bonus=10`` or ``knockback.off_balance_max_fail=5;knockback.knocked_over_min_fail=9``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hexdojo.envs.rules import Game, RulesError
+
+try:  # Python 3.11+
+    import tomllib
+except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A named rule set: ``spec`` is what ``Game.create(rules=...)`` takes."""
+
+    label: str
+    spec: Any
+    id: str = ""
+
+
+def _inline(text: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        key, eq, raw = part.partition("=")
+        if not eq or not key.strip():
+            raise RulesError(f"rules: {part!r}: expected section.key=value")
+        try:
+            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+        except tomllib.TOMLDecodeError:
+            value = raw.strip()  # a bare word: a string
+        node = out
+        path = [k.strip() for k in key.split(".")]
+        for k in path[:-1]:
+            node = node.setdefault(k, {})
+            if not isinstance(node, dict):
+                raise RulesError(f"rules: {part!r}: {k!r} set twice")
+        node[path[-1]] = value
+    return out
+
+
+def parse_rules(text: str | None) -> RuleSet:
+    """A rule set from ``default``, a TOML path or inline overrides; checked (id filled)."""
+    t = (text or "default").strip()
+    if t in ("", "default", "defaults", "shipped", "shipped rules"):
+        spec: Any = None
+        label = "shipped rules"
+    elif "=" in t and not Path(t).is_file():
+        spec, label = _inline(t), t
+    else:
+        if not Path(t).is_file():
+            raise RulesError(f"rules: file {t!r} not found (or give section.key=value overrides)")
+        spec, label = t, t
+    from hexdojo.envs.rules import load_tables
+
+    return RuleSet(label, spec, load_tables(spec).id)
+
+
+def parse_fighters(texts: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
+    """Fighter pairings from ``chu,urlik`` strings (one name = a mirror)."""
+    out = []
+    for text in texts:
+        parts = [p.strip() for p in text.split(",") if p.strip()]
+        if len(parts) == 1:
+            parts = parts * 2
+        if len(parts) != 2:
+            raise ValueError(f"fighters: value {text!r}: give two presets or files, e.g. chu,urlik")
+        out.append((parts[0], parts[1]))
+    if not out:
+        raise ValueError("fighters: give at least one pairing, e.g. chu,chu")
+    return out
+
+
+def pairing_label(fp: tuple[str, str]) -> str:
+    return f"{fp[0]} (A) vs {fp[1]} (B)"
+
+
+def check_game(rules: RuleSet, fighters: list[tuple[str, str]], radius: int,
+               turn_limit: int | None) -> None:
+    """Fail before any work on a bad fighter, radius or turn limit."""
+    for fp in fighters:
+        Game.create(list(fp), rules=rules.spec, radius=radius, turn_limit=turn_limit)
+
+
+def unarmed_maneuvers(rules: RuleSet) -> list[str]:
+    """The maneuvers an unarmed fighter can use under these rules (the ablation default)."""
+    from hexdojo.envs.rules import load_tables
+
+    return [m for m, spec in load_tables(rules.spec).data.maneuvers.items() if spec.unarmed]

@@ -1,0 +1,132 @@
+"""Report sections shared by the lab commands: tactics and the meta-game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .lab_report import E, bars, ci, forest, img, table
+from .runner import Fight
+
+
+def tactics_heads(tac: dict[str, Any], prefix: str = "") -> list[dict[str, Any]]:
+    """Headlines from the tactics: dominance alerts, else the strongest tactic and blow."""
+    heads = []
+    th = tac["thresholds"]
+    for a in tac["alerts"][:6]:
+        who = "the field" if a["agent"] == "*" else a["agent"]
+        heads.append({"text": f"{prefix}dominance alert: {a['what']} {a['name']} ({who}): "
+                              f"{a['measure']} {ci(a)} points", "alert": a})
+    if not tac["alerts"]:
+        heads.append({"text": f"{prefix}no dominance alert: no agent scores at least "
+                              f"{th['win']:.0%} against the field and no tactic lifts the "
+                              f"score by {100 * th['lift']:.0f}+ points significantly"})
+    field = next((g for g in tac["groups"] if g["agent"] == "*" and g["fighter"] == "all"), None)
+    if field:
+        chains = [r for r in field["tactics"] if r["kind"] == "chain"]
+        if chains:
+            top = max(chains, key=lambda r: (r["lift"]["estimate"], r["name"]))
+            heads.append({"text": f"{prefix}chain with the largest lift: {top['name']} "
+                                  f"(in {top['fights']} fights): {ci(top['lift'])} points"
+                                  + _verdict(top["lift"]), "chain": top["name"]})
+        if field["decisive_blow"]:
+            d = field["decisive_blow"][0]
+            heads.append({"text": f"{prefix}decisive blow most often: {d['maneuver']} "
+                                  f"({ci(d, fmt='{:.0f}')} % of wins)"})
+    return heads
+
+
+def _verdict(lf: dict[str, Any]) -> str:
+    if lf["significant"]:
+        return ", significant"
+    if not lf.get("testable", True):
+        return ", not flagged (too few fights each way: n·p·(1-p) < 9)"
+    return ", not significant"
+
+
+def uses(f: Fight, s: int, kind: str, name: str) -> bool:
+    """Whether side ``s`` of fight ``f`` used the tactic."""
+    side = f.sides[s]
+    if kind == "maneuver":
+        return side.uses.get(name, 0) > 0
+    if kind == "chain":
+        return any(c == name for c, _ in side.chains)
+    return name in side.seqs
+
+
+def tactic_examples(fights: list[Fight], names: list[str], alert: dict[str, Any],
+                    limit: int = 2) -> list[tuple[int, int, int, int]]:
+    """(fp, i, j, seed) of fights the alert's agent won using the tactic."""
+    out = []
+    for f in fights:
+        _, fp, i, j, seed = f.key
+        for s, a in ((0, i), (1, j)):
+            if alert["agent"] not in ("*", names[a]) or f.winner != s:
+                continue
+            if alert["what"] == "agent" or uses(f, s, alert["what"], alert["name"]):
+                out.append((fp, i, j, seed))
+                break
+        if len(out) >= limit:
+            break
+    return out
+
+
+def tactics_plot(tac: dict[str, Any], title: str) -> str:
+    field = next((g for g in tac["groups"] if g["agent"] == "*" and g["fighter"] == "all"), None)
+    if not field or not field["tactics"]:
+        return ""
+    rows = sorted(field["tactics"], key=lambda r: -abs(r["lift"]["estimate"]))[:20]
+    pts_rows = [{"label": f"{r['kind'][:5]}: {r['name']}"[:60], **r["lift"]} for r in rows]
+    return img(forest(pts_rows, title, "win-rate lift (points): score with - without"),
+               "chain lift chart")
+
+
+def tactics_tables(tac: dict[str, Any]) -> str:
+    out = ["<h3>Dominance alerts</h3>"]
+    if tac["alerts"]:
+        out.append(table(["what", "agent", "name", "measure", "estimate [95%]"],
+                         [[E(a["what"]), E(a["agent"]), E(a["name"]), E(a["measure"]),
+                           ci(a)] for a in tac["alerts"]]))
+    else:
+        out.append("<p>none</p>")
+    out.append("<h3>Decisive blow and first wound</h3>")
+    rows = []
+    for g in tac["groups"]:
+        dec = "<br>".join(f"{E(d['maneuver'])} {ci(d, fmt='{:.0f}')} %" for d in g["decisive_blow"][:3])
+        fst = "<br>".join(f"{E(d['maneuver'])} {ci(d, fmt='{:.0f}')} %" for d in g["first_wound"][:3])
+        rows.append([E(g["agent"]), E(g["fighter"]), g["fights"], ci(g["score"]), dec or "-",
+                     fst or "-", ci(g["first_wound_score"])])
+    out.append(table(["agent", "fighter", "fights", "score %", "decisive blow (share of wins)",
+                      "first wound dealt (share)", "score % after dealing the first wound"], rows))
+    out.append("<h3>Tactics per agent (all fighters)</h3>")
+    rows = []
+    for g in tac["groups"]:
+        if g["fighter"] != "all":
+            continue
+        for r in g["tactics"]:
+            if r["kind"] == "maneuver" and r["fights"] < 0.05 * g["fights"]:
+                continue
+            lf = r["lift"]
+            rows.append([E(g["agent"]), E(r["kind"]), E(r["name"]), r["fights"],
+                         ci(r["among_winners"]), ci(r["among_losers"]),
+                         ci(r["success"]) if "success" in r else "-",
+                         ci(r["wounds_per_use"], 1, "{:.2f}") if "wounds_per_use" in r else "-",
+                         f'<span class="{"sig" if lf["significant"] else ""}">{ci(lf)}</span>'])
+    out.append(table(["agent", "kind", "name", "fights", "in won fights %", "in lost fights %",
+                      "success %", "wounds per use", "lift (points)"], rows))
+    return "".join(out)
+
+
+def meta_section(meta: dict[str, Any], title: str) -> tuple[str, str]:
+    """(plot, table) of the Nash mixture and the alpha-rank."""
+    names = [r["agent"] for r in meta["agents"]]
+    plot = img(bars(names, {"Nash mixture": [r["nash"] for r in meta["agents"]],
+                            "alpha-rank": [r["alpharank"] for r in meta["agents"]]},
+                    title, "weight (95% bootstrap)"), "Nash and alpha-rank bars")
+    rows = [[E(r["agent"]), ci(r["nash"], 1, "{:.2f}"), ci(r["alpharank"], 1, "{:.2f}"),
+             "yes" if r["non_dominated"] else "no"] for r in meta["agents"]]
+    cyc = ", ".join(" > ".join(c) + " > " + c[0] for c in meta["cycles"]) or "none"
+    tab = (f"<h3>{E(title)}</h3><p class='small'>{E(meta['method'])}; alpha-rank by "
+           f"{E(meta['alpharank_impl'])}.</p>"
+           + table(["agent", "Nash weight", "alpha-rank mass", "non-dominated (in Nash support)"],
+                   rows) + f"<p>rock-paper-scissors cycles (every edge significant): {E(cyc)}</p>")
+    return plot, tab
