@@ -30,7 +30,7 @@ app = typer.Typer(
 )
 
 #: modules that may add commands (``register(app)``); missing ones are skipped
-EXTRA_COMMANDS = ("hexdojo.agents.train_cli",)
+EXTRA_COMMANDS = ("hexdojo.agents.train_cli", "hexdojo.agents.lab.cli")
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_BAD_INPUT = 2
@@ -161,6 +161,8 @@ def tournament(
     radius: RadiusOpt = 4,
     turn_limit: TurnLimitOpt = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    tactics: Annotated[bool, typer.Option(
+        help="also mine tactics (re-plays the fights): OUT/tactics/report.html")] = True,
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
@@ -185,6 +187,10 @@ def tournament(
         typer.echo(f"{r['rank']:>3}. {r['agent']:<32} {r['elo']:7.1f}  "
                    f"[{r['ci_lo']:.0f}, {r['ci_hi']:.0f}]")
     typer.echo(f"report: {paths['html']}")
+    if tactics:
+        from .lab.cli import tournament_tactics
+
+        tournament_tactics(out, built, cfg.workers, progress)
 
 
 # --------------------------------------------------------------------------- play / replay
@@ -247,6 +253,37 @@ def list_agents() -> None:
     for name, doc, params in describe_agents():
         typer.echo(f"{name:<10} {doc}" + (f"  [{params}]" if params else ""))
     typer.echo("*.zip      a learned checkpoint (needs the rl extra)")
+
+
+@app.command("rules")
+@clean_errors
+def rules_cmd(
+    maneuver: Annotated[str | None, typer.Argument(help="one maneuver, e.g. 'Arm Grab'")] = None,
+    rules: Annotated[Path | None, typer.Option(help="rule overrides (TOML)")] = None,
+    write: Annotated[Path | None, typer.Option(help="write the whole reference to this file")] = None,
+) -> None:
+    """The rules reference generated from the rules data (docs/rules.md), or one maneuver."""
+    import difflib
+
+    from hexdojo.envs.rules import load_tables
+    from hexdojo.envs.rules.reference import maneuver_reference, rules_reference
+
+    t = load_tables(rules)
+    if maneuver is None:
+        text = rules_reference(t)
+        if write is None:
+            typer.echo(text, nl=False)
+            return
+        from .report import atomic_write_text
+
+        atomic_write_text(write, text)
+        typer.echo(f"wrote {write}")
+        return
+    if maneuver not in t.maneuvers:
+        close = difflib.get_close_matches(maneuver, list(t.maneuvers), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"maneuver: value {maneuver!r}: unknown{hint} (see `hexdojo rules`)")
+    typer.echo(maneuver_reference(maneuver, t))
 
 
 def _register_extras() -> None:

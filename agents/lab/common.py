@@ -7,6 +7,7 @@ inline overrides ``section.key=value;...`` (values in TOML syntax), e.g.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,23 +29,32 @@ class RuleSet:
     id: str = ""
 
 
+def _merge(into: dict[str, Any], extra: dict[str, Any], part: str) -> None:
+    for k, v in extra.items():
+        if isinstance(v, dict) and isinstance(into.get(k), dict):
+            _merge(into[k], v, part)
+        elif k in into:
+            raise RulesError(f"rules: {part!r}: {k!r} set twice")
+        else:
+            into[k] = v
+
+
 def _inline(text: str) -> dict[str, Any]:
+    """``a.b=1;c."d e".f=true`` as nested dicts (TOML dotted keys and values; a bare word
+    is taken as a string)."""
     out: dict[str, Any] = {}
     for part in filter(None, (p.strip() for p in text.split(";"))):
         key, eq, raw = part.partition("=")
         if not eq or not key.strip():
             raise RulesError(f"rules: {part!r}: expected section.key=value")
         try:
-            value = tomllib.loads(f"v = {raw.strip()}")["v"]
+            extra = tomllib.loads(f"{key.strip()} = {raw.strip()}")
         except tomllib.TOMLDecodeError:
-            value = raw.strip()  # a bare word: a string
-        node = out
-        path = [k.strip() for k in key.split(".")]
-        for k in path[:-1]:
-            node = node.setdefault(k, {})
-            if not isinstance(node, dict):
-                raise RulesError(f"rules: {part!r}: {k!r} set twice")
-        node[path[-1]] = value
+            try:
+                extra = tomllib.loads(f"{key.strip()} = {json.dumps(raw.strip())}")
+            except tomllib.TOMLDecodeError as exc:
+                raise RulesError(f"rules: {part!r}: not a section.key=value ({exc})") from None
+        _merge(out, extra, part)
     return out
 
 
