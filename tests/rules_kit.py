@@ -32,9 +32,15 @@ def fighter(
     enc: str = "average",
     mounted: bool = False,
     height: int = 0,
+    creation_limits: bool = False,
     **risk: int,
 ) -> dict[str, Any]:
-    """A fighter description; every default roll risks 0 dice unless ``risk`` says so."""
+    """A fighter description; every default roll risks 0 dice unless ``risk`` says so.
+
+    Kit fighters isolate one rule with chosen numbers (e.g. Athletics 12 so that no
+    knock-back lands), so they skip the §1.2 character-creation limits unless a test
+    passes ``creation_limits=True`` (tests/test_rules_fighter_files.py does).
+    """
     return {
         "name": name,
         "characteristics": {"ST": ST, "CO": CO, "PE": PE, "WP": WP},
@@ -46,6 +52,7 @@ def fighter(
         "mounted": mounted,
         "height": height,
         "risk": {**ZERO_RISK, **risk},
+        "creation_limits": creation_limits,
     }
 
 

@@ -36,7 +36,7 @@ def test_unknown_preset_names_the_value_and_the_presets():
         ({"encumbrance": "crushing"}, "encumbrance", "unencumbered"),
         ({"armour": {"body": "mithril"}}, "armour.body", "light_mail"),
         ({"armour": {"locations": {"Tail": 3}}}, "armour.locations.Tail", "unknown location"),
-        ({"colour": "red"}, "colour", "Extra inputs are not permitted"),
+        ({"colour": "red"}, "colour", "unknown field"),
         ({"risk": {"damage": 40}}, "risk.damage", "less than or equal to 12"),
     ],
 )

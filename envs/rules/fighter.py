@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from .creation import sheet_problems
+from .messages import suggestion
 from .ruleset import RulesData, RulesError, format_validation_error, read_toml
 
 FIGHTERS_DIR = Path(__file__).parent / "fighters"
@@ -50,6 +52,9 @@ class FighterFile(_Model):
     mounted: bool = False
     height: int = Field(default=0, ge=0, le=3)
     risk: RiskSpec = Field(default_factory=RiskSpec)
+    talents: list[str] = Field(default_factory=list)  # skills with a talent: limit +2 (aom192)
+    limitations: list[str] = Field(default_factory=list)  # skills with a limitation: -2
+    creation_limits: bool = True  # false: a monster or legend, past the §1.2 limits
 
 
 CHAR_RANGE = (-10.0, 10.0)  # aomchar: normal -5..+5; exceptional beings beyond
@@ -109,12 +114,22 @@ def _resolve_pv(value: str | float, rules: RulesData, field_name: str, source: s
     return value
 
 
+def _check_risk(risk: RiskSpec, rules: RulesData, source: str) -> None:
+    """No default roll may risk more dice than the rules allow (§1.3, dice.max_risk_dice)."""
+    top = rules.dice.max_risk_dice
+    for fld, n in risk.model_dump().items():
+        if n > top:
+            raise RulesError(
+                f"{source}: field 'risk.{fld}': value {n}: allowed 0..{top} dice "
+                f"(dice.max_risk_dice, §1.3 §5.1)")
+
+
 def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> Profile:
     """Validate a fighter description against the rules (names of skills, locations...)."""
     try:
         ff = FighterFile.model_validate(dict(raw))
     except ValidationError as exc:
-        raise RulesError(format_validation_error(source, exc).replace("rules data", "fighter")) from None
+        raise RulesError(format_validation_error(source, exc, FighterFile)) from None
 
     def bad(fld: str, value: Any, allowed: str) -> RulesError:
         return RulesError(f"{source}: field '{fld}': value {value!r}: {allowed}")
@@ -127,16 +142,23 @@ def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> 
 
     for k, v in ff.characteristics.items():
         if k not in rules.characteristics:
-            raise bad(f"characteristics.{k}", k, f"unknown characteristic; allowed: {rules.characteristics}")
+            raise bad(f"characteristics.{k}", k,
+                      f"unknown characteristic; {suggestion(k, rules.characteristics)}")
         check_num(f"characteristics.{k}", v, *CHAR_RANGE)
     for k, v in ff.skills.items():
         if k not in rules.skills:
-            raise bad(f"skills.{k}", k, f"unknown skill; allowed: {rules.skills}")
+            raise bad(f"skills.{k}", k, f"unknown skill; {suggestion(k, rules.skills)}")
         check_num(f"skills.{k}", v, *SKILL_RANGE)
     for k, v in ff.specialisms.items():
         check_num(f"specialisms.{k}", v, *SPEC_RANGE)
     if ff.encumbrance not in rules.encumbrance.bands:
-        raise bad("encumbrance", ff.encumbrance, f"allowed: {list(rules.encumbrance.bands)}")
+        raise bad("encumbrance", ff.encumbrance,
+                  f"unknown band; {suggestion(ff.encumbrance, rules.encumbrance.bands)}")
+    _check_risk(ff.risk, rules, source)
+    problems = sheet_problems(ff.characteristics, ff.skills, ff.specialisms, ff.talents,
+                              ff.limitations, ff.creation_limits, rules)
+    if problems:
+        raise RulesError("\n".join(f"{source}: {p}" for p in problems))
 
     body = _resolve_pv(ff.armour.body, rules, "armour.body", source)
     helmet = _resolve_pv(ff.armour.helmet, rules, "armour.helmet", source)
