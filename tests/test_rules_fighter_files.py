@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from hexdojo.agents.cli import app
@@ -150,6 +152,18 @@ def test_talent_adds_two_limitation_takes_two_aom192():
     assert "limit 4" in msg and "limitation -2" in msg
 
 
+def test_limit_below_zero_leaves_the_skill_at_zero_aom192():
+    """§1.2 aom192: ST -5, CO -4, a limitation: limit 6 - 4 - 2 = 0; Combat 0 is fine."""
+    t = legal(combat=0, ST=-5, CO=-4)
+    t["limitations"] = ["Combat"]
+    assert accepted(t).skills["Combat"] == 0
+    t["skills"]["Combat"] = 0.5
+    assert "limit 0" in refused(t)
+    t["characteristics"]["CO"] = -5
+    assert accepted(t | {"skills": {"Combat": 0}})
+    assert "limit -1" in refused(t)
+
+
 def test_talents_must_name_skills_aom192():
     """§1.2 aom192: talents and limitations are per skill; a typo gets the closest skill,
     and a skill cannot be both."""
@@ -159,6 +173,37 @@ def test_talents_must_name_skills_aom192():
     assert "'talents'" in msg and "'Combt'" in msg and "'Combat'" in msg
     t["talents"], t["limitations"] = ["Combat"], ["Combat"]
     assert "also a limitation" in refused(t)
+
+
+def _aom192_limit(st_: float, co: float, talent: bool, limitation: bool) -> float:
+    """The Combat limit as aom192 words it, case by case (the oracle of the test below)."""
+    if st_ > 0 and co > 0:
+        limit = 6 + min(st_, co)
+    elif st_ < 0 and co < 0:
+        limit = 6 + max(st_, co)  # the less negative
+    else:
+        limit = 6
+    return limit + 2 * talent - 2 * limitation
+
+
+halves = st.integers(-10, 10).map(lambda n: n / 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st_=halves, co=halves, talent=st.booleans(), limitation=st.booleans())
+def test_combat_at_its_limit_passes_half_a_point_above_fails_aom192(st_, co, talent, limitation):
+    """§1.2 aom192 for any ST and CO (-5..+5 in half points), talent and limitation."""
+    if talent and limitation:
+        return  # a skill is not both (test_talents_must_name_skills_aom192)
+    limit = _aom192_limit(st_, co, talent, limitation)
+    assume(limit <= 11.5)  # the skill range ends at 12 (aom194)
+    top = max(limit, 0)  # a limit below 0 still allows no skill at all
+    sheet = legal(combat=top, ST=st_, CO=co)
+    sheet["talents"] = ["Combat"] if talent else []
+    sheet["limitations"] = ["Combat"] if limitation else []
+    assert accepted(sheet).skills["Combat"] == 2 * top
+    sheet["skills"]["Combat"] = top + 0.5
+    assert f"limit {limit:g}" in refused(sheet)
 
 
 # --------------------------------------------------------------------------- specialisms

@@ -70,7 +70,7 @@ def skill_problems(skills: Mapping[str, float], chars: Mapping[str, float],
     out = []
     for skill, score in skills.items():
         limit, how = skill_limit(skill, chars, talents, limitations, creation)
-        if score > limit:
+        if score > limit and score > 0:  # a limit below 0: the skill stays at 0
             out.append(
                 f"field 'skills.{skill}': value {_num(score)}: above the character-creation "
                 f"limit {_num(limit)} (§1.2 aom192: {how}); {SWITCH_OFF}")
