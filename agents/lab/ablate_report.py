@@ -38,6 +38,12 @@ def headlines(res: dict[str, Any]) -> list[dict[str, Any]]:
             out.append({"text": f"{who}: better without {q['maneuver']}: banning it gains "
                                 f"{-100 * q['estimate']:.1f} points [{pts(-q['high'])}, "
                                 f"{pts(-q['low'])}], significant", "quantity": q})
+        helps = [q for q in mine_ if q["high"] < 0 and not q["better_without"]]
+        if helps:
+            out.append({"text": f"{who}: banning it may help (interval below 0, not significant "
+                                "after the correction): " + ", ".join(
+                                    f"{q['maneuver']} {-100 * q['estimate']:+.1f}" for q in helps[:5]),
+                        "quantity": helps[0]})
         never = [q for q in mine_ if q["never_worth_it"]]
         unused = [q["maneuver"] for q in never if q["never_wanted"]]
         used = [q["maneuver"] for q in never if not q["never_wanted"]]

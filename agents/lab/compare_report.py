@@ -49,10 +49,12 @@ def headlines(res: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _short(q: dict[str, Any]) -> str:
-    unit = 1 if q["what"] in ("use", "chain") or q["name"].startswith("fight length") else 100
     side = f" as {q['side']}" if q["side"] not in ("both", "") else ""
-    return f"{q['what']} {q['name']}{side} {unit * q['estimate']:+.2f} [{unit * q['low']:+.2f}, " \
-           f"{unit * q['high']:+.2f}]"
+    if q["what"] in ("use", "chain"):
+        return (f"{q['name']} per fight {q['estimate']:+.3f} [{q['low']:+.3f}, {q['high']:+.3f}]")
+    if q["name"].startswith("fight length"):
+        return f"fight length {q['estimate']:+.2f} turns [{q['low']:+.2f}, {q['high']:+.2f}]"
+    return f"{q['name']}{side} {100 * q['estimate']:+.1f} points [{pts(q['low'])}, {pts(q['high'])}]"
 
 
 def _examples(q: dict[str, Any] | None, fights: list[Fight], names: list[str], fp: int,

@@ -66,9 +66,18 @@ def quantity(tab: SeedTable, key_a: Key, key_b: Key, seeds: Sequence[int],
 
 
 def flag(quantities: list[dict[str, Any]], correction: str) -> None:
-    """Set ``significant`` per family after the correction; unflaggable ones never are."""
+    """Set ``significant`` per family after the correction; unflaggable ones never are.
+
+    A difference that is exactly 0 in every pair (every fight identical under both
+    conditions, e.g. a ban the agent never triggers) is known without error: it is not a
+    test, so it does not enlarge the family.
+    """
     fams: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for q in quantities:
+        q["significant"] = False
+        if q["low"] == q["high"] == q["estimate"] == 0.0:
+            q["identical"] = True
+            continue
         fams[q["family"]].append(q)
     for qs in fams.values():
         rej = correct([q["p"] for q in qs], correction)

@@ -12,10 +12,12 @@ def tactics_heads(tac: dict[str, Any], prefix: str = "") -> list[dict[str, Any]]
     """Headlines from the tactics: dominance alerts, else the strongest tactic and blow."""
     heads = []
     th = tac["thresholds"]
-    for a in tac["alerts"][:6]:
+    for a in sorted(tac["alerts"], key=lambda a: (-a["low"], a["name"]))[:3]:
         who = "the field" if a["agent"] == "*" else a["agent"]
         heads.append({"text": f"{prefix}dominance alert: {a['what']} {a['name']} ({who}): "
                               f"{a['measure']} {ci(a)} points", "alert": a})
+    if len(tac["alerts"]) > 3:
+        heads[-1]["text"] += f" (and {len(tac['alerts']) - 3} more alerts in the table)"
     if not tac["alerts"]:
         heads.append({"text": f"{prefix}no dominance alert: no agent scores at least "
                               f"{th['win']:.0%} against the field and no tactic lifts the "
@@ -75,7 +77,7 @@ def tactics_plot(tac: dict[str, Any], title: str) -> str:
     if not field or not field["tactics"]:
         return ""
     rows = sorted(field["tactics"], key=lambda r: -abs(r["lift"]["estimate"]))[:20]
-    pts_rows = [{"label": f"{r['kind'][:5]}: {r['name']}"[:60], **r["lift"]} for r in rows]
+    pts_rows = [{"label": f"{r['kind']}: {r['name']}"[:60], **r["lift"]} for r in rows]
     return img(forest(pts_rows, title, "win-rate lift (points): score with - without"),
                "chain lift chart")
 

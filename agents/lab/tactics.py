@@ -213,7 +213,8 @@ def _stratify(groups: list[dict[str, Any]]) -> None:
 
 
 def alerts(groups: list[dict[str, Any]], win: float, lift: float) -> list[dict[str, Any]]:
-    """Agents whose field score, and tactics whose lift, clear the thresholds significantly."""
+    """Agents whose score against the field, and tactics whose lift across the field
+    (stratified by agent), clear the thresholds significantly."""
     out = []
     for g in groups:
         if g["fighter"] != "all":
@@ -223,7 +224,7 @@ def alerts(groups: list[dict[str, Any]], win: float, lift: float) -> list[dict[s
                 and npq_ok(g["fights"], sc["estimate"]):
             out.append({"what": "agent", "agent": g["agent"], "name": g["agent"],
                         "measure": "score vs field", **_ci(sc)})
-        for r in g["tactics"]:
+        for r in g["tactics"] if g["agent"] == "*" else []:  # tactics: against the whole field
             lf = r["lift"]
             if lf["significant"] and lf["estimate"] >= lift:
                 out.append({"what": r["kind"], "agent": g["agent"], "name": r["name"],
