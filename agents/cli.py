@@ -255,6 +255,37 @@ def list_agents() -> None:
     typer.echo("*.zip      a learned checkpoint (needs the rl extra)")
 
 
+@app.command("rules")
+@clean_errors
+def rules_cmd(
+    maneuver: Annotated[str | None, typer.Argument(help="one maneuver, e.g. 'Arm Grab'")] = None,
+    rules: Annotated[Path | None, typer.Option(help="rule overrides (TOML)")] = None,
+    write: Annotated[Path | None, typer.Option(help="write the whole reference to this file")] = None,
+) -> None:
+    """The rules reference generated from the rules data (docs/rules.md), or one maneuver."""
+    import difflib
+
+    from hexdojo.envs.rules import load_tables
+    from hexdojo.envs.rules.reference import maneuver_reference, rules_reference
+
+    t = load_tables(rules)
+    if maneuver is None:
+        text = rules_reference(t)
+        if write is None:
+            typer.echo(text, nl=False)
+            return
+        from .report import atomic_write_text
+
+        atomic_write_text(write, text)
+        typer.echo(f"wrote {write}")
+        return
+    if maneuver not in t.maneuvers:
+        close = difflib.get_close_matches(maneuver, list(t.maneuvers), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise ValueError(f"maneuver: value {maneuver!r}: unknown{hint} (see `hexdojo rules`)")
+    typer.echo(maneuver_reference(maneuver, t))
+
+
 def _register_extras() -> None:
     for mod in EXTRA_COMMANDS:
         try:

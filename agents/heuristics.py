@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from hexdojo.envs.rules import attack_basic, defence_basic, defence_bonus, knockback_band
 from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules.legality import limb_reason, locked_limb
 
 from .odds import Odds, odds_for
 
@@ -211,8 +212,8 @@ class Knowledge:
                 continue
             if prone_ok is not None and rname not in prone_ok:
                 continue
-            if restrict == "no_forearm_block" and rm.category == "block":
-                continue
+            if restrict is not None and limb_reason(s, rname, rm, hold, restrict):
+                continue  # the engine's rule: the limb a block locked cannot answer (aom322e)
             if fy.mounted and rm.mounted == "no":
                 continue
             v = self.defence_with(s, y, x, rname, attack, loc)
@@ -431,24 +432,25 @@ class Knowledge:
             v = p * self.hit_value(s, x, y, name, loc, dtype_index, self.margin(ba, bd))
         if punish and rname is not None and rname in self.t.follow_ons:
             left = s.fighters[x].ap - self.t.maneuvers[name].ap
-            v -= (1.0 - p) * self.follow_threat(s, y, x, rname, left)
+            v -= (1.0 - p) * self.follow_threat(s, y, x, rname, left, blocked=name)
         memo[key] = (v, p)
         return v, p
 
     def follow_threat(self, s: State, x: int, y: int, after: str,
-                      y_ap: int | None = None, ap_spent: int = 0) -> float:
+                      y_ap: int | None = None, ap_spent: int = 0,
+                      blocked: str | None = None) -> float:
         """Value for ``x`` of its best follow-on on ``y`` after ``after`` succeeded (§3).
 
         Follow-ons that need the hold ``after`` creates (locks, throws) are valued against
         the default defence, as the held target may not defend them (aom3227, aom3228).
         """
         memo = self.dc(s)
-        key = ("ft", x, y, after, y_ap, ap_spent)
+        key = ("ft", x, y, after, y_ap, ap_spent, blocked)
         got = memo.get(key)
         if got is not None:
             return got  # type: ignore[return-value]
         t = self.t
-        restrict = t.data.follow_on_defence.get(after)
+        restrict = locked_limb(t, after, blocked)  # y's limb ``after`` locked (aom322e)
         floored = t.maneuvers[after].knocks_prone  # the target will be prone: no dodging
         ap = s.fighters[x].ap - ap_spent
         best = 0.0

@@ -413,7 +413,7 @@ class HeuristicAgent(Agent):
                 return st.counter * self.weight(k, name) * p_me * mv - p_them * hv - cost
             restrict = None
             if kind == "follow_on":
-                restrict = t.data.follow_on_defence.get(ctx.get("after") or "")
+                restrict = ctx.get("locked")  # the target's limb a block locked (aom322e)
             v, p = k.attack_value(state, i, tgt, name, c.location, c.option, restrict)
             if name in t.follow_ons and st.chain > 0:
                 v += st.chain * p * self.chain_value(state, k, i, tgt, name)
@@ -433,7 +433,7 @@ class HeuristicAgent(Agent):
             p = k.odds.p_beat(ba, k.R, bd, k.R, strict)
             gain = 0.0
             if name in t.follow_ons:
-                gain += st.follow + k.follow_threat(state, i, x, name)
+                gain += st.follow + k.follow_threat(state, i, x, name, blocked=att)
             if m.hold:
                 gain += HOLD_VALUE.get(m.hold, 3.0)
             return st.defend * ((1 - p) * gain) - p * hv - cost

@@ -1,7 +1,7 @@
 """Fingerprint of the engine's behaviour: a hash of the event logs of many seeded random
 fights (every preset pairing). A pure refactor or speed-up must leave it unchanged.
 
-    python scripts/engine_fingerprint.py [--fights-per-pair 10]
+    python scripts/engine_fingerprint.py [--fights-per-pair 10] [--rules overrides.toml]
 """
 
 from __future__ import annotations
@@ -16,11 +16,11 @@ import numpy as np
 from hexdojo.envs.rules import Game, preset_names
 
 
-def fingerprint(per_pair: int) -> tuple[str, int]:
+def fingerprint(per_pair: int, rules: str | None = None) -> tuple[str, int]:
     digest = hashlib.sha256()
     decisions = 0
     for a, b in itertools.product(preset_names(), repeat=2):
-        g = Game.create([a, b])
+        g = Game.create([a, b], rules=rules)
         for seed in range(per_pair):
             s = g.new_state(seed)
             rng = np.random.default_rng(seed)
@@ -36,8 +36,9 @@ def fingerprint(per_pair: int) -> tuple[str, int]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fights-per-pair", type=int, default=10)
+    ap.add_argument("--rules", default=None, help="rule overrides (TOML), e.g. to see what a key changes")
     args = ap.parse_args()
-    h, n = fingerprint(args.fights_per_pair)
+    h, n = fingerprint(args.fights_per_pair, args.rules)
     print(f"{h} ({n} decisions)")
 
 

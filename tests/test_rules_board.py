@@ -182,16 +182,17 @@ def test_a_dodge_may_turn_first_to_face_a_rear_left_attack_aom3147():
 
 def test_nothing_from_directly_behind_can_be_dodged_aom3146():
     """§1.7 aom3145-3147, aom322b/c/e: an attack from directly behind cannot be blocked or
-    dodged, even after a 60-degree turn. Against a Martial Kick only Turn and Leg Grab
-    remain (the front-arc rule names blocks and dodges, not Leg Grab, aom3226)."""
+    dodged, even after a 60-degree turn. Against a Martial Kick only Turn remains: a Leg
+    Grab is a defence roll too (§1.8) and needs the front arc (§5.3(c), issue 12)."""
     state, _ = duel(A, B, facing_b=0)
     state.apply(attack("Martial Kick"))
     assert state.context()["arc"] == 3
     assert {c.maneuver for c in state.legal_choices() if c.kind == "maneuver"} == \
-        {"Turn", "Leg Grab"}
+        {"Turn"}
     assert state.why_illegal(react("Side-step dodge")).startswith(
         "Side-step dodge: the attack comes from the rear")
     assert "comes from the rear" in state.why_illegal(react("Forearm Block", turn=1))
+    assert "comes from the rear" in state.why_illegal(react("Leg Grab"))
 
 
 def test_closing_from_behind_counts_as_rear_in_the_same_hex_par_5_4():

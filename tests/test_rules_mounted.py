@@ -126,7 +126,8 @@ def test_unconscious_rider_falls_off_aom347():
 
 def test_pull_down_unhorses_par_5_8_aom347():
     """§1.20 aom347, §5.8 PROPOSED: Pull Down follows an Arm Grab (+0, +1 holding, no
-    defensive reaction, damage 3 Blunt); the rider is dragged off, prone; the hold ends."""
+    defensive reaction, damage 3 Blunt); the rider is dragged off, prone, into an adjacent
+    hex (§2.3 aom347, mounted.pull_down_lands: in front of G, who faces east); the hold ends."""
     g = fighter("G", ma=6)
     s = rider("S", combat=3, WP=10, athletics=12)
     state, _ = duel(g, s, pos_b=(0, 0))
@@ -141,7 +142,7 @@ def test_pull_down_unhorses_par_5_8_aom347():
     assert ev["attack"]["result"] == 6 + 0 + 1
     assert last(state, "falls_off")["why"] == "Pull Down"
     b = state.fighters[1]
-    assert (b.mounted, b.prone, b.pos) == (False, True, (0, 0))
+    assert (b.mounted, b.prone, b.pos) == (False, True, (1, 0))
     assert state.holds == []
     dmg = [e for e in events(state, "damage") if e["kind"] == "attack"][-1]
     assert dmg["maneuver"] == "Pull Down"

@@ -4,7 +4,8 @@ proposed value, and overriding it changes what the engine does.
 Items covered by an override test in a topic file are noted there: §5.17 release_ap
 (test_rules_holds), §5.18 (test_rules_prone), §5.22 (test_rules_self_injury), §5.25
 (test_rules_turn), §5.26 (test_rules_mounted), §5.29 (test_rules_encumbrance),
-§5.5/§5.6/§5.8/§5.28 values (test_rules_maneuver_data).
+§5.5/§5.6/§5.8/§5.28 values (test_rules_maneuver_data). §5.12's factors against weapons
+are not keys while no attack is made with a weapon (no key the engine never reads).
 """
 
 from __future__ import annotations
@@ -52,9 +53,6 @@ DEFAULTS = [
       "Groin": 1, "Leg": 0}),
     ("§5.11", "drop_dodge|by_maneuver", {"Spinning Kick": 4, "Kick": 0, "Leg Sweep": 0}),
     ("§5.12", "forearm_block|bonus_vs_unarmed", 2),
-    ("§5.12", "forearm_block|bonus_vs_close_weapon", 0),
-    ("§5.12", "forearm_block|bonus_vs_melee_weapon", -2),
-    ("§5.12", "forearm_block|bonus_vs_ranged", -4),
     ("§5.12", "maneuvers|Forearm Block|characteristic", "CO"),
     ("§5.13", "holds|kinds|arm_lock|break_holder_bonus", 2),
     ("§5.14", "holds|kinds|head_lock|held_attack_mod", -4),

@@ -28,7 +28,8 @@ def signed(v: float | int) -> str:
 
 
 def roll_text(r: dict[str, Any] | None) -> str:
-    """``12 (Martial Arts 4, CO +1, encumbrance +4, risk 1d6: 4)``."""
+    """``12 (Martial Arts 4, CO +1, encumbrance +4, risk 1d6: 4)``: the die as the roll
+    record names it (``sides``, from ``dice.die_sides``)."""
     if not r:
         return "?"
     if "terms" not in r:
@@ -37,7 +38,7 @@ def roll_text(r: dict[str, Any] | None) -> str:
     for i, (name, v) in enumerate(r["terms"]):
         parts.append(f"{name} {num(v) if i == 0 else signed(v)}")
     if r.get("risk"):
-        parts.append(f"risk {r['risk']}d6: {'+'.join(str(d) for d in r['dice'])}")
+        parts.append(f"risk {r['risk']}d{r['sides']}: {'+'.join(str(d) for d in r['dice'])}")
     return f"{num(r['result'])} ({', '.join(parts)})"
 
 

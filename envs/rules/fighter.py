@@ -85,6 +85,7 @@ class Profile:
     risk: RiskSpec
     source: str = ""
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    helmet_mod: int = 0  # half points on rolls of helmets.characteristic (PE, §1.4 aom312)
 
     def char(self, name: str) -> int:
         return self.chars.get(name, 0)
@@ -112,6 +113,25 @@ def _resolve_pv(value: str | float, rules: RulesData, field_name: str, source: s
     if not 0 <= value <= 20:
         raise RulesError(f"{source}: field '{field_name}': value {value!r}: allowed 0..20")
     return value
+
+
+def _resolve_helmet(value: str | float, rules: RulesData, source: str) -> tuple[float, float]:
+    """A helmet's (PV, PE modifier) from a helmet material, a body-armour material (no
+    modifier) or a bare PV (the modifier of the heaviest helmet material it reaches)."""
+    mats = rules.helmets.materials
+    if isinstance(value, str) and value in mats:
+        return mats[value].pv, mats[value].modifier
+    if isinstance(value, str) and value not in rules.armour_materials:
+        raise RulesError(
+            f"{source}: field 'armour.helmet': value {value!r}: unknown helmet; allowed: "
+            f"{sorted(mats)}, a body-armour material {sorted(rules.armour_materials)} "
+            "or a protection value 0..20"
+        )
+    pv = _resolve_pv(value, rules, "armour.helmet", source)
+    if isinstance(value, str):
+        return pv, 0.0
+    reached = [m for m in mats.values() if m.pv <= pv]
+    return pv, max(reached, key=lambda m: m.pv).modifier if reached else 0.0
 
 
 def _check_risk(risk: RiskSpec, rules: RulesData, source: str) -> None:
@@ -161,7 +181,7 @@ def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> 
         raise RulesError("\n".join(f"{source}: {p}" for p in problems))
 
     body = _resolve_pv(ff.armour.body, rules, "armour.body", source)
-    helmet = _resolve_pv(ff.armour.helmet, rules, "armour.helmet", source)
+    helmet, helmet_mod = _resolve_helmet(ff.armour.helmet, rules, source)
     pv: dict[str, int] = {}
     for loc, spec in rules.locations.items():
         pv[loc] = h2(helmet if spec.armour == "helmet" else body)
@@ -186,6 +206,7 @@ def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> 
         risk=ff.risk,
         source=source,
         raw=dict(raw),
+        helmet_mod=h2(helmet_mod),
     )
 
 

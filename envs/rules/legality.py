@@ -135,8 +135,37 @@ def _window_reason(s: State, name: str, m: Any, w: Window, hold_on: Any) -> str 
             return r
         if m.category in DEFENSIVE and w.no_defence:
             return f"{name}: no defensive reaction is allowed against {w.attack}"
-        if name == "Forearm Block" and w.restrict == "no_forearm_block":
-            return f"{name}: the blocked arm is locked (aom322e)"
+        if w.restrict is not None:
+            return limb_reason(s, name, m, hold_on, w.restrict)
+    return None
+
+
+def locked_limb(t: Tables, after: str, blocked: str | None) -> str | None:
+    """The limb of the target that stays locked while ``after`` is followed up (§3,
+    aom322e: after a Forearm Block, the limb whose attack ``blocked`` was blocked)."""
+    if blocked is not None and t.data.follow_on_defence.get(after) == "blocked_limb":
+        return t.maneuvers[blocked].limb
+    return None
+
+
+def limb_reason(s: State, name: str, m: Any, hold_on: Any, locked: str | None = None) -> str | None:
+    """Is the limb the maneuver is made with free? An arm maneuver needs a free arm: a hold
+    leaves the held fighter its kind's ``free_arms`` (aom3225: not the grabbed arm), and a
+    ``locked`` limb (a block locked it, aom322e) takes one more; so a blocked punch leaves
+    the other arm free, a blocked kick both arms. A locked leg or head makes no maneuver."""
+    if m.limb is None:
+        return None
+    t = s.t
+    if m.limb == "arm":
+        arms = t.hold_kinds[hold_on.kind].free_arms if hold_on is not None else t.data.holds.arms
+        if locked == "arm":
+            arms -= 1
+        if arms < 1:
+            why = "the blocked arm is locked (aom322e)" if locked == "arm" else "no free arm"
+            held = f" ({hold_on.kind} hold leaves {t.hold_kinds[hold_on.kind].free_arms})" if hold_on else ""
+            return f"{name}: {why}{held}"
+    elif m.limb == locked:
+        return f"{name}: the blocked {locked} is locked (aom322e)"
     return None
 
 
@@ -161,6 +190,9 @@ def _fighter_reason(s: State, i: int, name: str, m: Any, hold_on: Any) -> str | 
             return f"{name}: not allowed while held ({hold_on.kind} hold, §1.18/§5.14)"
         if kind.held_attacks_barred_from_behind and hold_on.from_behind and t.is_attack(name):
             return f"{name}: grappled from behind, cannot attack the holder (aom3216)"
+    limb = limb_reason(s, name, m, hold_on)
+    if limb:
+        return limb
     if s.hold_by(i) is not None and (m.category == "move" or m.moves is not None):  # holding
         return f"{name}: holding someone; release first (a holder cannot leave the hex)"
     if f.mounted and m.mounted == "no":

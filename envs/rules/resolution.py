@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
-from .legality import Window, dodge_destination, maneuver_choices, throw_destination
+from .legality import Window, dodge_destination, locked_limb, maneuver_choices, throw_destination
 from .model import END, PASS, RELEASE, Choice, Decision, Hold
 from .tables import Tables, h2
 
@@ -28,6 +28,8 @@ def risk_choices(s: State) -> list[Choice]:
 
 class Frame:
     window: Window | None = None
+    #: an attack frame: its reaction windows are about an aimed attack (``State.context``)
+    aimed = False
 
     def copy(self) -> Frame:
         c = object.__new__(type(self))
@@ -66,12 +68,12 @@ def dispatch(s: State, i: int, c: Choice, via: str, restrict: str | None = None)
     elif m.category == "turn":
         f.ap -= m.ap
         s.set_facing(i, hx.turn(f.facing, c.turn))
-        s.log("turn", m.pages[0], a=i, actor=f.name, maneuver="Turn", via=via,
+        s.log("turn", m.pages[0], a=i, actor=f.name, maneuver=c.maneuver, via=via,
               facing=hx.DIRECTION_NAMES[f.facing])
     elif m.category == "stand":
         f.ap -= m.ap
         f.prone = False
-        s.log("stand_up", "§5.18", a=i, actor=f.name, maneuver="Stand up", via=via)
+        s.log("stand_up", "§5.18", a=i, actor=f.name, maneuver=c.maneuver, via=via)
     elif m.category == "break":
         s.stack.append(BreakHoldFrame(i, c, via))
     else:
@@ -212,25 +214,54 @@ class PhaseFrame(Frame):
 
 
 # ======================================================================= movement (aom3141)
-class MoveFrame(Frame):
-    """A Move, then the reactions it triggers (aom3121, §4, §5.7)."""
+Queue = tuple[tuple[int, frozenset[str]], ...]
 
-    def __init__(self, i: int, c: Choice) -> None:
+
+def movement_reactions(s: State, i: int, start: hx.Hex, near_before: list[int],
+                       skip: tuple[int, ...] = ()) -> Queue:
+    """Who may react to fighter ``i`` having moved from ``start`` (aom3121, §4, §5.7), in
+    initiative order, each with the triggers the move gave him: movement; closing (``i``
+    entered his hex); adjacent_entry (``i`` came next to him, not adjacent before: the
+    ``near_before`` fighters); held (he may break a hold). ``skip``: fighters not asked."""
+    pos = s.fighters[i].pos
+    q = []
+    for g in s.order or tuple(range(len(s.fighters))):
+        if g == i or g in skip or not s.fighters[g].active:
+            continue
+        gp = s.fighters[g].pos
+        trig = {"movement"}
+        if gp == pos and start != gp:
+            trig.add("closing")
+        if hx.distance(gp, pos) <= 1 and g not in near_before:
+            trig.add("adjacent_entry")
+        if s.hold_on(g) is not None:
+            trig.add("held")
+        q.append((g, frozenset(trig)))
+    return tuple(q)
+
+
+def near(s: State, i: int) -> list[int]:
+    """The fighters in or next to fighter ``i``'s hex (before a move: ``movement_reactions``)."""
+    pos = s.fighters[i].pos
+    return [g.idx for g in s.fighters if g.idx != i and hx.distance(g.pos, pos) <= 1]
+
+
+class ReactionsFrame(Frame):
+    """The reactions that fighter ``i``'s movement (``what``: the maneuver that moved him)
+    triggers in others, one window each, in the order of ``queue``."""
+
+    def __init__(self, i: int, what: str, queue: Queue) -> None:
         self.i = i
-        self.c = c
-        self.at = "move"
-        self.queue: tuple[tuple[int, frozenset[str]], ...] = ()
+        self.what = what
+        self.queue = queue
 
     def step(self, s: State) -> Step:
-        if self.at == "move":
-            self.move(s)
-            self.at = "react"
         while self.queue:
             g, triggers = self.queue[0]
             if not (s.fighters[g].out is None and s.fighters[self.i].out is None):
                 self.queue = self.queue[1:]
                 continue
-            self.window = Window("reaction", g, triggers, attacker=self.i, attack="Move")
+            self.window = Window("reaction", g, triggers, attacker=self.i, attack=self.what)
             choices = maneuver_choices(s, self.window) + [PASS]
             return Decision(g, "reaction"), choices
         pop(s, self)
@@ -242,40 +273,44 @@ class MoveFrame(Frame):
         if c.kind == "maneuver":
             dispatch(s, g, c, "reaction")
 
+
+class MoveFrame(ReactionsFrame):
+    """A Move, then the reactions it triggers (aom3121, §4, §5.7)."""
+
+    def __init__(self, i: int, c: Choice) -> None:
+        super().__init__(i, c.maneuver or "", ())
+        self.c = c
+        self.at = "move"
+
+    def step(self, s: State) -> Step:
+        if self.at == "move":
+            self.move(s)
+            self.at = "react"
+        return super().step(s)
+
     def move(self, s: State) -> None:
         f = s.fighters[self.i]
-        m = s.t.maneuvers["Move"]
+        m = s.t.maneuvers[self.what]
         f.ap -= m.ap
         start = f.pos
-        near_before = [g.idx for g in s.fighters if g.idx != self.i and hx.distance(g.pos, start) <= 1]
+        near_before = near(s, self.i)
         s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
         if self.c.option > 0:
             for _ in range(self.c.option):
                 s.place(self.i, hx.neighbour(f.pos, f.facing))
         else:
             s.place(self.i, hx.neighbour(f.pos, hx.opposite(f.facing)))
-        s.log("move", "aom3141", a=self.i, actor=f.name, maneuver="Move", via="action",
+        s.log("move", m.pages[0], a=self.i, actor=f.name, maneuver=self.what, via="action",
               to=list(f.pos),
               facing=hx.DIRECTION_NAMES[f.facing])
-        q = []
-        for g in s.order or tuple(range(len(s.fighters))):
-            if g == self.i or not s.fighters[g].active:
-                continue
-            gp = s.fighters[g].pos
-            trig = {"movement"}
-            if gp == f.pos and start != gp:
-                trig.add("closing")
-            if hx.distance(gp, f.pos) <= 1 and g not in near_before:
-                trig.add("adjacent_entry")
-            if s.hold_on(g) is not None:
-                trig.add("held")
-            q.append((g, frozenset(trig)))
-        self.queue = tuple(q)
+        self.queue = movement_reactions(s, self.i, start, near_before)
 
 
 # ======================================================================= attack (§1.6-1.9)
 class AttackFrame(Frame):
     """One attack: declaration (turn, closing), the target's reaction, rolls, outcome."""
+
+    aimed = True
 
     def __init__(self, a: int, c: Choice, via: str, restrict: str | None = None) -> None:
         self.a = a
@@ -442,21 +477,33 @@ class AttackFrame(Frame):
         s.log("attack", "aom315", **ev)
         moves = not hit or not s.t.data.movement.dodge_moves_only_on_success
         if rm is not None and rm.moves is not None and react is not None and moves:
-            dest = dodge_destination(s, self.t, self.a, rm.moves, react.option)
-            if dest is not None and s.on_board(dest):
-                s.place(self.t, dest)
-                s.log("dodge_move", rm.pages[0], a=self.t, actor=s.fighters[self.t].name,
-                      to=list(dest))
+            frames += self.dodge_move(s, rm, react)
         if hit:
             frames += success(s, self.a, self.t, c, margin)
         elif rm is not None and rname is not None:
             if rm.category == "leg_grab":
-                make_hold(s, self.t, self.a, rm.hold or "leg", None)
+                make_hold(s, self.t, self.a, rm.hold or "", None)
                 if s.t.data.attack.leg_grab_pulls_kicker_in:
                     s.place(self.a, s.fighters[self.t].pos)
             if rname in s.t.follow_ons:
-                frames.append(FollowOnFrame(self.t, rname))
+                frames.append(FollowOnFrame(self.t, rname, c.maneuver))
         schedule(s, frames)
+
+    def dodge_move(self, s: State, rm: Any, react: Choice) -> list[Frame]:
+        """The dodger moves (aom3146, aom3147, aom322b); a dodge into or next to another
+        fighter is a movement like any other (§4 row 1, aom3212, aom3221): it triggers his
+        reactions, before the dodger's follow-on. The attacker is asked only with
+        ``movement.dodge_triggers_attacker`` (hexdojo)."""
+        dest = dodge_destination(s, self.t, self.a, rm.moves, react.option)
+        if dest is None or not s.on_board(dest):
+            return []
+        start, near_before = s.fighters[self.t].pos, near(s, self.t)
+        s.place(self.t, dest)
+        s.log("dodge_move", rm.pages[0], a=self.t, actor=s.fighters[self.t].name,
+              to=list(dest))
+        skip = () if s.t.data.movement.dodge_triggers_attacker else (self.a,)
+        queue = movement_reactions(s, self.t, start, near_before, skip)
+        return [ReactionsFrame(self.t, react.maneuver or "", queue)] if queue else []
 
 
 def attack_modifiers(s: State, x: int, y: int, maneuver: str, location: str | None
@@ -520,13 +567,13 @@ def defence_basic(s: State, y: int, x: int, rname: str | None, attack: str | Non
 def defence_bonus(t: Tables, rname: str, attack: str | None, location: str | None) -> int:
     """The defensive reaction's own bonus (half points, aom315 table): the only part of a
     defence that depends on the attack (Drop Dodge by maneuver or aim, §5.11 PROPOSED)."""
-    if rname == "Drop Dodge":
+    m = t.maneuvers[rname]
+    if m.bonus_by_attack:
         dd = t.data.drop_dodge
         if attack in dd.by_maneuver:
             return h2(dd.by_maneuver[attack or ""])
         aim = t.loc_aim[location] if location is not None else t.data.attack.default_aim
         return h2(dd.by_aim.get(aim, 0))
-    m = t.maneuvers[rname]
     if m.category == "block":
         return h2(t.data.forearm_block.bonus_vs_unarmed)
     return h2(m.defence_bonus)
@@ -571,6 +618,8 @@ def success(s: State, x: int, y: int, c: Choice, margin: int) -> list[Frame]:
         s.log("prone", m.pages[0], a=y, actor=fy.name, why=c.maneuver)
     if m.unhorses and fy.mounted:
         fall_off(s, y, c.maneuver or "")
+        if s.t.data.mounted.pull_down_lands == "adjacent":
+            land_beside(s, x, y)
     if m.damage is not None:
         dtype = m.damage_types[min(c.option, len(m.damage_types) - 1)]  # striker's choice (aom3221)
         frames.append(HitFrame(x, y, c.maneuver or "", loc, dtype, margin, "attack"))
@@ -579,6 +628,18 @@ def success(s: State, x: int, y: int, c: Choice, margin: int) -> list[Frame]:
     if c.maneuver in t.follow_ons:
         frames.append(FollowOnFrame(x, c.maneuver or ""))
     return frames
+
+
+def land_beside(s: State, x: int, y: int) -> None:
+    """A rider pulled down by ``x`` lands in an adjacent hex (§2.3, aom347): the first of
+    ``mounted.pull_down_directions`` (relative to ``x``'s facing) on the arena."""
+    fx = s.fighters[x]
+    for d in s.t.data.mounted.pull_down_directions:
+        dest = hx.neighbour(s.fighters[y].pos, hx.turn(fx.facing, d))
+        if s.on_board(dest):
+            s.place(y, dest)
+            s.log("lands", "aom347", a=y, actor=s.fighters[y].name, to=list(dest))
+            return
 
 
 def fall_off(s: State, i: int, why: str) -> None:
@@ -596,7 +657,7 @@ def self_injury(s: State, x: int, y: int, maneuver: str, loc: str) -> Frame:
     m = t.maneuvers[maneuver]
     fx, fy = s.fighters[x], s.fighters[y]
     part_loc = t.data.self_injury.locations[m.self_injury or "hand"]
-    dr = fy.p.char("ST") + fy.p.pv[loc]
+    dr = fy.p.char(t.data.damage.resistance) + fy.p.pv[loc]
     skill = fx.p.skill(m.self_injury_skill) + fx.p.spec_total(m.specialisms)
     basic = dr - skill + h2(m.self_injury_extra)
     armoured = fy.p.pv[loc] > 0
@@ -607,9 +668,8 @@ def self_injury(s: State, x: int, y: int, maneuver: str, loc: str) -> Frame:
 def lock_damage(s: State, h: Hold) -> Frame:
     """§5.16 PROPOSED: a painful lock hurts again in each later turn, no attack roll."""
     name = s.t.hold_by_maneuver[h.kind]
-    loc = h.location or s.t.data.attack.whole_body_location
-    if h.kind == "head_lock":
-        loc = "Head"
+    loc = (s.t.hold_kinds[h.kind].lock_location or h.location
+           or s.t.data.attack.whole_body_location)
     return HitFrame(h.holder, h.held, name, loc, s.t.maneuvers[name].damage_types[0], 0, "lock")
 
 
@@ -639,14 +699,14 @@ class HitFrame(Frame):
                 pop(s, self)
                 return None
             self.roll_damage(s)
-            soak = s.t.maneuvers["Soak"]
+            soak = s.t.maneuvers[s.t.soak]
             if self.level > 0 and self.kind != "self" and v.ap >= soak.ap:
                 self.at = "soak"
             else:
                 self.at = "apply"
         if self.at == "soak":
             self.window = Window("reaction", self.victim, frozenset({"hit"}),
-                                 reactions_only=("Soak",))
+                                 reactions_only=(s.t.soak,))
             return Decision(self.victim, "soak"), maneuver_choices(s, self.window) + [PASS]
         self.window = None
         if self.at == "soak_risk":
@@ -666,7 +726,7 @@ class HitFrame(Frame):
         if self.at == "soak":
             if c.kind == "maneuver":
                 v = s.fighters[self.victim]
-                v.ap -= s.t.maneuvers["Soak"].ap
+                v.ap -= s.t.maneuvers[s.t.soak].ap
                 self.at = "soak_risk"
             else:
                 self.at = "apply"
@@ -692,9 +752,9 @@ class HitFrame(Frame):
                      (f"location {self.loc}", aim.damage)]
             risk = s.fighters[self.src].p.risk.damage if self.kind == "attack" else \
                 s.fighters[self.src].p.risk.lock_damage
-            b, terms = s.basic(self.src, None, "ST", (), extra)
+            b, terms = s.basic(self.src, None, t.data.damage.characteristic, (), extra)
             self.damage, rec = s.roll("damage", b, terms, risk)
-        dr = v.p.char("ST") + v.p.pv[self.loc]
+        dr = v.p.char(t.data.damage.resistance) + v.p.pv[self.loc]
         self.level = t.wound_level(self.damage - dr)
         s.log("damage", "aom316", a=self.src, t=self.victim, actor=s.fighters[self.src].name,
               target=v.name, maneuver=self.maneuver, kind=self.kind, location=self.loc,
@@ -720,10 +780,11 @@ class HitFrame(Frame):
         t = s.t
         v = s.fighters[self.victim]
         pop(s, self)
+        worst_before = v.worst  # the rolls this hit forces come before its impairment (aom1d31)
         if self.level > 0:
             if self.level >= t.fatal:
                 v.wounds = v.wounds + ((self.loc, self.level),)
-                v.out = "dead"
+                s.knock_out(self.victim, "dead")
                 s.log("wound", "aom316", a=self.victim, actor=v.name, location=self.loc,
                       wound=t.wound_levels[self.level], effect="killed")
                 s.check_over()
@@ -740,7 +801,7 @@ class HitFrame(Frame):
         kb = (self.kind == "attack" and not m.no_knockback) or (
             self.kind == "lock" and t.data.lock_damage.knockback)  # §5.16
         if kb and v.active:
-            self.knockback(s)
+            self.knockback(s, worst_before)
 
     def pain(self, s: State) -> None:
         """§1.12 immediate reaction: unconscious, stunned or staggered."""
@@ -754,8 +815,7 @@ class HitFrame(Frame):
         res, rec = s.roll_spec(self.victim, "pain", p.roll, v.p.risk.pain, extra)
         if res <= h2(p.unconscious_at_most):
             effect = "unconscious"
-            v.out = "unconscious"
-            v.ap = 0
+            s.knock_out(self.victim, "unconscious")
             if v.mounted:
                 fall_off(s, self.victim, "unconscious")
         elif res < h2(p.stunned_below):
@@ -778,27 +838,29 @@ class HitFrame(Frame):
                 s.end_hold(h, f"holder {effect}", "§1.12")
         if effect == "stunned" and v.mounted:
             md = t.data.mounted
-            b, terms = s.basic(self.victim, "Riding", "CO")
-            r, rrec = s.roll("stay mounted", b, terms, 0)
+            r, rrec = s.roll_spec(self.victim, "stay mounted", md.stay_mounted, 0)
             stays = r >= h2(md.stay_mounted_difficulty)
             s.log("stay_mounted", "aom347", a=self.victim, actor=v.name, roll=rrec,
                   difficulty=md.stay_mounted_difficulty, outcome="stays on" if stays else "falls")
             if not stays:
                 fall_off(s, self.victim, "stunned")
 
-    def knockback(self, s: State) -> None:
-        """§1.13 (aom1d34): ST + Athletics against the basic damage before armour."""
+    def knockback(self, s: State, worst: int) -> None:
+        """§1.13 (aom1d34): ST + Athletics against the basic damage before armour, impaired
+        by the ``worst`` wound carried before this hit (aom1d31, aom1d32, aom1d39: the
+        hit's own wound impairs from the next roll on)."""
         t = s.t
         kb = t.data.knockback
         v = s.fighters[self.victim]
         aim_name = t.loc_aim[self.loc]
-        loc_mod = t.aim[aim_name].knockback
-        if aim_name == "Leg" and v.mounted:
-            loc_mod = 0  # "Leg (on foot)"
+        row = t.data.aim[aim_name]
+        loc_mod = h2(row.knockback_mounted if v.mounted and row.knockback_mounted is not None
+                     else row.knockback)
         extra = [(self.dtype, h2(t.data.damage_types[self.dtype].knockback)),
                  (f"location {self.loc}", loc_mod)]
         skill = kb.mounted_skill if v.mounted else kb.roll.skill
-        b, terms = s.basic(self.victim, skill, kb.roll.characteristic, kb.roll.specialisms, extra)
+        b, terms = s.basic(self.victim, skill, kb.roll.characteristic, kb.roll.specialisms, extra,
+                           worst=worst)
         res, rec = s.roll("knock-back", b, terms, v.p.risk.knockback)
         effect, loss, over = knockback_band(kb, self.damage - res)
         if effect == "none":
@@ -869,26 +931,29 @@ def knockback_band(kb: Knockback, fail: int) -> tuple[str, int, bool]:
 class FollowOnFrame(Frame):
     """After a success: the fighter may follow with what the §3 graph allows."""
 
-    def __init__(self, i: int, after: str) -> None:
+    def __init__(self, i: int, after: str, blocked: str | None = None) -> None:
         self.i = i
         self.after = after
+        self.blocked = blocked  # the target's attack that ``after`` answered, if any
 
     def step(self, s: State) -> Step:
         if not s.fighters[self.i].active:
             pop(s, self)
             return None
-        self.window = Window("follow_on", self.i, after=self.after)
+        self.window = Window("follow_on", self.i, after=self.after,
+                             restrict=locked_limb(s.t, self.after, self.blocked))
         return Decision(self.i, "follow_on"), maneuver_choices(s, self.window) + [PASS]
 
     def answer(self, s: State, c: Choice) -> None:
         pop(s, self)
         if c.kind != "maneuver":
             return
+        m = s.t.maneuvers[c.maneuver or ""]
         if self.after in s.t.data.holds.follow_ups_end_hold:
             h = s.hold_by(self.i)
-            if h is not None and c.maneuver != "Martial Throw":
+            if h is not None and not (m.needs_hold or m.ends_hold):  # a throw ends it when it lands
                 s.end_hold(h, f"{c.maneuver} follows {self.after}", "aom3226")
-        dispatch(s, self.i, c, "follow_on", s.t.data.follow_on_defence.get(self.after))
+        dispatch(s, self.i, c, "follow_on", locked_limb(s.t, self.after, self.blocked))
 
 
 # ======================================================================= break hold (aom322d)
@@ -907,7 +972,7 @@ class BreakHoldFrame(Frame):
         f = s.fighters[self.i]
         h = s.hold_on(self.i)
         if self.at == "declare":
-            f.ap -= s.t.maneuvers["Break Hold"].ap
+            f.ap -= s.t.maneuvers[self.c.maneuver or ""].ap
             s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
             self.at = "esc_risk"
         if h is None or not s.fighters[h.holder].active:
@@ -931,7 +996,7 @@ class BreakHoldFrame(Frame):
     def basics(self, s: State, h: Hold) -> tuple[tuple[int, list[tuple[str, int]], str],
                                                    tuple[int, list[tuple[str, int]], str]]:
         """(basic, terms, method) of the escaper and of the holder, who resists with its
-        best method (hexdojo)."""
+        best method (``break_hold.holder_method_choice`` "best", hexdojo) or the one it names."""
         bh = s.t.data.break_hold
         kind = s.t.hold_kinds[h.kind]
         method = bh.escaper_methods[self.c.option]
@@ -939,7 +1004,8 @@ class BreakHoldFrame(Frame):
         eb, eterms = s.basic(self.i, spec.skill, spec.characteristic,
                              (), [("earlier attempts", h2(s.t.data.holds.break_attempt_bonus) * h.attempts)])
         best = None
-        for hm in bh.holder_methods:
+        choice = bh.holder_method_choice
+        for hm in bh.holder_methods if choice == "best" else [choice]:
             hs = bh.methods[hm]
             hb, hterms = s.basic(h.holder, hs.skill, hs.characteristic, (),
                                  [(f"{h.kind} hold", h2(kind.break_holder_bonus))])
@@ -963,10 +1029,10 @@ class BreakHoldFrame(Frame):
         hres, hrec = s.roll(f"hold ({best[2]})", best[0], best[1], self.rh)
         ok = eres > hres  # the escaper must score higher (aom322d)
         s.log("break_hold", "aom322d", a=self.i, t=h.holder, actor=s.fighters[self.i].name,
-              maneuver="Break Hold", via=self.via,
+              maneuver=self.c.maneuver, via=self.via,
               target=s.fighters[h.holder].name, escaper=erec, holder=hrec,
               outcome="broken" if ok else "held")
         if ok:
-            s.end_hold(h, "Break Hold", "aom322d")
+            s.end_hold(h, self.c.maneuver or "", "aom322d")
         else:
             s.replace_hold(h, h._replace(attempts=h.attempts + 1))

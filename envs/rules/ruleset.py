@@ -17,6 +17,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from .creation import creation_problems
+from .messages import format_validation_error
+
 try:  # Python 3.11+
     import tomllib
 except ModuleNotFoundError:  # pragma: no cover - Python 3.10
@@ -46,6 +49,7 @@ class AimRow(_Model):
     damage: float
     pain: float
     knockback: float
+    knockback_mounted: float | None = None  # None: as on foot (aom1d34: "Leg (on foot)")
 
 
 class LocationSpec(_Model):
@@ -94,9 +98,45 @@ class AttackRules(_Model):
         return v
 
 
+class Creation(_Model):
+    """§1.2 character-creation limits (aom192, aom195), checked on every fighter sheet."""
+
+    enforce: bool
+    base_limit: float
+    talent_bonus: float
+    limitation_penalty: float
+    broad_worth: float = Field(gt=0)
+    narrow_worth: float = Field(gt=0)
+    governing: dict[str, list[str]]
+
+
+class SpecialismSpec(_Model):
+    """The skill a specialism belongs to and whether its area is broad or narrow (aom195)."""
+
+    skill: str
+    area: Literal["broad", "narrow"]
+
+
 class Encumbrance(_Model):
     bands: dict[str, float]
+    characteristic: str
     martial_arts_multiplier: float
+    multiplied_with: list[str]
+
+
+class HelmetMaterial(_Model):
+    pv: float = Field(ge=0, le=20)
+    modifier: float
+
+
+class Helmets(_Model):
+    characteristic: str
+    materials: dict[str, HelmetMaterial]
+
+
+class DamageRules(_Model):
+    characteristic: str
+    resistance: str
 
 
 class Wounds(_Model):
@@ -134,7 +174,6 @@ class Knockback(_Model):
 
 
 class HoldKind(_Model):
-    created_by: str
     source: str
     held_attack_mod: float
     held_may: list[str]
@@ -144,6 +183,7 @@ class HoldKind(_Model):
     holder_other_mod: float
     break_holder_bonus: float
     painful: bool
+    lock_location: str | None = None  # where a painful lock's repeat damage lands (None: the held part)
 
 
 class Holds(_Model):
@@ -154,6 +194,7 @@ class Holds(_Model):
     lock_damage_in_holder_phase: bool
     follow_ups_end_hold: list[str]
     hold_maneuvers_need_the_hold: bool
+    arms: int = Field(ge=0, le=2)
     kinds: dict[str, HoldKind]
 
 
@@ -165,7 +206,7 @@ class Method(_Model):
 class BreakHold(_Model):
     escaper_methods: list[str]
     holder_methods: list[str]
-    holder_method_choice: Literal["best"]
+    holder_method_choice: str
     methods: dict[str, Method]
 
 
@@ -180,6 +221,9 @@ class Mounted(_Model):
     attack_mod: float
     range1_kicks_allowed: bool
     stay_mounted_difficulty: float
+    stay_mounted: RollSpec
+    pull_down_lands: Literal["adjacent", "same"]
+    pull_down_directions: list[int]
 
 
 class SelfInjury(_Model):
@@ -200,9 +244,6 @@ class DropDodge(_Model):
 
 class ForearmBlock(_Model):
     bonus_vs_unarmed: float
-    bonus_vs_close_weapon: float
-    bonus_vs_melee_weapon: float
-    bonus_vs_ranged: float
 
 
 class Movement(_Model):
@@ -212,6 +253,7 @@ class Movement(_Model):
     move_back_max: int = Field(ge=0, le=6)
     move_through_occupied: bool
     dodge_moves_only_on_success: bool
+    dodge_triggers_attacker: bool
     throw_landing: list[int]
 
 
@@ -243,11 +285,13 @@ class Maneuver(_Model):
     against: list[str] = Field(default_factory=list)
     counter: bool = False
     defence_bonus: float = 0
+    bonus_by_attack: bool = False  # the defence bonus comes from [drop_dodge] by the attack
     front_arc_only: bool = False
     moves: Literal["away", "side", "toward"] | None = None
     self_injury: Literal["hand", "foot", "head"] | None = None
     self_injury_skill: str | None = None
     self_injury_extra: float = 0
+    limb: Literal["arm", "leg", "head"] | None = None
     kick: bool = False
     usable_when_held: bool = False
     knocks_prone: bool = False
@@ -273,9 +317,13 @@ class RulesData(_Model):
     attack: AttackRules
     encumbrance: Encumbrance
     armour_materials: dict[str, float]
+    creation: Creation
+    specialisms: dict[str, SpecialismSpec]
+    helmets: Helmets
     aim: dict[str, AimRow]
     locations: dict[str, LocationSpec]
     damage_types: dict[str, DamageType]
+    damage: DamageRules
     wounds: Wounds
     soak: Soak
     pain: Pain
@@ -290,12 +338,14 @@ class RulesData(_Model):
     forearm_block: ForearmBlock
     movement: Movement
     follow_ons: dict[str, list[str]]
-    follow_on_defence: dict[str, Literal["no_forearm_block", "held_arm"]]
+    follow_on_defence: dict[str, Literal["blocked_limb"]]
     maneuvers: dict[str, Maneuver]
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
-    """Read a TOML file, turning syntax errors into a RulesError naming the file."""
+    """Read a TOML file; a missing, unreadable, non-UTF-8 or non-TOML file is a RulesError
+    naming the file (tomllib decodes UTF-8 itself, so a latin-1 or binary file raises
+    UnicodeDecodeError, not TOMLDecodeError)."""
     p = Path(path)
     try:
         with p.open("rb") as fh:
@@ -304,6 +354,11 @@ def read_toml(path: str | Path) -> dict[str, Any]:
         raise RulesError(f"{p}: file not found") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"{p}: not valid TOML: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RulesError(f"{p}: not a UTF-8 text file (byte {exc.object[exc.start]:#04x} at "
+                         f"offset {exc.start}); TOML files must be UTF-8") from None
+    except OSError as exc:
+        raise RulesError(f"{p}: cannot read: {exc.strerror or exc}") from None
 
 
 def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -315,15 +370,6 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
         else:
             out[key] = copy.deepcopy(value)
     return out
-
-
-def format_validation_error(source: str, exc: ValidationError) -> str:
-    lines = [f"{source}: invalid rules data"]
-    for err in exc.errors():
-        field = ".".join(str(p) for p in err["loc"])
-        value = err.get("input")
-        lines.append(f"  field '{field}': value {value!r}: {err['msg']}")
-    return "\n".join(lines)
 
 
 def _check_names(data: RulesData, source: str) -> None:
@@ -343,6 +389,9 @@ def _check_names(data: RulesData, source: str) -> None:
             need(f"follow_ons.{after}", n, maneuvers)
     for after in data.follow_on_defence:
         need("follow_on_defence", after, maneuvers)
+    soakers = [n for n, m in data.maneuvers.items() if m.category == "soak"]
+    if len(soakers) != 1:
+        problems.append(f"  field 'maneuvers': value {soakers!r}: exactly one maneuver of category 'soak'")
     for name, m in data.maneuvers.items():
         if m.ap is None and m.category != "stand":
             problems.append(f"  field 'maneuvers.{name}.ap': missing; every maneuver needs an AP cost")
@@ -370,13 +419,29 @@ def _check_names(data: RulesData, source: str) -> None:
     for part, loc in data.self_injury.locations.items():
         need(f"self_injury.locations.{part}", loc, data.locations)
     for kind, hk in data.holds.kinds.items():
-        need(f"holds.kinds.{kind}.created_by", hk.created_by, maneuvers)
+        if hk.lock_location is not None:
+            need(f"holds.kinds.{kind}.lock_location", hk.lock_location, data.locations)
         for n in hk.held_may:
             need(f"holds.kinds.{kind}.held_may", n, maneuvers)
     for n in data.prone.allowed:
         need("prone.allowed", n, maneuvers)
     for meth in data.break_hold.escaper_methods + data.break_hold.holder_methods:
         need("break_hold.methods", meth, data.break_hold.methods)
+    need("break_hold.holder_method_choice", data.break_hold.holder_method_choice,
+         ["best", *data.break_hold.holder_methods])
+    chars = data.characteristics
+    for fld, ch in (("encumbrance.characteristic", data.encumbrance.characteristic),
+                    ("helmets.characteristic", data.helmets.characteristic),
+                    ("damage.characteristic", data.damage.characteristic),
+                    ("damage.resistance", data.damage.resistance)):
+        need(fld, ch, chars)
+    for sk in data.encumbrance.multiplied_with:
+        need("encumbrance.multiplied_with", sk, data.skills)
+    bad_dirs = [d for d in data.mounted.pull_down_directions if d not in range(6)]
+    if bad_dirs or not data.mounted.pull_down_directions:
+        problems.append(f"  field 'mounted.pull_down_directions': value {bad_dirs or []!r}: "
+                        "relative directions 0..5 (0 = front), at least one")
+    problems += [f"  {p}" for p in creation_problems(data)]
     w = data.wounds
     if not (len(w.upper_bounds) == len(w.levels) - 1 == len(w.impairment) - 1 == len(w.pain) - 1):
         problems.append(
@@ -420,7 +485,7 @@ def load_rules_data(
     try:
         data = RulesData.model_validate(raw)
     except ValidationError as exc:
-        raise RulesError(format_validation_error(source, exc)) from None
+        raise RulesError(format_validation_error(source, exc, RulesData)) from None
     _check_names(data, source)
     digest = hashlib.sha256(json.dumps(raw, sort_keys=True).encode()).hexdigest()[:12]
     return data, f"aom-{data.version}-{digest}"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from . import hexgrid as hx
 from .model import Hold
 from .ruleset import RulesError
+from .tables import h2
 
 if TYPE_CHECKING:
     from .state import State
@@ -74,7 +75,8 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
                 if v not in ("", "staggered", "stunned"):
                     raise _err(name, v, "allowed '', 'staggered', 'stunned'")
                 f.status = v
-                f.pen = {"": 0, "staggered": -2, "stunned": -6}[v]
+                pain = t.data.pain  # §1.12: the penalty for the rest of the turn
+                f.pen = {"": 0, "staggered": h2(pain.stagger_penalty), "stunned": h2(pain.stun_penalty)}[v]
             elif k == "wounds":
                 ws = []
                 for j, (loc, level) in enumerate(v):

@@ -159,7 +159,8 @@ class State:
         Keys: ``fighter``, ``kind``, ``about`` (which roll a risk decision is for),
         ``attacker``/``attack``/``location``/``arc`` (a reaction: who does what to me, aimed
         where, from which relative direction 0 front .. 3 rear), ``after`` (a follow-on: the
-        maneuver it follows), ``closing`` (the attacker stepped into my hex). Risk and
+        maneuver it follows; ``locked``: the target's limb a block locked, which may not
+        act against the follow-on), ``closing`` (the attacker stepped into my hex). Risk and
         soak decisions add what the roll is about (``Frame.roll_context``): ``basics``
         (fighter -> basic value in half points, both sides of an opposed roll), and for an
         attack's rolls ``attacker``/``attack``/``location``/``reaction`` (the target's
@@ -175,12 +176,13 @@ class State:
             out["attacker"] = w.attacker
             out["attack"] = w.attack
             out["arc"] = self.arc(w.attacker, d.fighter)
-            c = getattr(fr, "c", None)
-            if c is not None and w.attack != "Move":
-                out["location"] = c.location
-                out["closing"] = getattr(fr, "closed", False)
+            if fr.aimed:
+                out["location"] = fr.c.location
+                out["closing"] = fr.closed
         if w is not None and w.after is not None:
             out["after"] = w.after
+            if w.restrict is not None:
+                out["locked"] = w.restrict
         if d.kind in ("risk", "soak"):
             out.update(fr.roll_context(self))
         return out
@@ -272,6 +274,16 @@ class State:
                 return h
         return None
 
+    def knock_out(self, i: int, how: str) -> None:
+        """Fighter ``i`` is out of the fight (§5.30: unconscious or dead): no AP left, and
+        a holder who is out keeps no hold (§1.18, §1.12)."""
+        f = self.fighters[i]
+        f.out = how
+        f.ap = 0
+        h = self.hold_by(i)
+        if h is not None:
+            self.end_hold(h, f"holder {how}", "§1.18")
+
     def end_hold(self, h: Hold, why: str, rule: str) -> None:
         if h in self.holds:
             self.holds.remove(h)
@@ -346,11 +358,16 @@ class State:
         specs: Sequence[str] = (),
         extra: Sequence[tuple[str, int]] = (),
         wound_penalties: bool = True,
+        worst: int | None = None,
     ) -> tuple[int, list[tuple[str, int]]]:
         """Basic value (half points) and its terms: skill + specialisms + characteristic +
-        modifiers (encumbrance for CO rolls, doubled with Martial Arts; wounds; stagger/stun)."""
+        modifiers (encumbrance for CO rolls, doubled with Martial Arts, §1.16; a helmet on
+        PE rolls, §1.4; wounds, §1.14; stagger/stun, §1.12). ``worst`` overrides the worst
+        wound the impairment comes from: the rolls a hit forces are made before its own
+        wound impairs (aom1d31, aom1d32)."""
         f = self.fighters[i]
         p = f.p
+        data = self.t.data
         terms: list[tuple[str, int]] = []
         if skill:
             terms.append((skill, p.skills.get(skill, 0)))
@@ -362,14 +379,17 @@ class State:
                     terms.append(("specialism", sp))
         if char:
             terms.append((char, p.chars.get(char, 0)))
-            if char == "CO" and p.enc_mod:
-                mult = self.t.data.encumbrance.martial_arts_multiplier if skill == "Martial Arts" else 1
+            enc = data.encumbrance
+            if char == enc.characteristic and p.enc_mod:
+                mult = enc.martial_arts_multiplier if skill in enc.multiplied_with else 1
                 terms.append(("encumbrance", int(p.enc_mod * mult)))
+            if p.helmet_mod and char == data.helmets.characteristic:
+                terms.append(("helmet", p.helmet_mod))  # §1.4 aom312
         for e in extra:
             if e[1]:
                 terms.append(e)
         if wound_penalties:
-            imp = self.t.impairment[f.worst]
+            imp = self.t.impairment[f.worst if worst is None else worst]
             if imp:
                 terms.append(("wounds", imp))
             if f.pen:
@@ -392,6 +412,7 @@ class State:
             "terms": [[n, v // 2 if v % 2 == 0 else v / 2] for n, v in terms],
             "risk": risk,
             "dice": faces,
+            **({"sides": self.dice.sides} if risk else {}),
             "result": half(res),
         }
         return res, rec

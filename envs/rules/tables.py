@@ -63,6 +63,8 @@ class Tables:
         }
         self.hold_kinds = data.holds.kinds
         self.hold_by_maneuver = {m.hold: name for name, m in data.maneuvers.items() if m.hold}
+        #: the maneuver that soaks a hit (§1.11; the one of category "soak")
+        self.soak = next(n for n, m in data.maneuvers.items() if m.category == "soak")
         # Candidates per decision window, in the data file's (stable) order.
         self.action_maneuvers = tuple(
             n for n, m in data.maneuvers.items() if "A" in m.tags and m.unarmed
