@@ -1,0 +1,23 @@
+"""The engine's behaviour pinned like python-chess's perft files: a hash of the event
+logs of seeded random fights over every preset pairing (scripts/engine_fingerprint.py).
+
+A refactor or speed-up must leave it unchanged. A rules fix that changes it updates the
+pinned value in the same commit and says why (README, Benchmarks). History:
+3eccf564... (10 a pair) before issue 12; a7d3e637... after its seven readings.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+SCRIPT = Path(__file__).parent.parent / "scripts" / "engine_fingerprint.py"
+#: 3 fights a pair (the script's default of 10 gives a7d3e63748a1c820...)
+PINNED = ("c9f7abb5d883c09442374f425f8b1eae6efdd559cd4ed7c6958f51ffaa12f32f", 10257)
+
+
+def test_engine_fingerprint_is_pinned():
+    spec = importlib.util.spec_from_file_location("engine_fingerprint", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.fingerprint(3) == PINNED, "the engine's behaviour changed: see the module docstring"
