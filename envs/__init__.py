@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-#: Gymnasium id of the single-agent duel (``gymnasium.make(DUEL_ID, **options)``).
+#: Gymnasium id of the single-agent duel with the first (raw-unit) observation.
 DUEL_ID = "hexdojo/Duel-v0"
+#: Gymnasium id of the current duel: a Chu mirror with the observation scaled to [-1, 1]
+#: by default (``DuelEnv``'s docstring, "Version History"). New work should use it.
+DUEL_V1_ID = "hexdojo/Duel-v1"
+#: What Duel-v1's defaults change against ``DuelEnv``'s (= Duel-v0's) defaults: measured
+#: in docs/learnability.md (a default MaskablePPO learnt nothing on Duel-v0's).
+DUEL_V1_DEFAULTS: dict[str, Any] = {"fighters": ("chu", "chu"), "observation_scale": "unit"}
 
 try:  # the rules engine (hexdojo.envs.rules) must work without Gymnasium installed
     from gymnasium.envs.registration import register, registry
@@ -15,6 +21,9 @@ else:
     if DUEL_ID not in registry:
         register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv",
                  order_enforce=False, disable_env_checker=True)
+    if DUEL_V1_ID not in registry:
+        register(id=DUEL_V1_ID, entry_point="hexdojo.envs.duel:DuelEnv",
+                 kwargs=dict(DUEL_V1_DEFAULTS), order_enforce=False, disable_env_checker=True)
 
 # The helpers agents need, loaded on first use so that importing the rules engine
 # (a subpackage) stays cheap.
@@ -33,4 +42,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["DUEL_ID", *_LAZY]
+__all__ = ["DUEL_ID", "DUEL_V1_DEFAULTS", "DUEL_V1_ID", *_LAZY]

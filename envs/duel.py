@@ -33,7 +33,7 @@ import numpy as np
 from hexdojo.envs.rules import Choice, Game, IllegalChoice, State
 
 from .catalogue import Catalogue, catalogue_for
-from .observation import ObservationEncoder, encoder_for
+from .observation import ObservationEncoder, check_scaling, encoder_for
 from .render import render_frame
 
 Policy = Callable[[State], Choice]
@@ -81,23 +81,105 @@ def terminal_reward(state: State, i: int) -> float:
 
 
 class DuelEnv(gym.Env):
-    """Single-agent duel. See the module docstring and the README's "Environments".
+    """One fighter of a hex-board duel against an opponent played inside ``step()``.
 
-    Args:
-        fighters: the two fighter profiles (preset names, TOML paths or dicts).
-        rules: rule overrides (TOML path or dict) or None for the shipped rules.
-        radius: arena radius in hexes. turn_limit: None = the rules data's limit.
-        opponent: None/"random", an agent name (resolved by ``hexdojo.agents.make_agent``),
-            an agent object with ``act(state)`` or a callable.
-        agent_side: 0 or 1, or None for a random side each episode (``reset`` option
-            ``side`` overrides it for one episode).
-        shaping: per wound level inflicted minus per wound level taken, added to the
-            +1/-1/0 outcome reward (default 0: no shaping).
-        strict: raise ``IllegalChoice`` on an illegal action instead of rejecting it.
-        illegal_penalty: reward of a rejected action. illegal_limit: truncate after this
-            many rejections in a row (None: never).
-        flat_observation: a flat ``Box`` observation instead of the ``Dict``.
-        render_mode: "ansi" or "rgb_array".
+    ## Description
+
+    Two fighters of the *Age of Magic* unarmed combat rules on a hex arena; the agent is
+    one of them, the ``opponent`` (uniform random legal play by default) the other. Every
+    decision the engine asks of the agent is one step: a phase choice (act now / wait),
+    an action, a reaction to an attack, a follow-on, whether to soak a wound, how many
+    risk dice to roll, what to do in a hold; decisions with a single legal choice are
+    taken by the engine. The opponent's decisions and all dice resolve between steps.
+
+    ## Action Space
+
+    ``Discrete(N)``, one flat catalogue of every choice (``N = 369`` for the shipped
+    rules; ``action_names[i]`` names id ``i``): 0-6 fixed choices (``phase: act now``,
+    ``phase: wait``, ``end phase``, ``release hold``, ``pass``, two hold choices), then
+    ``risk: 0 dice`` .. ``risk: 6 dice``, then every unarmed maneuver x every value of
+    its parameters. ``action_masks()`` (and ``info["action_mask"]``) is the exact mask of
+    the legal ids; a masked-out id is rejected (see the module docstring).
+
+    ## Observation Space
+
+    A ``Dict`` of float32 ``Box``es (or, with ``flat_observation=True``, one ``Box`` of
+    the fields concatenated in sorted key order, ``gymnasium.spaces.flatten`` of the
+    ``Dict``), 280 numbers for the shipped rules, from the agent's point of view ("self")
+    against the other ("opp"); the README's "Observation" table describes every field.
+    Fields and their natural ranges (Duel-v0's numbers):
+
+    | Fields | Natural range | v1 divisor |
+    |---|---|---|
+    | ``self_pos``, ``opp_pos`` (axial q, r) | -radius..radius | radius |
+    | ``opp_offset`` | -2 radius..2 radius | 2 radius |
+    | ``distance`` | 0..2 radius | 2 radius |
+    | ``self_edge``, ``opp_edge`` (hexes to the edge) | 0..radius | radius |
+    | ``self_ap``, ``opp_ap`` (AP left, clipped) | 0..30 | 30 |
+    | ``self_height``, ``opp_height`` | 0..3 | 3 |
+    | ``self_wounds``, ``opp_wounds`` (level per location) | 0..6 | 6 |
+    | ``turn`` | 0..turn_limit | turn_limit |
+    | ``roll_basics`` (both basic values of a roll, points) | -30..50 | 50 |
+    | every other field (one-hot / multi-hot / flags) | 0..1 | 1 |
+
+    ``observation_scale="raw"`` (Duel-v0) reports the natural numbers; ``"unit"``
+    (Duel-v1) divides each field by the largest magnitude its bounds allow (the divisor
+    column), so every number lies in [-1, 1] (``roll_basics`` in [-0.6, 1]) and the space
+    bounds say so. Same information, same layout: only the scale differs, which is why a
+    checkpoint of one cannot play the other (``agents.policy`` refuses it in one line).
+
+    ## Rewards
+
+    +1 for a win, -1 for a loss, 0 for a draw (the turn limit), given on the last step;
+    plus ``shaping`` x (wound levels inflicted - wound levels taken) on every step (a
+    wound's level is its index, Scratch 1 .. Fatal 6); ``illegal_penalty`` for a rejected
+    action.
+
+    ## Starting State
+
+    A fresh fight of the two ``fighters`` drawn from ``np_random`` (dice, initiative); the
+    agent's side is ``agent_side`` or, by default, random each episode. ``reset`` never
+    returns a finished fight.
+
+    ## Episode End
+
+    1. Termination: a fighter is out (unconscious or dead) or yields, or the rules' turn
+       limit is reached (a draw; the turn is in the observation, so this is termination).
+    2. Truncation: only ``illegal_limit`` rejected actions in a row (off by default).
+
+    Against random play an episode is ~24 agent steps on average in Duel-v1's Chu mirror
+    (median 13; ~42 in Duel-v0's Chu vs Urlik), a fifth of them risk-dice decisions
+    (``docs/learnability.md``).
+
+    ## Arguments
+
+    | Parameter | Duel-v0 default | Duel-v1 default | Description |
+    |---|---|---|---|
+    | ``fighters`` | ``("chu", "urlik")`` | ``("chu", "chu")`` | two presets, TOML paths or dicts |
+    | ``rules`` | None | None | rule overrides (TOML path or dict) |
+    | ``radius``, ``turn_limit`` | 4, None | 4, None | arena radius; None = the rules data's turn limit |
+    | ``opponent`` | None | None | None/"random", an agent name, ``act(state)`` object, callable |
+    | ``agent_side`` | None | None | 0 or 1; None = random each episode |
+    | ``shaping`` | 0.0 | 0.0 | per wound level inflicted minus per wound level taken |
+    | ``observation_scale`` | "raw" | "unit" | "raw" natural numbers, "unit" every number in [-1, 1] |
+    | ``flat_observation`` | False | False | one flat ``Box`` instead of the ``Dict`` |
+    | ``strict`` | False | False | raise ``IllegalChoice`` on an illegal action instead of rejecting it |
+    | ``illegal_penalty`` | 0.0 | 0.0 | reward of a rejected action |
+    | ``illegal_limit`` | None | None | truncate after that many rejections in a row |
+    | ``render_mode`` | None | None | "ansi" or "rgb_array" |
+
+    ``DuelEnv(...)`` itself has Duel-v0's defaults; ``gymnasium.make("hexdojo/Duel-v1")``
+    passes ``hexdojo.envs.DUEL_V1_DEFAULTS``, and any option given wins over them.
+
+    ## Version History
+
+    * v1: the defaults a standard learner needs (``docs/learnability.md`` measures each):
+      the observation scaled to [-1, 1] (``observation_scale="unit"``), and a Chu mirror
+      (``fighters=("chu", "chu")``) instead of Chu against Urlik, a pairing so lopsided
+      that the side drawn decided the fight (random play wins 85.5 % as Chu, 2 % as
+      Urlik), so the +-1 reward said little about the policy. Same actions, masks, rules
+      and reward; SB3's MaskablePPO with its default hyper-parameters learns it.
+    * v0: initial version (natural-unit observation, Chu vs Urlik).
     """
 
     metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
@@ -116,6 +198,7 @@ class DuelEnv(gym.Env):
         illegal_limit: int | None = None,
         flat_observation: bool = False,
         render_mode: str | None = None,
+        observation_scale: str = "raw",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
@@ -138,11 +221,10 @@ class DuelEnv(gym.Env):
         self.illegal_penalty = float(illegal_penalty)
         self.illegal_limit = illegal_limit
         self.flat_observation = flat_observation
+        self.observation_scale = check_scaling(observation_scale)
         self.render_mode = render_mode
         self.action_space = gym.spaces.Discrete(self.catalogue.n)
-        self.observation_space = (
-            self.encoder.flat_space if flat_observation else self.encoder.space
-        )
+        self.observation_space = self.encoder.observation_space(observation_scale, flat_observation)
         self.fight: State | None = None
         self.side = 0
         self._choices: tuple[Choice, ...] = self.catalogue.choices_for(0)
@@ -255,6 +337,8 @@ class DuelEnv(gym.Env):
         """Fresh mask and observation of the agent's current decision."""
         assert self.fight is not None
         self._flat, self._mask = self.encoder.encode_with_mask(self.fight, self.side)
+        if self.observation_scale != "raw":
+            self.encoder.rescale(self._flat, self.observation_scale)
         return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
 
     def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:

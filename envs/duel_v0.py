@@ -39,7 +39,7 @@ from hexdojo.envs.rules import IllegalChoice, State
 
 from .catalogue import catalogue_for
 from .duel import FighterSpec, make_game, terminal_reward, wound_total
-from .observation import encoder_for
+from .observation import check_scaling, encoder_for
 from .render import render_frame
 
 AGENTS = ("player_0", "player_1")
@@ -53,7 +53,8 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
-    """The unwrapped AEC duel. Options as ``DuelEnv`` (no opponent, no side)."""
+    """The unwrapped AEC duel. Options as ``DuelEnv`` (no opponent, no side); the defaults
+    are Duel-v0's (Chu vs Urlik, raw observation): ``duel_v1`` for the current ones."""
 
     metadata = {
         "render_modes": ["ansi", "rgb_array"],
@@ -72,6 +73,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         strict: bool = False,
         flat_observation: bool = False,
         render_mode: str | None = None,
+        observation_scale: str = "raw",
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -82,11 +84,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.shaping = float(shaping)
         self.strict = strict
         self.flat_observation = flat_observation
+        self.observation_scale = check_scaling(observation_scale)
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
         self._index = {a: i for i, a in enumerate(AGENTS)}
         n = self.catalogue.n
-        obs = self.encoder.flat_space if flat_observation else self.encoder.space
+        obs = self.encoder.observation_space(observation_scale, flat_observation)
         self.observation_spaces = {
             a: spaces.Dict({"observation": obs, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
             for a in AGENTS
@@ -127,6 +130,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         st = self.fight
         assert st is not None, "call reset() first"
         flat, mask = self.encoder.encode_with_mask(st, self._index[agent])
+        self.encoder.rescale(flat, self.observation_scale)
         obs = flat if self.flat_observation else self.encoder.to_dict(flat)
         return {"observation": obs, "action_mask": mask}
 

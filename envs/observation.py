@@ -10,6 +10,12 @@ writes on an ``array`` are several times cheaper than on a numpy array) and expo
 one numpy vector without copying; the ``Dict`` fields are views into that fresh vector,
 so no two observations share memory. Values that could exceed their bounds (AP) are
 clipped, so every observation lies in its space.
+
+Two scalings of the same numbers (``SCALINGS``): ``"raw"`` (``hexdojo/Duel-v0``: natural
+units, e.g. AP 0..30, ``roll_basics`` -30..50 points) and ``"unit"`` (``hexdojo/Duel-v1``:
+every field divided by the largest magnitude its bounds allow, ``scale_of``, so every
+number lies in [-1, 1]: the scale Gymnasium's and SB3's default networks expect; with the
+raw scale a default MaskablePPO learnt nothing in 50k steps, ``docs/learnability.md``).
 """
 
 from __future__ import annotations
@@ -34,6 +40,20 @@ AP_MAX = 30
 BASIC_MIN, BASIC_MAX = -30, 50
 #: Per-fighter flags, in order.
 FLAGS: tuple[str, ...] = ("prone", "mounted", "phased", "staggered", "stunned", "out")
+#: Observation scalings: natural units (Duel-v0) or each field divided by its bound (Duel-v1).
+SCALINGS: tuple[str, ...] = ("raw", "unit")
+
+
+def check_scaling(scaling: str) -> str:
+    """``scaling`` if it is one of ``SCALINGS``, else a one-line ``ValueError``."""
+    if scaling not in SCALINGS:
+        raise ValueError(f"observation_scale {scaling!r}: allowed {', '.join(map(repr, SCALINGS))}")
+    return scaling
+
+
+def scale_of(low: float, high: float) -> float:
+    """The divisor of a field in the ``"unit"`` scaling: its largest possible magnitude."""
+    return max(abs(low), abs(high), 1.0)
 
 
 def _layout(game: Game, cat: Catalogue) -> dict[str, tuple[int, float, float]]:
@@ -113,17 +133,28 @@ class ObservationEncoder:
         self.slices: list[tuple[str, slice]] = []
         lows: list[np.ndarray] = []
         highs: list[np.ndarray] = []
+        divisors: list[np.ndarray] = []
         subspaces: dict[str, spaces.Box] = {}
+        unit_subspaces: dict[str, spaces.Box] = {}
         for k, (size, lo, hi) in layout.items():
             self.offset[k] = off
             self.slices.append((k, slice(off, off + size)))
             subspaces[k] = spaces.Box(lo, hi, (size,), np.float32)
+            sc = scale_of(lo, hi)
+            unit_subspaces[k] = spaces.Box(lo / sc, hi / sc, (size,), np.float32)
             lows.append(np.full(size, lo, np.float32))
             highs.append(np.full(size, hi, np.float32))
+            divisors.append(np.full(size, sc, np.float32))
             off += size
         self.size = off
         self.space = spaces.Dict(subspaces)
         self.flat_space = spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=np.float32)
+        #: per number: the factor that takes the raw value to the "unit" scaling
+        self.unit_factor = (1.0 / np.concatenate(divisors)).astype(np.float32)
+        self.unit_space = spaces.Dict(unit_subspaces)
+        self.unit_flat_space = spaces.Box(self.flat_space.low * self.unit_factor,
+                                          self.flat_space.high * self.unit_factor,
+                                          dtype=np.float32)
         self._zero = array("f", bytes(4 * off))
         self._man_index = {n: i for i, n in enumerate(self.cat.maneuvers)}
         self._loc_index = {n: i for i, n in enumerate(t.locations)}
@@ -286,6 +317,27 @@ class ObservationEncoder:
             mask = np.zeros(cat.n, dtype=np.int8)
         return self.encode_flat(state, fighter, ids), mask
 
+    def observation_space(self, scaling: str = "raw", flat: bool = False) -> spaces.Space:
+        """The space of the observations in ``scaling`` (``SCALINGS``), ``Dict`` or flat."""
+        if check_scaling(scaling) == "unit":
+            return self.unit_flat_space if flat else self.unit_space
+        return self.flat_space if flat else self.space
+
+    def rescale(self, flat: np.ndarray, scaling: str) -> np.ndarray:
+        """``flat`` (a fresh raw vector from ``encode_flat``) in ``scaling``, in place."""
+        if scaling == "unit":
+            flat *= self.unit_factor
+        return flat
+
+    def scaling_of(self, space: spaces.Space) -> str | None:
+        """Which scaling of this encoder's layout ``space`` (a model's saved observation
+        space, ``Dict`` or flat) is: ``"raw"``, ``"unit"``, or None for another layout."""
+        flat = isinstance(space, spaces.Box)
+        for scaling in SCALINGS:
+            if _same_box_layout(space, self.observation_space(scaling, flat)):
+                return scaling
+        return None
+
     def to_dict(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """The ``Dict`` form: one view of ``flat`` per field."""
         return {k: flat[s] for k, s in self.slices}
@@ -294,6 +346,17 @@ class ObservationEncoder:
                ) -> dict[str, np.ndarray]:
         """The ``Dict`` observation of ``state`` seen by ``fighter``."""
         return self.to_dict(self.encode_flat(state, fighter, legal_ids))
+
+
+def _same_box_layout(a: spaces.Space, b: spaces.Space) -> bool:
+    """Same keys, shapes and bounds (``Box.__eq__`` also compares dtypes, which a saved
+    space keeps anyway)."""
+    if isinstance(a, spaces.Dict) and isinstance(b, spaces.Dict):
+        return a.spaces.keys() == b.spaces.keys() and all(
+            _same_box_layout(a[k], b[k]) for k in a.spaces)
+    if isinstance(a, spaces.Box) and isinstance(b, spaces.Box):
+        return a.shape == b.shape and bool(np.allclose(a.low, b.low) and np.allclose(a.high, b.high))
+    return False
 
 
 _CACHE: dict[tuple[int, int, int], tuple[Any, ObservationEncoder]] = {}
@@ -312,7 +375,9 @@ def encoder_for(game: Game) -> ObservationEncoder:
     return enc
 
 
-def encode_observation(state: State, fighter: int) -> dict[str, np.ndarray]:
+def encode_observation(state: State, fighter: int, scaling: str = "raw"
+                       ) -> dict[str, np.ndarray]:
     """The ``Dict`` observation of ``state`` seen by ``fighter`` (for agents wrapping a
-    trained policy as ``act(state)``)."""
-    return encoder_for(state.game).encode(state, fighter)
+    trained policy as ``act(state)``), in ``scaling`` ("raw": Duel-v0, "unit": Duel-v1)."""
+    enc = encoder_for(state.game)
+    return enc.to_dict(enc.rescale(enc.encode_flat(state, fighter), check_scaling(scaling)))
