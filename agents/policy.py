@@ -33,8 +33,14 @@ class LearnedAgent(Agent):
     """A MaskablePPO model (in memory, or loaded from a ``.zip`` checkpoint)."""
 
     def __init__(self, model: Any, name: str | None = None, deterministic: bool = True,
-                 seed: int | None = None, path: str | None = None) -> None:
+                 seed: int | None = None, path: str | None = None,
+                 observation: str | None = None) -> None:
+        """``observation`` ("raw": Duel-v0, "unit": Duel-v1) makes the agent refuse a
+        model trained on the other scaling; None plays whichever the model was trained on
+        (read from its saved observation space at the first decision)."""
         self.model = model
+        self.observation = observation
+        self._scaling: str | None = None
         self.path = path  # set when loaded from a checkpoint: pickles as the path
         self.name = name or "learned"
         self.deterministic = deterministic
@@ -49,8 +55,8 @@ class LearnedAgent(Agent):
         self.illegal = 0  # choices the policy made that the engine rejected (must stay 0)
 
     @classmethod
-    def load(cls, path: str | Path, deterministic: bool = True, name: str | None = None
-             ) -> LearnedAgent:
+    def load(cls, path: str | Path, deterministic: bool = True, name: str | None = None,
+             observation: str | None = None) -> LearnedAgent:
         p = Path(path)
         if not p.is_file():
             raise AgentError(f"checkpoint {str(p)!r}: file not found")
@@ -59,7 +65,8 @@ class LearnedAgent(Agent):
             model = ppo.load(str(p), device="cpu")
         except Exception as exc:  # corrupt or foreign zip
             raise AgentError(f"checkpoint {str(p)!r}: not a MaskablePPO model ({exc})") from None
-        return cls(model, name=name or p.stem, deterministic=deterministic, path=str(p))
+        return cls(model, name=name or p.stem, deterministic=deterministic, path=str(p),
+                   observation=observation)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle a checkpoint agent as its path (for tournament worker processes)."""
@@ -91,6 +98,22 @@ class LearnedAgent(Agent):
                 "retrain it"
             )
 
+    def _scaling_for(self, enc: Any) -> str:
+        """The scaling the model was trained on (its saved space's bounds say it), or a
+        one-line refusal: an unknown layout, or not the scaling this agent must play."""
+        if self._scaling is None:
+            scaling = enc.scaling_of(self.model.observation_space)
+            if scaling is None:
+                raise AgentError(
+                    f"checkpoint {self.path or self.name!r}: its observation space matches "
+                    "neither Duel-v0's (raw) nor Duel-v1's (unit-scaled) layout of this game "
+                    "(the observation or the rules data changed since): retrain it")
+            self._scaling = scaling
+        if self.observation is not None and self._scaling != self.observation:
+            raise AgentError(observation_mismatch(self.path or self.name, self._scaling,
+                                                  self.observation))
+        return self._scaling
+
     def act(self, state: State) -> Choice:
         from hexdojo.envs.catalogue import catalogue_for
         from hexdojo.envs.observation import encoder_for
@@ -102,6 +125,7 @@ class LearnedAgent(Agent):
         ids = cat.ids(legal)
         flat = enc.encode_flat(state, i, ids)
         self._check_spaces(flat.size, cat.n)
+        enc.rescale(flat, self._scaling_for(enc))
         obs = flat if self._flat else enc.to_dict(flat)
         mask = np.zeros(cat.n, dtype=bool)
         mask[ids] = True
@@ -111,3 +135,31 @@ class LearnedAgent(Agent):
             self.illegal += 1
             choice = legal[int(self._rng.integers(len(legal)))]
         return choice
+
+
+#: The env version whose observation each scaling is.
+VERSION_OF_SCALING = {"raw": "hexdojo/Duel-v0", "unit": "hexdojo/Duel-v1"}
+
+
+def observation_mismatch(what: str, trained: str, wanted: str) -> str:
+    """The one-line refusal of a model trained on another observation scaling."""
+    return (f"checkpoint {what!r}: trained on {VERSION_OF_SCALING[trained]}'s observation "
+            f"({trained} scale); this needs {VERSION_OF_SCALING[wanted]}'s ({wanted} scale), "
+            f"the same numbers scaled differently: retrain it on {VERSION_OF_SCALING[wanted]} "
+            f"or use {VERSION_OF_SCALING[trained]}")
+
+
+def check_checkpoint_observation(path: str | Path, space: Any, encoder: Any) -> None:
+    """Refuse (one line) a checkpoint whose saved observation space is not ``space``:
+    what ``MaskablePPO.load(path, env=...)`` would otherwise reject with two spaces'
+    reprs, or worse, accept when only the scaling differs and the sizes agree."""
+    from stable_baselines3.common.save_util import load_from_zip_file
+
+    data, _, _ = load_from_zip_file(str(path), device="cpu", load_data=True)
+    saved = (data or {}).get("observation_space")
+    trained, wanted = encoder.scaling_of(saved), encoder.scaling_of(space)
+    if trained is not None and wanted is not None and trained != wanted:
+        raise AgentError(observation_mismatch(str(path), trained, wanted))
+    if trained is None or wanted is None or type(saved) is not type(space):
+        raise AgentError(f"checkpoint {str(path)!r}: trained on another observation layout "
+                         "(another hexdojo version, rules data or observation form): retrain it")

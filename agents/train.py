@@ -1,8 +1,10 @@
-"""NPC training with MaskablePPO on ``hexdojo/Duel-v0`` (``hexdojo train``).
+"""NPC training with MaskablePPO on ``hexdojo/Duel-v1`` (``hexdojo train``; the
+observation scaling is ``observation_scale``: "unit" = Duel-v1, "raw" = Duel-v0).
 
 What a run does, CleanRL-style in one readable file:
 
-* vectorised duel environments (flat observation, exact masks), the learner's side swapped
+* vectorised duel environments (flat observation, exact masks; settings from
+  ``agents/hyperparams/duel_v1.toml``), the learner's side swapped
   every episode (ANCHORS pitfall 3);
 * an opponent pool in every environment mixing the scripted ladder with frozen snapshots
   of the learner (self-play kept honest by scripted bots, pitfall 4);
@@ -32,7 +34,7 @@ import numpy as np
 from hexdojo.envs.rules import Game
 
 from .base import Agent
-from .train_config import TrainConfig
+from .train_config import PPOConfig, TrainConfig
 
 # ----------------------------------------------------------------------------- files
 
@@ -152,7 +154,8 @@ def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path | None) -> Calla
         side = None if cfg.side in ("random", "alternate") else int(cfg.side)
         env: gym.Env = DuelEnv(fighters=cfg.fighters, rules=cfg.rules, radius=cfg.radius,
                                turn_limit=cfg.turn_limit, opponent=opp, agent_side=side,
-                               shaping=cfg.shaping, flat_observation=True)
+                               shaping=cfg.shaping, flat_observation=True,
+                               observation_scale=cfg.observation_scale)
         if cfg.side == "alternate":
             env = AlternateSides(env, start=rank % 2)
         return Monitor(env)
@@ -242,7 +245,47 @@ def evaluate(learner: Agent, game: Game, opponents: list[str], episodes: int, se
     return out
 
 
+def evaluate_env(model: Any, env: gym.Env, episodes: int, seed: int,
+                 deterministic: bool = True) -> dict[str, Any]:
+    """Play ``model`` (a MaskablePPO) in ``env`` itself, fight ``k`` reset with seed
+    ``seed + k``: the env's own opponent, sides and observation, exactly as a user's
+    ``make_vec_env`` run meets them. Returns wins, draws, losses and the agent's action
+    counts by name (what a policy that learnt nothing shows: pass, wait, turn)."""
+    from collections import Counter
+
+    out: dict[str, Any] = {"wins": 0, "draws": 0, "losses": 0, "episodes": episodes}
+    by_side = {0: [0, 0], 1: [0, 0]}  # side -> [wins, fights]: a lopsided pairing shows here
+    actions: Counter[str] = Counter()
+    base = env.unwrapped
+    for k in range(episodes):
+        obs, info = env.reset(seed=seed + k)
+        while True:
+            mask = base.action_masks()
+            action, _ = model.predict(obs, action_masks=mask, deterministic=deterministic)
+            actions[base.action_names[int(action)]] += 1
+            obs, _, terminated, truncated, info = env.step(int(action))
+            if terminated or truncated:
+                break
+        winner = (info.get("result") or {}).get("winner")
+        key = "draws" if winner is None else ("wins" if winner == base.side else "losses")
+        out[key] += 1
+        by_side[base.side][0] += key == "wins"
+        by_side[base.side][1] += 1
+    out["by_side"] = {str(k): v for k, v in by_side.items()}
+    out["actions"] = dict(actions.most_common())
+    return out
+
+
 # ----------------------------------------------------------------------------- training
+
+
+def ppo_kwargs(p: PPOConfig) -> dict[str, Any]:
+    """MaskablePPO keyword arguments of a ``[ppo]`` table (training and the scripts)."""
+    lr: Any = _linear(p.learning_rate) if p.lr_schedule == "linear" else p.learning_rate
+    return {"learning_rate": lr, "n_steps": p.n_steps, "batch_size": p.batch_size,
+            "n_epochs": p.n_epochs, "gamma": p.gamma, "gae_lambda": p.gae_lambda,
+            "ent_coef": p.ent_coef, "clip_range": p.clip_range,
+            "policy_kwargs": {"net_arch": list(p.net_arch)}}
 
 
 def _callback(cfg: TrainConfig, run: RunDir, game: Game) -> Any:
@@ -381,20 +424,17 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
     vec = timed_vec_env(vec)
     p = cfg.ppo
     if resume and run.latest.exists():
+        from hexdojo.envs.observation import encoder_for
+
+        from .policy import check_checkpoint_observation
+
+        check_checkpoint_observation(run.latest, vec.observation_space, encoder_for(game))
         model = MaskablePPO.load(str(run.latest), env=vec, device=cfg.device,
                                  tensorboard_log=str(run.tb))
         reset = False
     else:
-        lr: Any = p.learning_rate
-        if p.lr_schedule == "linear":
-            lr = _linear(p.learning_rate)
-        model = MaskablePPO(
-            "MlpPolicy", vec, learning_rate=lr, n_steps=p.n_steps,
-            batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma,
-            gae_lambda=p.gae_lambda, ent_coef=p.ent_coef, clip_range=p.clip_range,
-            policy_kwargs={"net_arch": list(p.net_arch)}, tensorboard_log=str(run.tb),
-            seed=cfg.seed, device=cfg.device, verbose=0,
-        )
+        model = MaskablePPO("MlpPolicy", vec, **ppo_kwargs(p), tensorboard_log=str(run.tb),
+                            seed=cfg.seed, device=cfg.device, verbose=0)
         reset = True
     remaining = cfg.total_steps - model.num_timesteps
     cb = _callback(cfg, run, game)

@@ -1,8 +1,11 @@
-"""Training configuration: embedded defaults, optionally overridden from a TOML file.
+"""Training configuration: the shipped recommended settings, optionally overridden.
 
-Every value is validated; a bad one gets one error naming the file, the field, the value
-and what is allowed. The defaults train a Chu NPC against a mixed pool for a few minutes
-on two cores.
+``hexdojo train``'s defaults are data, the way the RL Zoo keeps a ``hyperparams/*.yml``
+per environment: ``agents/hyperparams/duel_v1.toml`` (``HYPERPARAMS``), then the user's
+TOML file, then command-line flags. Every value is validated; a bad one gets one error
+naming the file, the field, the value and what is allowed. The defaults train a Chu NPC
+against a mixed pool for a few minutes on two cores. The models' ``Field`` defaults are
+the schema's fallback and equal the shipped file (tested).
 """
 
 from __future__ import annotations
@@ -14,6 +17,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from hexdojo.envs.rules.ruleset import RulesError, deep_merge, read_toml
+
+#: The recommended settings for hexdojo/Duel-v1 that ``load_config`` starts from.
+HYPERPARAMS = Path(__file__).resolve().parent / "hyperparams" / "duel_v1.toml"
 
 
 class _Model(BaseModel):
@@ -75,6 +81,8 @@ class TrainConfig(_Model):
     turn_limit: int = Field(20, ge=1, le=10_000)
     rules: str | None = None
     shaping: float = Field(0.05, ge=0, le=1)  # reward per wound level inflicted minus taken
+    # "unit": Duel-v1's observation (every number in [-1, 1]); "raw": Duel-v0's
+    observation_scale: Literal["raw", "unit"] = "unit"
     total_steps: int = Field(150_000, ge=1, le=1_000_000_000)
     n_envs: int = Field(4, ge=1, le=256)
     vec_env: Literal["dummy", "subproc"] = "dummy"
@@ -87,11 +95,11 @@ class TrainConfig(_Model):
 
 
 def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> TrainConfig:
-    """Embedded defaults, then the TOML file at ``path``, then ``overrides`` (e.g. CLI flags)."""
-    raw: dict[str, Any] = {}
-    source = "embedded defaults"
+    """``HYPERPARAMS``, then the TOML file at ``path``, then ``overrides`` (e.g. CLI flags)."""
+    raw: dict[str, Any] = read_toml(HYPERPARAMS)
+    source = str(HYPERPARAMS)
     if path is not None:
-        raw = read_toml(path)
+        raw = deep_merge(raw, read_toml(path))
         source = str(path)
     if overrides:
         raw = deep_merge(raw, {k: v for k, v in overrides.items() if v is not None})
