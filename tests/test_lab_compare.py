@@ -104,3 +104,15 @@ def test_bad_input_is_one_line(tmp_path, args, needle):
     assert r.exit_code == 2
     lines = [x for x in r.output.strip().splitlines() if x]
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], r.output
+
+
+def test_each_fighter_pairing_gets_its_own_quantities_and_headline(tmp_path):
+    out = tmp_path / "two"
+    r = CliRunner().invoke(app, ["compare", "greedy", "counter", "--fighters", "chu,chu",
+                                 "--fighters", "chu,urlik", "-n", "6", "-j", "1", "-o", str(out),
+                                 "--no-progress"])
+    assert r.exit_code == 0, r.output
+    data = json.loads((out / "results.json").read_text())
+    assert {q["fighters"] for q in data["quantities"]} == {"chu (A) vs chu (B)",
+                                                           "chu (A) vs urlik (B)"}
+    assert sum("[chu (A) vs urlik (B)]" in h for h in data["headlines"]) == 1

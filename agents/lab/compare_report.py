@@ -84,8 +84,9 @@ def build(cfg: CompareConfig, agents: list[Agent], res: dict[str, Any], fights: 
     names = [a.name for a in agents]
     seeds = list(range(cfg.seed, cfg.seed + cfg.seeds()))
     heads = headlines(res)
-    tac = {c: mine([f for f in fights if f.key[0] == c and f.key[1] == 0], names, cfg.fighters,
-                   cfg.correction) for c in "AB"}
+    tac = {c: mine([f for f in fights if f.key[0] == c], names, cfg.fighters, cfg.correction)
+           for c in "AB"}  # every pairing: groups per fighter, pooled in "all"
+    # the meta-game of the first fighter pairing
     meta = {c: meta_of([f for f in fights if f.key[0] == c and f.key[1] == 0], names, seeds,
                        cfg.seed) for c in "AB"}
     res["tactics"], res["metagame"] = tac, meta
