@@ -75,6 +75,8 @@ def test_headline_link_opens_the_replay_which_steps(page, report):
     page.click("#next")
     assert page.inner_text("#step").startswith("step 2 / ")
     assert page.inner_text("#what") != "start"
+    log = page.text_content("#log")  # the fight so far: one entry per step
+    assert log.startswith("1. ") and "\n2. " in log and "\n3. " not in log
     page.click("#prev")
     assert page.inner_text("#step").startswith("step 1 / ")
     page.keyboard.press("ArrowLeft")

@@ -10,10 +10,10 @@ from hexdojo.envs.rules import Game
 
 from ..base import Agent
 from .ablate import AblateConfig, run_ablate
-from .lab_report import E, ci, forest, img, page, pts, table, write_all
+from .lab_report import E, ci, hbars, img, page, pts, table, write_all
 from .replay_html import record, viewer_html
 from .runner import Fight
-from .sections import tactics_heads, tactics_plot, tactics_tables
+from .sections import tactic_examples, tactics_heads, tactics_plot, tactics_tables
 from .tactics import mine
 
 
@@ -88,6 +88,16 @@ def build(cfg: AblateConfig, agents: list[Agent], res: dict[str, Any], fights: l
     for h in heads:
         q = h.pop("quantity", None)
         h["examples"] = []
+        alert = h.pop("alert", None) or ({"agent": "*", "what": "chain", "name": h["chain"]}
+                                         if "chain" in h else None)
+        h.pop("chain", None)
+        if alert:
+            for fp, i, j, seed in tactic_examples(base, names, alert):
+                game = Game.create(list(cfg.fighters[fp]), rules=cfg.rules.spec,
+                                   radius=cfg.radius, turn_limit=cfg.turn_limit)
+                replays.append(record(game, (agents[i], agents[j]), seed,
+                                      title=f"baseline: {names[i]} (A) vs {names[j]} (B)"))
+                h["examples"].append((len(replays) - 1, f"seed {seed}"))
         if not q:
             continue
         for key, _b, _f in _examples(q, fights, names):
@@ -115,8 +125,8 @@ def _write(cfg: AblateConfig, res: dict[str, Any], heads: list[dict[str, Any]],
         both = sorted([q for q in qs if (q["agent"], q["fighters"]) == key and q["side"] == "both"],
                       key=lambda q: (-q["estimate"], q["maneuver"]))
         rows = [{"label": q["maneuver"], **q} for q in both]
-        plots.append(img(forest(rows, f"{key[0]} ({key[1]}): value of each maneuver (95% paired CI)",
-                                "score drop when banned (points)"), "ablation bars"))
+        plots.append(img(hbars(rows, f"{key[0]} ({key[1]}): value of each maneuver (95% paired CI)",
+                               "score drop when banned (points)"), "ablation bars"))
         sides = {(q["maneuver"], q["side"]): q for q in qs if (q["agent"], q["fighters"]) == key}
         trs = []
         for rank, q in enumerate(both, 1):

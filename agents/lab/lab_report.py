@@ -56,6 +56,29 @@ def forest(rows: list[dict[str, Any]], title: str, xlabel: str, scale: float = 1
     return data
 
 
+def hbars(rows: list[dict[str, Any]], title: str, xlabel: str, scale: float = 100.0) -> bytes:
+    """Horizontal bars from 0 with 95 % error bars (red: significant), one row each."""
+    plt = _plt()
+    n = max(1, len(rows))
+    fig, ax = plt.subplots(figsize=(8, 0.3 * n + 1.4))
+    ys = list(range(n - 1, -1, -1))
+    est = [r["estimate"] * scale for r in rows]
+    err = [[max(0.0, (r["estimate"] - r["low"]) * scale) for r in rows],
+           [max(0.0, (r["high"] - r["estimate"]) * scale) for r in rows]]
+    cols = ["#c0392b" if r.get("significant") else "#4878a8" for r in rows]
+    ax.barh(ys, est, xerr=err, color=cols, capsize=3, height=0.6)
+    ax.axvline(0, color="#444", lw=1)
+    ax.set_yticks(ys, [r["label"] for r in rows], fontsize=8)
+    lim = max([1.0] + [abs(v) * scale for r in rows for v in (r["low"], r["high"])]) * 1.1
+    ax.set_xlim(-lim, lim)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    data = _png(fig)
+    plt.close(fig)
+    return data
+
+
 def bars(labels: list[str], series: dict[str, list[dict[str, Any]]], title: str, ylabel: str,
          ylim: tuple[float, float] | None = (0.0, 1.0)) -> bytes:
     """Grouped bars with 95 % error bars (shares start at 0)."""

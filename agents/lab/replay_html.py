@@ -113,7 +113,8 @@ button {{ font-size: 110%; margin-right: .3em; }}
 <span id="step"></span> <span style="color:#666">(arrow keys step)</span></p>
 <div id="wrap"><div id="boardbox"></div><div>
 <pre id="header"></pre><p><b>choice:</b> <span id="what"></span></p><pre id="status"></pre>
-<b>events of this step</b><pre id="events"></pre></div></div>
+<b>events of this step</b><pre id="events"></pre>
+<details><summary>the fight so far</summary><pre id="log"></pre></details></div></div>
 <p style="color:#666">Discs: fighters in their colour (a ring when prone, black when out), dark dot = the
 side they face; yellow line = a hold from holder to held.</p>
 <script id="fights" type="application/json">{data}</script>

@@ -25,6 +25,8 @@ function draw() {
   $('what').textContent = fr.what;
   $('status').textContent = fr.status.join('\n');
   $('events').textContent = fr.events.join('\n') || '(no new events)';
+  $('log').textContent = F.frames.slice(1, k + 1).map(
+    (g, n) => (n + 1) + '. ' + g.what + (g.events.length ? '\n    ' + g.events.join('\n    ') : '')).join('\n');
   $('slider').max = F.frames.length - 1; $('slider').value = k;
 }
 function go(n) { const F = FIGHTS[fi]; k = Math.max(0, Math.min(F.frames.length - 1, n)); draw(); }
