@@ -75,7 +75,8 @@ def register(app: typer.Typer) -> None:
     @clean_errors
     def train(
         config: Annotated[Path | None, typer.Option(
-            "--config", "-c", help="TOML file overriding the embedded defaults",
+            "--config", "-c",
+            help="TOML file overriding the shipped defaults (agents/hyperparams/duel_v1.toml)",
             dir_okay=False)] = None,
         out: Annotated[Path | None, typer.Option(
             "--out", "-o", help="run folder (default runs/<name>)")] = None,
@@ -109,7 +110,8 @@ def register(app: typer.Typer) -> None:
     @clean_errors
     def run(
         config: Annotated[Path | None, typer.Option(
-            "--config", "-c", help="training TOML (default: embedded defaults)",
+            "--config", "-c",
+            help="training TOML (default: agents/hyperparams/duel_v1.toml)",
             dir_okay=False)] = None,
         out: Annotated[Path, typer.Option("--out", "-o", help="run folder")] = Path("runs/npc"),
         fights: Annotated[int, typer.Option(
