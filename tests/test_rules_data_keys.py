@@ -102,6 +102,8 @@ def test_every_rules_key_is_read_by_the_engine(reads):
     trio = Game.create(["chu", "boris", "novice"], rules={})
     for seed in range(12):
         random_fight(trio, seed)
+    for seed in range(6):  # sides: allies follow a phasing ally, nobody attacks his own side
+        random_fight(Game.from_scene("two_vs_one", rules={}), seed)
     rare_rules()
     dead = model_fields() - reads - DOC_FIELDS
     assert not dead, f"rules-data keys the engine never reads: {sorted(dead)}"

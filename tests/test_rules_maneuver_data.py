@@ -84,8 +84,8 @@ def test_tags_par_2(name):
     want = csv_tags(ROWS[name]["tags"])
     got = set(M[name].tags)
     if name == "Move":
-        # aom3141: R only to follow a phasing character as a group (not modelled in duels)
-        assert want == {"A", "R"} and got == {"A"}
+        # aom3141: R only to follow a phasing character of one's group (issue 18)
+        assert want == got == {"A", "R"} and M[name].reacts_to == ["follow"]
         return
     if want is None:
         assert {"tags", "all"} & set(M[name].proposed), name

@@ -124,7 +124,7 @@ def render_event(e: dict[str, Any], state: State | None = None) -> str:  # noqa:
         if e["winner"] is None:
             body = f"Fight ends: draw ({e['reason']})"
         else:
-            name = state.fighters[e["winner"]].name if state is not None else e["winner"]
+            name = e.get("side") or (state.fighters[e["winner"]].name if state is not None else e["winner"])
             body = f"Fight ends: {name} wins ({e['reason']})"
     else:
         body = f"{t}: " + ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("type", "rule"))

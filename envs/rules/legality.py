@@ -35,6 +35,7 @@ class Window(NamedTuple):
     no_defence: bool = False  # the attack allows no defensive reaction (aom3227, aom3228)
     restrict: str | None = None  # follow_on_defence restriction for the defender
     reactions_only: tuple[str, ...] | None = None  # explicit list (e.g. soak window)
+    follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
 
 
 # ---------------------------------------------------------------- parameter domains
@@ -213,6 +214,8 @@ def target_reason(s: State, i: int, name: str, target: int | None) -> str | None
     f, g = s.fighters[i], s.fighters[target]
     if not g.active:
         return f"{name}: {g.name} is {g.out}"
+    if s.game.sides[i] == s.game.sides[target] and not t.data.sides.friendly_attacks:
+        return f"{name}: {g.name} is on your side"
     hold_on = s.hold_on(i)
     if hold_on is not None and hold_on.holder != target:
         return f"{name}: while held, only the holder can be attacked"
@@ -243,6 +246,12 @@ def geometry_reason(
     if m.category == "turn":
         return None if turn else f"{name}: choose how far to turn"
     if m.category == "move":
+        if w.kind == "reaction" and w.follow is not None:
+            way = facing if option > 0 else hx.opposite(facing)
+            if way != w.follow[0]:
+                return f"{name}: following moves the way the leader went ({hx.DIRECTION_NAMES[w.follow[0]]})"
+            if t.data.movement.follow_no_farther and abs(option) > w.follow[1]:
+                return f"{name}: no farther than the leader ({w.follow[1]} hex)"
         if option > 0:
             pos = f.pos
             for k in range(option):
@@ -410,7 +419,7 @@ def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
                 dr = g.pos[1] - fp[1]
                 if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * reach:
                     near.append((dq, dr))
-        return ("move", f.facing, edge_flags(fp, radius, reach), tuple(near))
+        return ("move", f.facing, edge_flags(fp, radius, reach), tuple(near), w.follow)
     if kind == "defence":
         a = s.fighters[w.attacker]  # type: ignore[index]
         return ("defence", f.facing, s.attack_direction(w.attacker, i),  # type: ignore[arg-type]
@@ -429,7 +438,7 @@ def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any) -> tuple[
     dq = g.pos[0] - fp[0]
     dr = g.pos[1] - fp[1]
     offset = (dq, dr) if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * ATTACK_REACH else None
-    return (tg, g.out is None, g.prone, g.height, offset, f.facing,
+    return (tg, s.game.sides[i] == s.game.sides[tg], g.out is None, g.prone, g.height, offset, f.facing,
             edge_flags(fp, s.game.radius, 1), f.mounted, f.height,
             None if hold_on is None else hold_on.holder,
             None if holding is None else (holding.held, holding.kind, holding.location))

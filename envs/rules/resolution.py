@@ -64,7 +64,7 @@ def dispatch(s: State, i: int, c: Choice, via: str, restrict: str | None = None)
     m = s.t.maneuvers[c.maneuver or ""]
     f = s.fighters[i]
     if m.category == "move":
-        s.stack.append(MoveFrame(i, c))
+        s.stack.append(MoveFrame(i, c, via))
     elif m.category == "turn":
         f.ap -= m.ap
         s.set_facing(i, hx.turn(f.facing, c.turn))
@@ -250,10 +250,12 @@ class ReactionsFrame(Frame):
     """The reactions that fighter ``i``'s movement (``what``: the maneuver that moved him)
     triggers in others, one window each, in the order of ``queue``."""
 
-    def __init__(self, i: int, what: str, queue: Queue) -> None:
+    def __init__(self, i: int, what: str, queue: Queue,
+                 follow: tuple[int, int] | None = None) -> None:
         self.i = i
         self.what = what
         self.queue = queue
+        self.follow = follow  # the mover's (direction, hexes) when allies may follow
 
     def step(self, s: State) -> Step:
         while self.queue:
@@ -261,7 +263,8 @@ class ReactionsFrame(Frame):
             if not (s.fighters[g].out is None and s.fighters[self.i].out is None):
                 self.queue = self.queue[1:]
                 continue
-            self.window = Window("reaction", g, triggers, attacker=self.i, attack=self.what)
+            self.window = Window("reaction", g, triggers, attacker=self.i, attack=self.what,
+                                 follow=self.follow if "follow" in triggers else None)
             choices = maneuver_choices(s, self.window) + [PASS]
             return Decision(g, "reaction"), choices
         pop(s, self)
@@ -277,9 +280,10 @@ class ReactionsFrame(Frame):
 class MoveFrame(ReactionsFrame):
     """A Move, then the reactions it triggers (aom3121, §4, §5.7)."""
 
-    def __init__(self, i: int, c: Choice) -> None:
+    def __init__(self, i: int, c: Choice, via: str = "action") -> None:
         super().__init__(i, c.maneuver or "", ())
         self.c = c
+        self.via = via
         self.at = "move"
 
     def step(self, s: State) -> Step:
@@ -300,10 +304,16 @@ class MoveFrame(ReactionsFrame):
                 s.place(self.i, hx.neighbour(f.pos, f.facing))
         else:
             s.place(self.i, hx.neighbour(f.pos, hx.opposite(f.facing)))
-        s.log("move", m.pages[0], a=self.i, actor=f.name, maneuver=self.what, via="action",
+        s.log("move", m.pages[0], a=self.i, actor=f.name, maneuver=self.what, via=self.via,
               to=list(f.pos),
               facing=hx.DIRECTION_NAMES[f.facing])
         self.queue = movement_reactions(s, self.i, start, near_before)
+        if self.via == "action":  # a phasing fighter's group may follow him (aom3141, §2.1)
+            way = f.facing if self.c.option > 0 else hx.opposite(f.facing)
+            self.follow = (way, abs(self.c.option))
+            sides = s.game.sides
+            self.queue = tuple((g, trig | {"follow"} if sides[g] == sides[self.i] else trig)
+                               for g, trig in self.queue)
 
 
 # ======================================================================= attack (§1.6-1.9)
@@ -900,7 +910,7 @@ class HitFrame(Frame):
             self.at = "hold"
             s.stack.append(self)  # back on the stack for the holder's choice
             return
-        s.place(self.victim, dest)
+        self.knocked_into(s, dest, ())
 
     def finish_knockback(self, s: State, follower: int | None) -> None:
         pop(s, self)
@@ -908,10 +918,20 @@ class HitFrame(Frame):
         if h is not None and follower is None:
             s.end_hold(h, "let go", "aom3225")
         if self.dest is not None:
-            s.place(self.victim, self.dest)
+            self.knocked_into(s, self.dest, () if follower is None else (follower,))
             if follower is not None:
                 s.place(follower, self.dest)
                 s.log("moves_along", "aom3225", a=follower, actor=s.fighters[follower].name)
+
+    def knocked_into(self, s: State, dest: hx.Hex, skip: tuple[int, ...]) -> None:
+        """The victim is knocked into ``dest``; whoever stands there sees him close into
+        his hex (§4 row 1: a closing by any move, issue 18) and may react, the striker and
+        a holder moving along excepted."""
+        s.place(self.victim, dest)
+        there = tuple((g.idx, frozenset({"closing"})) for g in s.fighters
+                      if g.pos == dest and g.idx not in (self.victim, self.src, *skip) and g.out is None)
+        if there:
+            s.stack.append(ReactionsFrame(self.victim, self.maneuver, there))
 
 
 def knockback_band(kb: Knockback, fail: int) -> tuple[str, int, bool]:

@@ -216,6 +216,10 @@ class Prone(_Model):
     kick_any_location: bool
 
 
+class Sides(_Model):
+    friendly_attacks: bool
+
+
 class Mounted(_Model):
     close_needs_same_height: bool
     attack_mod: float
@@ -254,6 +258,7 @@ class Movement(_Model):
     move_through_occupied: bool
     dodge_moves_only_on_success: bool
     dodge_triggers_attacker: bool
+    follow_no_farther: bool
     throw_landing: list[int]
 
 
@@ -261,7 +266,7 @@ Category = Literal[
     "move", "turn", "soak", "stand", "strike", "grab", "leg_grab", "lock", "throw",
     "pull_down", "dodge", "block", "break", "weapon", "speak",
 ]
-Trigger = Literal["closing", "attack", "movement", "adjacent_entry", "held", "hit"]
+Trigger = Literal["closing", "attack", "movement", "adjacent_entry", "held", "hit", "follow"]
 
 
 class Maneuver(_Model):
@@ -331,6 +336,7 @@ class RulesData(_Model):
     holds: Holds
     break_hold: BreakHold
     prone: Prone
+    sides: Sides
     mounted: Mounted
     self_injury: SelfInjury
     lock_damage: LockDamage

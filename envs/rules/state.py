@@ -23,7 +23,8 @@ from .fighter import Profile, load_profile
 from .legality import explain
 from .model import Choice, Decision, FighterState, Hold
 from .resolution import PhaseFrame, TurnFrame
-from .ruleset import RulesError
+from .ruleset import RulesError, deep_merge, read_toml
+from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, h2, load_tables
 
 
@@ -54,12 +55,28 @@ def distinct_names(profiles: tuple[Profile, ...]) -> tuple[Profile, ...]:
 
 @dataclass(frozen=True)
 class Game:
-    """Everything fixed for a fight: compiled rules, fighter profiles, arena size."""
+    """Everything fixed for a fight: compiled rules, fighter profiles, arena size, each
+    fighter's side (by default a side of his own: fighter i is side i) and the scene that
+    sets the fight up (start hexes, see ``scene.py``)."""
 
     tables: Tables
     profiles: tuple[Profile, ...]
     radius: int = 4
     turn_limit: int = 20
+    sides: tuple[int, ...] = ()
+    side_names: tuple[str, ...] = ()
+    scene: SceneFile | None = None
+
+    def __post_init__(self) -> None:
+        if not self.sides:
+            object.__setattr__(self, "sides", tuple(range(len(self.profiles))))
+
+    def side_of(self, i: int) -> int:
+        """The side fighter ``i`` fights on."""
+        return self.sides[i]
+
+    def side_name(self, side: int) -> str:
+        return self.side_names[side] if self.side_names else self.profiles[side].name
 
     @classmethod
     def create(
@@ -81,8 +98,46 @@ class Game:
         profiles = distinct_names(tuple(load_profile(f, tables.data) for f in fighters))
         return cls(tables, profiles, radius, limit)
 
-    def start_positions(self) -> list[tuple[hx.Hex, int]]:
-        """Default set-up: two fighters two hexes apart, facing each other (more: in a ring)."""
+    @classmethod
+    def from_scene(
+        cls,
+        scene: str | Path | Mapping[str, Any] | SceneFile,
+        rules: str | Path | Mapping[str, Any] | None = None,
+        fighters: Sequence[str | Path | Profile | Mapping[str, Any]] | None = None,
+    ) -> Game:
+        """A game set up by a scene (a shipped name, a TOML file or a dict): its fighters
+        (or ``fighters`` in their places), sides, start, arena, turn limit and rules, with
+        ``rules`` merged over the scene's own overrides."""
+        sc, base = load_scene(scene)
+        specs = list(fighters) if fighters is not None else [
+            resolve_path(f.fighter, base) if isinstance(f.fighter, str) else f.fighter
+            for f in sc.fighters]
+        if len(specs) != len(sc.fighters):
+            raise RulesError(f"fighters: value {len(specs)}: the scene {sc.name!r} has "
+                             f"{len(sc.fighters)} places")
+        merged = scene_rules(sc, base, rules)
+        game = cls.create(specs, rules=merged, radius=sc.radius, turn_limit=sc.turn_limit)
+        profiles = tuple(
+            replace(p, mounted=p.mounted if f.mounted is None else f.mounted,
+                    height=p.height if f.height is None else f.height)
+            for p, f in zip(game.profiles, sc.fighters, strict=True))
+        sides, names = sides_of(sc, [p.name for p in profiles])
+        out = cls(game.tables, profiles, game.radius, game.turn_limit, sides, names, sc)
+        d = sc.start.distance
+        far = [] if isinstance(d, int) or sc.fighters[0].hex is not None else start_hexes(sc, d[1]) or []
+        for h, _ in (out.start_positions(None) or []) + far:
+            if not hx.in_arena(h, out.radius):
+                raise RulesError(f"scene {sc.name!r}: start hex {list(h)} outside the arena "
+                                 f"of radius {out.radius}")
+        return out
+
+    def start_positions(self, dice: Dice | None = None) -> list[tuple[hx.Hex, int]]:
+        """Start (hex, facing) of each fighter: the scene's (a distance range drawn from
+        ``dice``), else two fighters two hexes apart facing each other (more: in a ring)."""
+        if self.scene is not None:
+            got = start_hexes(self.scene, draw_distance(self.scene, dice))
+            if got is not None:
+                return got
         n = len(self.profiles)
         if n == 2:
             return [((-1, 0), 0), ((1, 0), 3)]
@@ -120,7 +175,8 @@ class State:
         self.dice = dice
         self.fighters = [
             FighterState(i, p, pos, facing)
-            for i, (p, (pos, facing)) in enumerate(zip(game.profiles, game.start_positions(), strict=True))
+            for i, (p, (pos, facing)) in enumerate(zip(game.profiles, game.start_positions(dice),
+                                                       strict=True))
         ]
         self.holds: list[Hold] = []
         self.approach: dict[tuple[int, int], int] = {}
@@ -138,6 +194,7 @@ class State:
 
     @property
     def winner(self) -> int | None:
+        """The winning side (in a duel without a scene's sides, the winning fighter)."""
         return None if self.result is None else self.result["winner"]
 
     @property
@@ -293,14 +350,17 @@ class State:
         self.holds[self.holds.index(old)] = new
 
     def check_over(self) -> bool:
-        """§5.30 PROPOSED: unconscious or dead ends a fighter's part; one left wins."""
+        """§5.30 PROPOSED: unconscious or dead ends a fighter's part; the fight ends when
+        one side is left standing, which wins (in a duel, the fighter left)."""
         if self.result is not None:
             return True
-        standing = [f.idx for f in self.fighters if f.out is None]
+        g = self.game
+        standing = {g.sides[f.idx] for f in self.fighters if f.out is None}
         if len(standing) <= 1:
-            winner = standing[0] if standing else None
+            winner = standing.pop() if standing else None
             self.result = {"winner": winner, "reason": "last standing", "turn": self.turn}
-            self.log("fight_ends", "§5.30", winner=winner, reason="last standing")
+            named = {"side": g.side_name(winner)} if g.side_names and winner is not None else {}
+            self.log("fight_ends", "§5.30", winner=winner, reason="last standing", **named)
             self.stack.clear()
             return True
         return False
@@ -434,3 +494,32 @@ class State:
         lost = min(f.ap, n)
         f.ap -= lost
         return lost
+
+
+def scene_rules(sc: SceneFile, base: Path | None,
+                rules: str | Path | Mapping[str, Any] | None) -> str | Path | Mapping[str, Any] | None:
+    """The scene's rule overrides with ``rules`` merged over them (either may be absent)."""
+    if sc.rules is None:
+        return rules
+    own = read_toml(resolve_path(sc.rules, base)) if isinstance(sc.rules, str) else sc.rules
+    if rules is None:
+        return own
+    extra = read_toml(rules) if isinstance(rules, (str, Path)) else rules
+    return deep_merge(own, extra)
+
+
+def draw_distance(sc: SceneFile, dice: Dice | None) -> int:
+    """The start distance of a two-fighter scene: fixed, or drawn uniformly from its range
+    with the fight's dice (rejection sampling on one die: ranges of at most six)."""
+    d = sc.start.distance
+    if isinstance(d, int):
+        return d
+    lo, hi = d
+    if dice is None or lo == hi:
+        return lo
+    k = hi - lo + 1
+    limit = dice.sides - dice.sides % k
+    face = dice.die()
+    while face > limit:
+        face = dice.die()
+    return lo + (face - 1) % k
