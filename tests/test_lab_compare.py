@@ -116,3 +116,20 @@ def test_each_fighter_pairing_gets_its_own_quantities_and_headline(tmp_path):
     assert {q["fighters"] for q in data["quantities"]} == {"chu (A) vs chu (B)",
                                                            "chu (A) vs urlik (B)"}
     assert sum("[chu (A) vs urlik (B)]" in h for h in data["headlines"]) == 1
+
+
+def test_same_report_whatever_the_hash_seed(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    out = {}
+    for h in ("1", "2"):
+        d = tmp_path / h
+        subprocess.run([sys.executable, "-m", "hexdojo.agents.cli", "compare", "greedy", "counter",
+                        "--rules-b", NO_STRIKE_DAMAGE, "-n", "6", "-j", "2", "-o", str(d),
+                        "--no-progress"], check=True, capture_output=True,
+                       env={**os.environ, "PYTHONHASHSEED": h})
+        data = json.loads((d / "results.json").read_text())
+        out[h] = {k: data[k] for k in ("quantities", "tactics", "metagame", "headlines")}
+    assert out["1"] == out["2"]

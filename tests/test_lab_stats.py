@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hexdojo.agents.lab import metagame as mg
 from hexdojo.agents.lab import stats
@@ -109,3 +111,26 @@ def test_rock_paper_scissors_cycle_is_found():
     beats = RPS > 0.5
     assert mg.cycles(RPS, beats) == [(0, 2, 1)]
     assert mg.cycles(RPS, np.zeros((3, 3), dtype=bool)) == []
+
+PVALUES = st.lists(st.floats(0.0, 1.0), min_size=1, max_size=30)
+
+
+@given(PVALUES)
+def test_holm_rejects_a_subset_of_bh_and_of_the_uncorrected(ps):
+    h, b = stats.holm(ps), stats.benjamini_hochberg(ps)
+    assert all(b[k] for k in range(len(ps)) if h[k])
+    assert all(ps[k] <= 0.05 for k in range(len(ps)) if b[k])
+    # rejections are monotone in p: a smaller p is never kept while a larger one is rejected
+    for k in range(len(ps)):
+        for j in range(len(ps)):
+            if h[j] and ps[k] < ps[j]:
+                assert h[k]
+
+
+@given(st.lists(st.floats(-1, 1), min_size=2, max_size=40), st.floats(-0.5, 0.5))
+def test_paired_interval_moves_with_a_constant_shift(d, shift):
+    a = np.zeros(len(d))
+    r0, r1 = stats.paired_diff(a, d), stats.paired_diff(a, np.asarray(d) + shift)
+    assert r0.low <= r0.estimate <= r0.high
+    assert r1.estimate == pytest.approx(r0.estimate + shift, abs=1e-9)
+    assert r1.high - r1.low == pytest.approx(r0.high - r0.low, abs=1e-6)
