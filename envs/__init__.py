@@ -12,6 +12,8 @@ DUEL_V1_ID = "hexdojo/Duel-v1"
 #: What Duel-v1's defaults change against ``DuelEnv``'s (= Duel-v0's) defaults: measured
 #: in docs/learnability.md (a default MaskablePPO learnt nothing on Duel-v0's).
 DUEL_V1_DEFAULTS: dict[str, Any] = {"fighters": ("chu", "chu"), "observation_scale": "unit"}
+#: Gymnasium id of one fighter of any scene (issue 18): ``SkirmishEnv``'s docstring.
+SKIRMISH_ID = "hexdojo/Skirmish-v0"
 
 try:  # the rules engine (hexdojo.envs.rules) must work without Gymnasium installed
     from gymnasium.envs.registration import register, registry
@@ -24,13 +26,16 @@ else:
     if DUEL_V1_ID not in registry:
         register(id=DUEL_V1_ID, entry_point="hexdojo.envs.duel:DuelEnv",
                  kwargs=dict(DUEL_V1_DEFAULTS), order_enforce=False, disable_env_checker=True)
+    if SKIRMISH_ID not in registry:
+        register(id=SKIRMISH_ID, entry_point="hexdojo.envs.skirmish:SkirmishEnv",
+                 order_enforce=False, disable_env_checker=True)
 
 # The helpers agents need, loaded on first use so that importing the rules engine
 # (a subpackage) stays cheap.
 _LAZY = {
     "Catalogue": "catalogue", "action_mask": "catalogue", "catalogue_for": "catalogue",
     "ObservationEncoder": "observation", "encode_observation": "observation",
-    "encoder_for": "observation", "DuelEnv": "duel",
+    "encoder_for": "observation", "DuelEnv": "duel", "SkirmishEnv": "skirmish",
 }
 
 
@@ -42,4 +47,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["DUEL_ID", "DUEL_V1_DEFAULTS", "DUEL_V1_ID", *_LAZY]
+__all__ = ["DUEL_ID", "DUEL_V1_DEFAULTS", "DUEL_V1_ID", "SKIRMISH_ID", *_LAZY]

@@ -23,6 +23,7 @@ always raises ``ValueError``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from time import perf_counter
 from typing import Any
@@ -40,16 +41,41 @@ Policy = Callable[[State], Choice]
 FighterSpec = str | Path | Mapping[str, Any]
 
 
+#: The duel's fighters when neither ``fighters`` nor a scene names them (Duel-v0's).
+DEFAULT_FIGHTERS: tuple[str, str] = ("chu", "urlik")
+
+
 def make_game(
-    fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] = ("chu", "urlik"),
+    fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] | None = DEFAULT_FIGHTERS,
     rules: str | Path | Mapping[str, Any] | None = None,
     radius: int = 4,
     turn_limit: int | None = None,
+    scene: str | Path | Mapping[str, Any] | None = None,
 ) -> Game:
-    """The engine ``Game`` of a duel (exactly two fighters: preset names or TOML files)."""
-    if len(fighters) != 2:
+    """The engine ``Game`` of a duel (exactly two fighters: preset names or TOML files).
+
+    Without a ``scene``: today's set-up (two hexes apart, facing each other). With one (a
+    two-fighter scene: a shipped name such as ``"duel_3"`` or ``"ambush"``, a TOML path or
+    a dict, see ``docs/scenes.md``): ``Game.from_scene``, its start, arena and turn limit,
+    with ``fighters`` (None: the scene's own) in its two places, ``rules`` merged over its
+    overrides and ``turn_limit``, if given, replacing its turn limit.
+    """
+    if scene is None:
+        fighters = DEFAULT_FIGHTERS if fighters is None else fighters
+        if len(fighters) != 2:
+            raise ValueError(f"a duel needs exactly two fighters, got {len(fighters)}")
+        return Game.create(list(fighters), rules=rules, radius=radius, turn_limit=turn_limit)
+    if fighters is not None and len(fighters) != 2:
         raise ValueError(f"a duel needs exactly two fighters, got {len(fighters)}")
-    return Game.create(list(fighters), rules=rules, radius=radius, turn_limit=turn_limit)
+    game = Game.from_scene(scene, rules=rules, fighters=None if fighters is None else list(fighters))
+    name = game.scene.name if game.scene is not None else str(scene)
+    if len(game.profiles) != 2 or game.sides[0] == game.sides[1]:
+        raise ValueError(f"scene {name!r}: a duel needs two fighters on two sides, got "
+                         f"{len(game.profiles)} fighters on sides {list(game.sides)}")
+    if radius not in (4, game.radius):
+        raise ValueError(f"radius {radius}: with a scene the arena is the scene's (radius "
+                         f"{game.radius}); set 'radius' in the scene file")
+    return game if turn_limit is None else replace(game, turn_limit=turn_limit)
 
 
 def as_policy(opponent: Any) -> Policy | None:
@@ -137,9 +163,10 @@ class DuelEnv(gym.Env):
 
     ## Starting State
 
-    A fresh fight of the two ``fighters`` drawn from ``np_random`` (dice, initiative); the
-    agent's side is ``agent_side`` or, by default, random each episode. ``reset`` never
-    returns a finished fight.
+    A fresh fight of the two ``fighters`` drawn from ``np_random`` (dice, initiative), set
+    up two hexes apart facing each other or as the ``scene`` says; the agent's side is
+    ``agent_side`` or, by default, random each episode. ``reset`` never returns a finished
+    fight.
 
     ## Episode End
 
@@ -155,7 +182,8 @@ class DuelEnv(gym.Env):
 
     | Parameter | Duel-v0 default | Duel-v1 default | Description |
     |---|---|---|---|
-    | ``fighters`` | ``("chu", "urlik")`` | ``("chu", "chu")`` | two presets, TOML paths or dicts |
+    | ``fighters`` | ``("chu", "urlik")`` | ``("chu", "chu")`` | two fighters; None: the scene's |
+    | ``scene`` | None | None | a two-fighter scene (name, TOML path, dict); None = today's set-up |
     | ``rules`` | None | None | rule overrides (TOML path or dict) |
     | ``radius``, ``turn_limit`` | 4, None | 4, None | arena radius; None = the rules data's turn limit |
     | ``opponent`` | None | None | None/"random", an agent name, ``act(state)`` object, callable |
@@ -167,6 +195,12 @@ class DuelEnv(gym.Env):
     | ``illegal_penalty`` | 0.0 | 0.0 | reward of a rejected action |
     | ``illegal_limit`` | None | None | truncate after that many rejections in a row |
     | ``render_mode`` | None | None | "ansi" or "rgb_array" |
+
+    ``scene`` (``docs/scenes.md``) sets where the two start (``"duel_1"``/``"duel_3"``: one
+    or three hexes apart; ``"ambush"``: the second in the first's rear hex, behind his
+    back), the arena radius, the turn limit (``turn_limit`` still replaces it) and rule
+    overrides; ``fighters`` take its two places (pass ``fighters=None`` for the scene's
+    own, e.g. Boris ambushed by Chu). ``scene="duel_2"`` is exactly the default set-up.
 
     ``DuelEnv(...)`` itself has Duel-v0's defaults; ``gymnasium.make("hexdojo/Duel-v1")``
     passes ``hexdojo.envs.DUEL_V1_DEFAULTS``, and any option given wins over them.
@@ -186,7 +220,7 @@ class DuelEnv(gym.Env):
 
     def __init__(
         self,
-        fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] = ("chu", "urlik"),
+        fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] | None = DEFAULT_FIGHTERS,
         rules: str | Path | Mapping[str, Any] | None = None,
         radius: int = 4,
         turn_limit: int | None = None,
@@ -199,12 +233,13 @@ class DuelEnv(gym.Env):
         flat_observation: bool = False,
         render_mode: str | None = None,
         observation_scale: str = "raw",
+        scene: str | Path | Mapping[str, Any] | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
         if agent_side not in (None, 0, 1):
             raise ValueError(f"agent_side {agent_side!r}: allowed None (random), 0 or 1")
-        self.game = make_game(fighters, rules, radius, turn_limit)
+        self.game = make_game(fighters, rules, radius, turn_limit, scene)
         self.catalogue: Catalogue = catalogue_for(self.game.tables)
         self.encoder: ObservationEncoder = encoder_for(self.game)
         if isinstance(opponent, str) and opponent != "random":

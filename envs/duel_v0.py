@@ -38,7 +38,7 @@ from pettingzoo.utils import wrappers
 from hexdojo.envs.rules import IllegalChoice, State
 
 from .catalogue import catalogue_for
-from .duel import FighterSpec, make_game, terminal_reward, wound_total
+from .duel import DEFAULT_FIGHTERS, FighterSpec, make_game, terminal_reward, wound_total
 from .observation import check_scaling, encoder_for
 from .render import render_frame
 
@@ -53,8 +53,9 @@ def env(**kwargs: Any) -> AECEnv:
 
 
 class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
-    """The unwrapped AEC duel. Options as ``DuelEnv`` (no opponent, no side); the defaults
-    are Duel-v0's (Chu vs Urlik, raw observation): ``duel_v1`` for the current ones."""
+    """The unwrapped AEC duel. Options as ``DuelEnv`` (no opponent, no side; ``scene`` for
+    a two-fighter scene's start, e.g. ``"duel_3"``); the defaults are Duel-v0's (Chu vs
+    Urlik, raw observation): ``duel_v1`` for the current ones."""
 
     metadata = {
         "render_modes": ["ansi", "rgb_array"],
@@ -65,7 +66,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
 
     def __init__(
         self,
-        fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] = ("chu", "urlik"),
+        fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] | None = DEFAULT_FIGHTERS,
         rules: str | Path | Mapping[str, Any] | None = None,
         radius: int = 4,
         turn_limit: int | None = None,
@@ -74,11 +75,12 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         flat_observation: bool = False,
         render_mode: str | None = None,
         observation_scale: str = "raw",
+        scene: str | Path | Mapping[str, Any] | None = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
-        self.game = make_game(fighters, rules, radius, turn_limit)
+        self.game = make_game(fighters, rules, radius, turn_limit, scene)
         self.catalogue = catalogue_for(self.game.tables)
         self.encoder = encoder_for(self.game)
         self.shaping = float(shaping)

@@ -178,12 +178,14 @@ class ObservationEncoder:
         )
 
     # ------------------------------------------------------------------ encoding
-    def encode_flat(self, state: State, fighter: int, legal_ids: list[int] | None = None
-                    ) -> np.ndarray:
+    def encode_flat(self, state: State, fighter: int, legal_ids: list[int] | None = None,
+                    opponent: int | None = None) -> np.ndarray:
         """The observation as one fresh float32 vector (the flat ``Box`` form).
 
         ``legal_ids`` (the catalogue ids of the legal choices, if already known) saves
-        recomputing them for the ``follow_ons`` field.
+        recomputing them for the ``follow_ons`` field. ``opponent``: the fighter seen as
+        "opp" (default: the other of a duel; the skirmish env reads only the decision
+        fields of a group fight through it, ``skirmish_spaces``).
         """
         b = array("f", self._zero)
         (o_decision_kind, o_deciding, o_risk_roll, o_incoming_maneuver,
@@ -191,7 +193,7 @@ class ObservationEncoder:
          o_follow_ons, o_roll_attack, o_roll_reaction, o_roll_location, o_roll_basics,
          o_soak_wound, o_opp_offset, o_distance, o_same_hex, o_arc_of_opp, o_arc_of_self,
          o_initiative, o_phase, o_turn) = self._fields
-        me, op = fighter, 1 - fighter
+        me, op = fighter, (1 - fighter) if opponent is None else opponent
         fs = state.fighters
         fm, fo = fs[me], fs[op]
         rad = self._radius

@@ -61,7 +61,12 @@ def header_line(state: State) -> str:
     if state.is_over:
         r = state.result or {}
         w = r.get("winner")
-        who = "draw" if w is None else f"{LETTERS[w]} {state.fighters[w].name} wins"
+        if w is None:
+            who = "draw"
+        elif state.game.side_names:  # a scene's sides: the winner is a side (issue 18)
+            who = f"side {state.game.side_name(w)} wins"
+        else:
+            who = f"{LETTERS[w]} {state.fighters[w].name} wins"
         return f"turn {state.turn}  initiative {order}  OVER: {who} ({r.get('reason')})"
     d = state.decision
     asked = "" if d is None else f"{LETTERS[d.fighter]} to decide: {d.kind}"

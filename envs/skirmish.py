@@ -1,0 +1,256 @@
+"""``hexdojo/Skirmish-v0``: one fighter of any scene as a single-agent Gymnasium env.
+
+The group counterpart of ``hexdojo/Duel-v1``: the agent plays one place of a scene (the
+hero of ``two_vs_one``, or one of the two guards), every other fighter is played inside
+``step()`` by the given opponents. Spaces and masks are ``skirmish_v0``'s
+(``skirmish_spaces``), so a policy trained here plays the same place in the AEC env.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from time import perf_counter
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+from hexdojo.envs.rules import IllegalChoice, State
+
+from .duel import Policy, as_policy
+from .render import render_frame
+from .skirmish_spaces import observe, spaces_for
+from .skirmish_v0 import RENDER_MODES, make_scene_game, side_reward
+
+
+def _resolve(opponent: Any) -> Any:
+    """An agent name (``"greedy"``) through the agents' registry; anything else as is."""
+    if isinstance(opponent, str) and opponent != "random":
+        from hexdojo.agents.registry import make_agent  # the envs do not need the agents
+
+        return make_agent(opponent)
+    return opponent
+
+
+class SkirmishEnv(gym.Env):
+    """One fighter of a scene against (and beside) fighters played inside ``step()``.
+
+    ## Description
+
+    Any scene of the *Age of Magic* unarmed combat rules (``docs/scenes.md``): a duel,
+    two guards against the hero, two against two, an ambush. The agent plays the place
+    ``fighter`` of the scene; every other place, ally or enemy, is played by its opponent
+    policy (uniform random legal play drawn from the env's ``np_random`` by default).
+    Every decision the engine asks of the agent is one step.
+
+    ## Action Space
+
+    ``Discrete(N)``: the duel catalogue (369 ids for the shipped rules, attacks aimed at
+    target slot 0) plus one id per attack (309) for each further slot, so ``N = 369 +
+    309 (K - 1)`` with ``K`` the other fighters: 678 for ``two_vs_one``, 987 for
+    ``two_vs_two``, 369 for any duel. Slot ``s`` is the ``s``-th other fighter of the
+    observation's order (allies, then enemies, each by distance, then index).
+    ``action_masks()`` and ``info["action_mask"]`` are the exact mask.
+
+    ## Observation Space
+
+    A ``Dict`` of float32 ``Box``es in [-1, 1] (``flat_observation=True``: one ``Box``,
+    the fields concatenated in sorted key order): the duel's decision fields
+    (``decision_kind``, ``incoming_*``, ``roll_*``, ``follow_on*``, ``soak_wound``,
+    ``risk_roll``, ``turn``), the agent's ``self_*`` fields (position, facing, AP, flags,
+    height, edge, wounds, worst wound, phasing, first to act) and per slot ``others_*``
+    (offset, distance, arcs both ways, facing, AP, flags, height, edge, wounds, worst,
+    ally, attacker, phasing, first, holds both ways). 530 numbers for ``two_vs_one``.
+
+    ## Rewards
+
+    +1 when the agent's side wins (even if the agent himself is out), -1 when another side
+    wins, 0 for a draw (the turn limit); ``illegal_penalty`` for a rejected action.
+
+    ## Starting State
+
+    A fresh fight of the scene drawn from ``np_random`` (dice, initiative, a start
+    distance range). ``reset`` never returns a finished fight or one where the agent has
+    nothing left to decide.
+
+    ## Episode End
+
+    1. Termination: one side is left standing, or the turn limit (a draw). The agent being
+       out ends *his* episode too: the rest of the fight is played out inside that step
+       and its result is the reward.
+    2. Truncation: only ``illegal_limit`` rejected actions in a row (off by default).
+
+    ## Arguments
+
+    | Parameter | Default | Description |
+    |---|---|---|
+    | ``scene`` | ``"two_vs_one"`` | shipped scene name, TOML path, dict or engine ``Game`` |
+    | ``fighter`` | 0 | the place the agent plays; None = a random place each episode |
+    | ``opponents`` | None | one policy for all other places, or a list, one per place |
+    | ``rules`` | None | rule overrides merged over the scene's |
+    | ``fighters`` | None | fighters replacing the scene's, place by place |
+    | ``flat_observation`` | False | one flat ``Box`` instead of the ``Dict`` |
+    | ``strict`` | False | raise ``IllegalChoice`` on an illegal action |
+    | ``illegal_penalty``, ``illegal_limit`` | 0.0, None | as ``hexdojo/Duel-v0`` |
+    | ``render_mode`` | None | "ansi", "human" (prints the ansi frame) or "rgb_array" |
+
+    A policy is None/"random" (uniform legal play), an agent name (``"greedy"``), an
+    object with ``act(state)`` or a callable ``f(state) -> Choice``; in a list, the
+    agent's own place is ignored.
+
+    ## Version History
+
+    * v0: initial version.
+    """
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
+
+    def __init__(self, scene: Any = "two_vs_one", fighter: int | None = 0, opponents: Any = None,
+                 rules: str | Path | Mapping[str, Any] | None = None,
+                 fighters: Sequence[Any] | None = None, flat_observation: bool = False,
+                 strict: bool = False, illegal_penalty: float = 0.0,
+                 illegal_limit: int | None = None, render_mode: str | None = None) -> None:
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: allowed {RENDER_MODES}")
+        self.game = make_scene_game(scene, rules, fighters)
+        n = len(self.game.profiles)
+        if fighter is not None and fighter not in range(n):
+            raise ValueError(f"fighter {fighter!r}: allowed None (random) or 0..{n - 1} "
+                             f"(the scene's places)")
+        self.fighter = fighter
+        if isinstance(opponents, (list, tuple)):
+            if len(opponents) != n:
+                raise ValueError(f"opponents: {len(opponents)} given, the scene has {n} places "
+                                 "(give one per place; the agent's is ignored)")
+            self.opponents = [_resolve(o) for o in opponents]
+        else:
+            self.opponents = [_resolve(opponents)] * n
+        self._policies: list[Policy | None] = [as_policy(o) for o in self.opponents]
+        self.catalogue, self.encoder = spaces_for(self.game)
+        self.flat_observation = flat_observation
+        self.strict = strict
+        self.illegal_penalty = float(illegal_penalty)
+        self.illegal_limit = illegal_limit
+        self.render_mode = render_mode
+        self.action_space = gym.spaces.Discrete(self.catalogue.n)
+        self.observation_space = self.encoder.observation_space(flat_observation)
+        self.fight: State | None = None
+        self.me = 0 if fighter is None else fighter
+        self._slots: tuple[int, ...] = ()
+        self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
+        self._obs: Any = None
+        self._illegal = self._streak = self._log_from = 0
+        #: rejected actions over the env's whole life (a masked agent keeps this at 0)
+        self.illegal_total = 0
+        #: seconds spent inside opponent agents' ``act`` (the built-in random play is not timed)
+        self.opponent_seconds = 0.0
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Any, dict[str, Any]]:
+        """Start a fight. Option ``fighter`` fixes the agent's place for this episode."""
+        super().reset(seed=seed)
+        n = len(self.game.profiles)
+        me = (options or {}).get("fighter", self.fighter)
+        if me is None:
+            me = int(self.np_random.integers(n))
+        if me not in range(n):
+            raise ValueError(f"fighter {me!r}: allowed 0..{n - 1}")
+        self.me = me
+        seen = set()
+        for o in self.opponents:
+            r = getattr(o, "reset", None)
+            if callable(r) and id(o) not in seen:
+                seen.add(id(o))
+                r(seed=int(self.np_random.integers(2**31)))
+        for _ in range(1000):
+            self.fight = self.game.new_state(int(self.np_random.integers(2**63 - 1)))
+            self._run_others()
+            if not self.fight.is_over:
+                break
+        else:
+            raise RuntimeError("1000 fights in a row ended before the agent had a decision")
+        self._illegal = self._streak = self._log_from = 0
+        return self._observe(), {"action_mask": self._mask, "fighter": me}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        st = self.fight
+        if st is None:
+            raise RuntimeError("call reset() before step()")
+        a = int(action)
+        if not 0 <= a < self.catalogue.n:
+            raise ValueError(f"action {action!r} is outside the catalogue 0..{self.catalogue.n - 1}")
+        if not self._mask[a]:
+            return self._reject(a)
+        self._streak = 0
+        self._log_from = len(st.events)
+        st.apply(self.catalogue.choice(a, self._slots))
+        self._run_others()
+        terminated = st.is_over
+        reward = side_reward(st, self.me) if terminated else 0.0
+        obs = self._observe()
+        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
+        if terminated:
+            info["result"] = dict(st.result or {})
+        return obs, reward, terminated, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The exact legality mask of the current decision (what MaskablePPO reads)."""
+        return self._mask.astype(bool)
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        return self.catalogue.names
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "human":
+            text = render_frame(self.fight, "ansi", self._log_from)
+            if text is not None:
+                print(text)
+            return None
+        return render_frame(self.fight, self.render_mode, self._log_from)
+
+    def close(self) -> None:
+        """Nothing to release (idempotent)."""
+
+    def _run_others(self) -> None:
+        """Let the other places decide until the agent must, or the fight is over (an
+        agent who is out never decides again, so his fight is played to its end)."""
+        st = self.fight
+        assert st is not None
+        me, policies, rand = self.me, self._policies, self.np_random.random
+        d = st.decision
+        while d is not None and d.fighter != me:
+            policy = policies[d.fighter]
+            if policy is None:
+                legal = st.legal_choices()
+                st.apply(legal[int(rand() * len(legal))])
+            else:
+                t0 = perf_counter()
+                choice = policy(st)
+                self.opponent_seconds += perf_counter() - t0
+                st.apply(choice)
+            d = st.decision
+
+    def _observe(self) -> Any:
+        assert self.fight is not None
+        self._obs, self._mask, self._slots = observe(self.fight, self.me, self.flat_observation)
+        return self._obs
+
+    def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """An illegal action: no change (or ``IllegalChoice`` in strict mode)."""
+        st = self.fight
+        assert st is not None
+        choice = self.catalogue.choice(a, self._slots)
+        reason = st.why_illegal(choice) or "not legal now"
+        if self.strict:
+            raise IllegalChoice(choice, reason)
+        self._illegal += 1
+        self.illegal_total += 1
+        self._streak += 1
+        self._mask = self._mask.copy()
+        obs = self._observe()  # a fresh copy of the same observation
+        truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
+        info = {"action_mask": self._mask, "illegal_actions": self._illegal,
+                "illegal": f"{self.catalogue.names[a]}: {reason}"}
+        return obs, self.illegal_penalty, st.is_over, truncated, info

@@ -1,0 +1,212 @@
+"""``skirmish_v0``: any scene (a duel, two against one, an ambush...) as a PettingZoo AEC env.
+
+One agent per fighter of the scene, named ``"<fighter>_<index>"`` (``"chu_0"``,
+``"boris_1"``, ``"novice_2"`` for ``two_vs_one``), in fighter order. The engine's decision
+order *is* the agent order: whoever must decide now (a phase choice, an action, a
+reaction, a follow-on, a soak, a risk level, a hold choice) is ``agent_selection``.
+
+Observations follow the PettingZoo classic convention ``{"observation": ..., "action_mask":
+int8}``; the observation is the group encoding of ``skirmish_spaces`` (the fighter
+himself, then one block per other fighter in his *slot order*: allies, then enemies, each
+by distance, then index; every number in [-1, 1]). Actions are one flat ``Discrete(N)``:
+the duel catalogue, whose attack ids aim at slot 0, plus one id per attack for every
+further slot (``GroupCatalogue``); the mask is exact and all zeros for an agent that is
+not deciding.
+
+Rewards: when the fight ends, +1 to every fighter of the winning side, -1 to every fighter
+of the other sides, 0 to all for a draw (the turn limit). A fighter who is out
+(unconscious, dead, yielded) stays an agent until the end of the fight: he is never
+selected again, his mask is all zeros, and he gets his side's reward at the end (all
+agents terminate together, which ``api_test`` and the turn-based Parallel converter
+accept). Illegal actions are rejected with no change (the engine's reason in
+``infos[agent]["illegal"]``), or raise ``IllegalChoice`` with ``strict=True``.
+
+    from hexdojo.envs import skirmish_v0
+    env = skirmish_v0.env(scene="two_vs_one", render_mode="ansi")
+    env.reset(seed=1)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        action = None if terminated or truncated else env.action_space(agent).sample(obs["action_mask"])
+        env.step(action)
+
+``parallel_env(...)`` is the same game through PettingZoo's ``turn_based_aec_to_parallel``
+(only the selected agent's action counts each step).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+from hexdojo.envs.rules import Game, IllegalChoice, State
+
+from .render import render_frame
+from .skirmish_spaces import observe, slot_order, spaces_for
+
+RENDER_MODES = ["ansi", "human", "rgb_array"]
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The AEC environment with PettingZoo's standard safety wrappers."""
+    e: AECEnv = raw_env(**kwargs)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """The same game as a Parallel env (PettingZoo's turn-based converter)."""
+    return turn_based_aec_to_parallel(env(**kwargs))
+
+
+def agent_names(game: Game) -> list[str]:
+    """``"<fighter name>_<index>"`` per fighter, lower case (``"chu_0"``)."""
+    return [f"{re.sub(r'[^a-z0-9]+', '_', p.name.lower()).strip('_')}_{i}"
+            for i, p in enumerate(game.profiles)]
+
+
+def side_reward(state: State, i: int) -> float:
+    """+1 if fighter ``i``'s side won, -1 if another side did, 0 for a draw or no end yet."""
+    w = state.winner
+    if w is None:
+        return 0.0
+    return 1.0 if state.game.sides[i] == w else -1.0
+
+
+def make_scene_game(scene: Any, rules: Any = None,
+                    fighters: Sequence[str | Path | Mapping[str, Any]] | None = None) -> Game:
+    """``Game.from_scene`` (a shipped name, a TOML path, a dict or an engine ``Game``)."""
+    if isinstance(scene, Game):
+        return scene
+    return Game.from_scene(scene, rules=rules, fighters=fighters)
+
+
+class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+    """The unwrapped AEC skirmish (module docstring).
+
+    Arguments: ``scene`` (a shipped scene name such as ``"two_vs_one"``, a TOML path, a
+    dict or a ``Game``; default ``"two_vs_one"``), ``rules`` (overrides merged over the
+    scene's), ``fighters`` (replacing the scene's, place by place), ``strict``,
+    ``flat_observation`` (one ``Box`` instead of the ``Dict``), ``render_mode``.
+    """
+
+    metadata = {"render_modes": RENDER_MODES, "name": "skirmish_v0",
+                "is_parallelizable": True, "render_fps": 4}
+
+    def __init__(self, scene: Any = "two_vs_one", rules: Any = None,
+                 fighters: Sequence[str | Path | Mapping[str, Any]] | None = None,
+                 strict: bool = False, flat_observation: bool = False,
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: allowed {RENDER_MODES}")
+        self.game = make_scene_game(scene, rules, fighters)
+        self.catalogue, self.encoder = spaces_for(self.game)
+        self.strict = strict
+        self.flat_observation = flat_observation
+        self.render_mode = render_mode
+        self.possible_agents = agent_names(self.game)
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        n = self.catalogue.n
+        obs = self.encoder.observation_space(flat_observation)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": obs, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
+            for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.fight: State | None = None
+        self._np_random: np.random.Generator | None = None
+        self._log_from = 0
+        self._illegal = 0
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """Readable name of every action id (attacks end in ``-> slot s``)."""
+        return self.catalogue.names
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new fight; all randomness from a generator seeded by ``seed``."""
+        if seed is not None or self._np_random is None:
+            self._np_random, _ = seeding.np_random(seed)
+        self.fight = self.game.new_state(int(self._np_random.integers(2**63 - 1)))
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = dict.fromkeys(agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: {} for a in agents}
+        self._log_from = 0
+        self._illegal = 0
+        d = self.fight.decision
+        assert d is not None, "a new fight always starts with a decision"
+        self.agent_selection = agents[d.fighter]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        assert self.fight is not None, "call reset() first"
+        obs, mask, _ = observe(self.fight, self._index[agent], self.flat_observation)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        st = self.fight
+        assert st is not None
+        i = self._index[agent]
+        a = int(action)
+        if not 0 <= a < self.catalogue.n:
+            raise ValueError(f"action {action!r} is outside the catalogue 0..{self.catalogue.n - 1}")
+        choice = self.catalogue.choice(a, slot_order(st, i))
+        self._cumulative_rewards[agent] = 0.0
+        reason = st.why_illegal(choice)
+        if reason is not None:
+            if self.strict:
+                raise IllegalChoice(choice, reason)
+            self._illegal += 1
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self.infos[agent] = {"illegal": f"{self.catalogue.names[a]}: {reason}",
+                                 "illegal_actions": self._illegal}
+            self._accumulate_rewards()
+            return
+        self._log_from = len(st.events)
+        st.apply(choice)
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.infos = {ag: {} for ag in self.agents}
+        if st.is_over:
+            for k, ag in enumerate(self.possible_agents):
+                self.rewards[ag] = side_reward(st, k)
+                self.infos[ag] = {"result": dict(st.result or {})}
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            d = st.decision
+            assert d is not None
+            self.agent_selection = self.possible_agents[d.fighter]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | np.ndarray | None:
+        if self.render_mode == "human":
+            text = render_frame(self.fight, "ansi", self._log_from)
+            if text is not None:
+                print(text)
+            return None
+        return render_frame(self.fight, self.render_mode, self._log_from)
+
+    def close(self) -> None:
+        """Nothing to release (idempotent)."""
