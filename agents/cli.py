@@ -86,26 +86,42 @@ SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="dice seed")]
 TurnLimitOpt = Annotated[int | None, typer.Option(
     "--turn-limit", min=1, max=10_000, help="turns before a draw (default: rules data)")]
 RadiusOpt = Annotated[int, typer.Option("--radius", min=1, max=20, help="arena radius in hexes")]
+SceneOpt = Annotated[str | None, typer.Option(
+    "--scene", help="a scene (shipped name or TOML file): fighters, sides, start, arena; "
+                    "replaces --fighters, --radius and --turn-limit")]
 
 
-def _game(fighters: list[str], rules: Path | None, radius: int, turn_limit: int | None) -> Any:
+def _game(fighters: list[str], rules: Path | None, radius: int, turn_limit: int | None,
+          scene: str | None = None) -> Any:
     from hexdojo.envs.rules import Game
 
     if rules is not None and not rules.is_file():
         raise ValueError(f"rules: file {str(rules)!r} not found")
+    if scene is not None:
+        return Game.from_scene(scene, rules=str(rules) if rules else None)
     return Game.create(fighters, rules=str(rules) if rules else None, radius=radius,
                        turn_limit=turn_limit)
 
 
 def _save(save: Path, fs: list[str], seed: int, choices: list[Any], pair: list[Any],
-          rules: Path | None, radius: int, turn_limit: int | None, state: Any) -> None:
+          rules: Path | None, radius: int, turn_limit: int | None, state: Any,
+          scene: str | None = None) -> None:
     """Write a played fight (seed + choices + its log) for ``hexdojo replay``."""
     from .play import FightLog, save_fight
 
     save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
                               str(rules) if rules else None, radius, turn_limit,
-                              state.events, state.result))
+                              state.events, state.result, scene))
     typer.echo(f"saved to {save}")
+
+
+def _sides_line(game: Any, names: list[str]) -> str:
+    """Which agent plays which side and fighters (a scene), for the demo's first line."""
+    out = []
+    for side, agent in enumerate(names):
+        members = [p.name for p, sd in zip(game.profiles, game.sides, strict=True) if sd == side]
+        out.append(f"{agent} plays {game.side_name(side)} ({', '.join(members)})")
+    return "; ".join(out)
 
 
 # --------------------------------------------------------------------------- demo
@@ -120,8 +136,9 @@ def demo(
     radius: RadiusOpt = 4,
     turn_limit: TurnLimitOpt = None,
     save: Annotated[Path | None, typer.Option("--save", help="save the fight for `replay`")] = None,
+    scene: SceneOpt = None,
 ) -> None:
-    """A demo fight between two presets, printing the readable event log."""
+    """A demo fight between two presets (or a scene's two sides), printing the event log."""
     from .board import render_board
     from .play import result_line, run_fight
     from .registry import make_agent
@@ -130,8 +147,12 @@ def demo(
     if len(names) != 2:
         raise ValueError(f"agents: value {agents!r}: give exactly two, e.g. striker,counter")
     pair = [make_agent(n) for n in names]
-    fs = _fighters(fighters)
-    game = _game(fs, rules, radius, turn_limit)
+    fs = _fighters(fighters) if scene is None else []
+    game = _game(fs, rules, radius, turn_limit, scene)
+    if scene is not None:
+        _two_sides(game, scene)
+        fs = [p.name for p in game.profiles]
+        typer.echo(_sides_line(game, names))
     typer.echo(render_board(game.new_state(seed)))
     typer.echo("")
     state, choices = run_fight(game, pair, seed, say=typer.echo)
@@ -139,7 +160,13 @@ def demo(
     typer.echo(render_board(state))
     typer.echo(result_line(state))
     if save is not None:
-        _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state)
+        _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state, scene)
+
+
+def _two_sides(game: Any, scene: str) -> None:
+    if len(set(game.sides)) != 2:
+        raise ValueError(f"scene: value {scene!r}: {len(set(game.sides))} sides; two agents "
+                         "play two sides (give every fighter a side)")
 
 
 # --------------------------------------------------------------------------- tournament
@@ -163,6 +190,7 @@ def tournament(
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     tactics: Annotated[bool, typer.Option(
         help="also mine tactics (re-plays the fights): OUT/tactics/report.html")] = True,
+    scene: SceneOpt = None,
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
@@ -175,7 +203,7 @@ def tournament(
         raise ValueError(f"rules: file {str(rules)!r} not found")
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(_fighters(fighters)),
                            seed, str(rules) if rules else None, radius, turn_limit,
-                           workers or default_workers())
+                           workers or default_workers(), scene)
     result = run_tournament(cfg, built, progress=progress and sys.stderr.isatty())
     paths = write_report(result, out)
     from .report import summary
@@ -207,18 +235,25 @@ def play(
     radius: RadiusOpt = 4,
     turn_limit: TurnLimitOpt = None,
     save: Annotated[Path | None, typer.Option("--save", help="save the fight for `replay`")] = None,
+    scene: SceneOpt = None,
 ) -> None:
-    """Fight an agent in the terminal, choosing from the legal options by number or name."""
+    """Fight an agent in the terminal, choosing from the legal options by number or name
+    (with ``--scene``, you play side ``--side`` of the scene: all its fighters)."""
     from .play import HumanAgent, QuitFight, result_line, run_fight
     from .registry import make_agent
 
     opp = make_agent(opponent)
     fs = [fighter, opponent_fighter] if side == 0 else [opponent_fighter, fighter]
-    game = _game(fs, rules, radius, turn_limit)
+    game = _game(fs, rules, radius, turn_limit, scene)
     human = HumanAgent(ask=input, say=typer.echo)
     pair = [human, opp] if side == 0 else [opp, human]
-    typer.echo(f"You are fighter {'AB'[side]} ({game.profiles[side].name}) against "
-               f"{opp.name} ({game.profiles[1 - side].name}). Type q to quit.")
+    if scene is not None:
+        _two_sides(game, scene)
+        fs = [p.name for p in game.profiles]
+        typer.echo(_sides_line(game, ["you" if a is human else a.name for a in pair]) + ". Type q to quit.")
+    else:
+        typer.echo(f"You are fighter {'AB'[side]} ({game.profiles[side].name}) against "
+                   f"{opp.name} ({game.profiles[1 - side].name}). Type q to quit.")
     try:
         state, choices = run_fight(game, pair, seed, say=typer.echo)
     except QuitFight:
@@ -226,7 +261,7 @@ def play(
         return
     typer.echo(result_line(state))
     if save is not None:
-        _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state)
+        _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state, scene)
 
 
 @app.command()

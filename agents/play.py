@@ -44,8 +44,11 @@ class FightLog:
     turn_limit: int | None = None
     events: list[dict[str, Any]] | None = None
     result: dict[str, Any] | None = None
+    scene: str | None = None  #: the scene that set the fight up (its fighters and sides)
 
     def game(self) -> Game:
+        if self.scene is not None:
+            return Game.from_scene(self.scene, rules=self.rules)
         return Game.create(self.fighters, rules=self.rules, radius=self.radius,
                            turn_limit=self.turn_limit)
 
@@ -53,7 +56,7 @@ class FightLog:
         return json.dumps({
             "format": FORMAT, "version": VERSION, "fighters": self.fighters,
             "agents": self.agents, "rules": self.rules, "radius": self.radius,
-            "turn_limit": self.turn_limit, "seed": self.seed,
+            "turn_limit": self.turn_limit, "scene": self.scene, "seed": self.seed,
             "choices": [list(c) for c in self.choices], "result": self.result,
             "events": self.events or [],
         }, indent=1) + "\n"
@@ -83,7 +86,7 @@ def load_fight(path: str | Path) -> FightLog:
                         choices=choices, agents=list(raw.get("agents", [])),
                         rules=raw.get("rules"), radius=int(raw.get("radius", 4)),
                         turn_limit=raw.get("turn_limit"), events=raw.get("events"),
-                        result=raw.get("result"))
+                        result=raw.get("result"), scene=raw.get("scene"))
     except (KeyError, TypeError, ValueError) as exc:
         raise FightFileError(f"fight file {str(p)!r}: missing or bad field ({exc})") from None
 
@@ -200,8 +203,8 @@ def run_fight(
     say: Callable[[str], None] = print,
     show_log: bool = True,
 ) -> tuple[State, list[Choice]]:
-    """Play a fight between ``agents`` (one may be human), printing the readable event log
-    as it happens. Returns the final state and the choices made."""
+    """Play a fight between ``agents`` (one a side; one may be human), printing the
+    readable event log as it happens. Returns the final state and the choices made."""
     for side, a in enumerate(agents):
         a.reset(agent_seed(seed, side))
     state = game.new_state(seed)
@@ -217,7 +220,7 @@ def run_fight(
     while not state.is_over:
         d = state.decision
         assert d is not None
-        agent = agents[d.fighter]
+        agent = agents[game.sides[d.fighter]]
         c = checked_act(agent, state)
         if show_log and not isinstance(agent, HumanAgent) and not (sealed and c.kind == "risk"):
             say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} ({agent.name}): "
@@ -235,8 +238,9 @@ def result_line(state: State) -> str:
     res = state.result or {}
     if res.get("winner") is None:
         return f"Draw ({res.get('reason', '?')}) after {state.turn} turn(s)."
-    return (f"{state.fighters[res['winner']].name} wins ({res.get('reason', '?')}) "
-            f"after {state.turn} turn(s).")
+    g = state.game
+    who = g.side_name(res["winner"]) if g.side_names else state.fighters[res["winner"]].name
+    return f"{who} wins ({res.get('reason', '?')}) after {state.turn} turn(s)."
 
 
 # --------------------------------------------------------------------------- replay

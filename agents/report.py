@@ -27,6 +27,15 @@ from .tournament import TournamentResult
 TOP_CHAINS = 5
 
 
+def matchup(cfg: dict) -> str:
+    """Who fights whom: the fighters of a duel, or a scene's sides (the first agent of a
+    pairing plays side 0, the second side 1, then the other way round)."""
+    if not cfg.get("scene"):
+        return "fighters " + " vs ".join(cfg["fighters"])
+    sides = "; ".join(f"side {d['side']} {d['name']}: {', '.join(d['fighters'])}" for d in cfg["sides"])
+    return f"scene {cfg['scene']} ({sides}; a pairing's first agent plays side 0)"
+
+
 # --------------------------------------------------------------------------- atomic files
 def _umask() -> int:
     mask = os.umask(0)
@@ -135,7 +144,10 @@ def summary(result: TournamentResult) -> dict[str, Any]:
     side0 = sum(1 for f in result.fights if f[3] == 0)
     return {
         "config": {"agents": names, "fights_per_ordered_pair": cfg.fights,
-                   "fighters": list(cfg.fighters), "seed": cfg.seed, "rules": cfg.rules,
+                   "fighters": list(cfg.fighters), "scene": cfg.scene,
+                   "sides": [{"side": k, "name": nm, "fighters": fs}
+                             for k, (nm, fs) in enumerate(result.sides)],
+                   "seed": cfg.seed, "rules": cfg.rules,
                    "rules_id": result.rules_id, "radius": cfg.radius,
                    "turn_limit": cfg.turn_limit, "workers": cfg.workers},
         "fights": n_f,
@@ -250,7 +262,7 @@ th {{ background: #f0f0f0; }}
 </style></head><body>
 <h1>hexdojo tournament</h1>
 <p>{len(names)} agents, {cfg['fights_per_ordered_pair']} fights per ordered pairing (both sides,
-same dice seeds), fighters {e(' vs '.join(cfg['fighters']))}, seed {cfg['seed']}, rules
+same dice seeds), {e(matchup(cfg))}, seed {cfg['seed']}, rules
 {e(str(cfg['rules_id']))}; {s['fights']} fights in {s['elapsed_s']:.1f} s; average
 {s['avg_turns']:.2f} turns; side 0 won {s['side0_win_rate']:.1%}.</p>
 <h2>Ratings</h2>

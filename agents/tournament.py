@@ -54,7 +54,8 @@ def play_fight(
     seed: int,
     record_choices: bool = False,
 ) -> FightRecord:
-    """Play one fight to the end; agents[i] plays fighter i.
+    """Play one fight to the end; agents[k] plays every fighter of side k (in a duel,
+    fighter k; a scene's sides may hold several fighters, e.g. two guards).
 
     Raises ``RuntimeError`` if an agent returns an illegal choice, naming the agent, the
     choice and the engine's reason (agents must only return legal choices).
@@ -70,7 +71,7 @@ def play_fight(
     while not state.is_over:
         d = state.decision
         assert d is not None
-        i = d.fighter
+        i = game.sides[d.fighter]
         c = checked_act(agents[i], state)
         if c.kind == "maneuver" and i < 2:
             name = c.maneuver or ""
@@ -123,6 +124,7 @@ class TournamentConfig:
     radius: int = 4
     turn_limit: int | None = None
     workers: int = 1
+    scene: str | None = None  #: a two-side scene (its fighters, start, arena) instead of fighters
 
     def check(self) -> None:
         if len(self.agents) < 2:
@@ -140,6 +142,12 @@ class TournamentConfig:
             raise ValueError(f"seed: value {self.seed!r}: allowed 0..2^62")
 
     def game(self) -> Game:
+        if self.scene is not None:
+            g = Game.from_scene(self.scene, rules=self.rules)
+            if len(set(g.sides)) != 2:
+                raise ValueError(f"scene: value {self.scene!r}: a tournament pits two agents, "
+                                 f"one per side; this scene has {len(set(g.sides))} sides")
+            return g
         return Game.create(list(self.fighters), rules=self.rules, radius=self.radius,
                            turn_limit=self.turn_limit)
 
@@ -172,6 +180,8 @@ class TournamentResult:
     fights: list[tuple[str, str, int, int | None, str, int, int]]
     elapsed: float
     rules_id: str = ""
+    #: each side's name and fighters (side 0 is played by a pairing's first agent)
+    sides: list[tuple[str, list[str]]] = field(default_factory=list)
 
 
 _W: dict[str, Any] = {}
@@ -284,7 +294,16 @@ def run_tournament(
         chains[names[i]].update(ch[0])
         chains[names[j]].update(ch[1])
     return TournamentResult(config, names, pairs, usage, chains, fights, elapsed,
-                            getattr(game.tables, "id", ""))
+                            getattr(game.tables, "id", ""), side_roster(game))
+
+
+def side_roster(game: Game) -> list[tuple[str, list[str]]]:
+    """Each side's name and the names of its fighters, in side order."""
+    out = []
+    for side in sorted(set(game.sides)):
+        members = [p.name for p, sd in zip(game.profiles, game.sides, strict=True) if sd == side]
+        out.append((game.side_name(side), members))
+    return out
 
 
 class _NoBar:

@@ -6,10 +6,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hexdojo.envs.rules import Game
-
 from ..base import Agent
 from .ablate import AblateConfig, run_ablate
+from .common import game_for
 from .lab_report import E, ci, hbars, img, page, pts, table, write_all
 from .replay_html import record, viewer_html
 from .runner import Fight
@@ -93,8 +92,7 @@ def build(cfg: AblateConfig, agents: list[Agent], res: dict[str, Any], fights: l
         h.pop("chain", None)
         if alert:
             for fp, i, j, seed in tactic_examples(base, names, alert):
-                game = Game.create(list(cfg.fighters[fp]), rules=cfg.rules.spec,
-                                   radius=cfg.radius, turn_limit=cfg.turn_limit)
+                game = game_for(cfg.fighters[fp], cfg.rules.spec, cfg.radius, cfg.turn_limit)
                 replays.append(record(game, (agents[i], agents[j]), seed,
                                       title=f"baseline: {names[i]} (A) vs {names[j]} (B)"))
                 h["examples"].append((len(replays) - 1, f"seed {seed}"))
@@ -102,16 +100,14 @@ def build(cfg: AblateConfig, agents: list[Agent], res: dict[str, Any], fights: l
             continue
         for key, _b, _f in _examples(q, fights, names):
             (m, x, s), fp, i, j, seed = key
-            game = Game.create(list(cfg.fighters[fp]), rules=cfg.rules.spec, radius=cfg.radius,
-                               turn_limit=cfg.turn_limit)
+            game = game_for(cfg.fighters[fp], cfg.rules.spec, cfg.radius, cfg.turn_limit)
             for ban, tag in (((), "unrestricted"), ((m,), f"without {m}")):
                 bans = (ban, ()) if s == 0 else ((), ban)
                 title = f"{names[i]} (A) vs {names[j]} (B), {names[x]} {tag}"
                 replays.append(record(game, (agents[i], agents[j]), seed, bans, title))
                 h["examples"].append((len(replays) - 1, f"seed {seed} {tag}"))
     if not replays:
-        game = Game.create(list(cfg.fighters[0]), rules=cfg.rules.spec, radius=cfg.radius,
-                           turn_limit=cfg.turn_limit)
+        game = game_for(cfg.fighters[0], cfg.rules.spec, cfg.radius, cfg.turn_limit)
         replays.append(record(game, (agents[0], agents[-1]), cfg.seed, title="baseline"))
     res["headlines"] = [h["text"] for h in heads]
     return _write(cfg, res, heads, replays, out)

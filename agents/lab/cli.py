@@ -21,6 +21,8 @@ N = Annotated[int | None, typer.Option("-n", "--fights", min=2, max=1_000_000,
 Workers = Annotated[int | None, typer.Option("--workers", "-j", min=1, max=256,
                                              help="processes (default: one per core)")]
 Radius = Annotated[int, typer.Option("--radius", min=1, max=20, help="arena radius")]
+SceneOpt = Annotated[str | None, typer.Option(
+    "--scene", help="a two-side scene (shipped name or TOML): its sides fight as a pairing")]
 TurnLimit = Annotated[int | None, typer.Option("--turn-limit", min=1, max=10_000,
                                                help="turns before a draw (default: rules)")]
 Correction = Annotated[str, typer.Option("--correction", help="holm or bh (Benjamini-Hochberg)")]
@@ -53,7 +55,7 @@ def compare(
     rules_a: Annotated[str, typer.Option("--rules-a", help="default, a TOML file or "
                                          "section.key=value;...")] = "default",
     rules_b: Annotated[str, typer.Option("--rules-b", help="as --rules-a")] = "default",
-    fighters: Fighters = None, fights: N = None,
+    fighters: Fighters = None, scene: SceneOpt = None, fights: N = None,
     precision: Annotated[float, typer.Option(help="target ±points of each agent's score "
                                              "difference (sets -n)")] = 3.0,
     seed: Seed = 0, workers: Workers = None,
@@ -73,7 +75,7 @@ def compare(
     if len(built) < 2:
         raise ValueError("agents: give at least two")
     ra, rb = parse_rules(rules_a), parse_rules(rules_b)
-    fps = parse_fighters(fighters or ["chu,chu"])
+    fps = parse_fighters(fighters or ([] if scene else ["chu,chu"]), scene)
     for r in (ra, rb):
         check_game(r, fps, radius, turn_limit)
     cfg = CompareConfig(tuple(a.name for a in built), ra, rb, tuple(fps), seed, fights,
@@ -91,7 +93,7 @@ def ablate(
         "--maneuvers", help="comma-separated maneuvers (default: every unarmed one)")] = None,
     rules: Annotated[str, typer.Option("--rules", help="default, a TOML file or "
                                        "section.key=value;...")] = "default",
-    fighters: Fighters = None, fights: N = None,
+    fighters: Fighters = None, scene: SceneOpt = None, fights: N = None,
     precision: Annotated[float, typer.Option(help="target ±points of each value (sets -n)")] = 5.0,
     essential: Annotated[float, typer.Option(help="points a significant value needs to be "
                                              "flagged essential")] = 10.0,
@@ -120,7 +122,7 @@ def ablate(
     names = [a.name for a in built]
     ablated = tuple(names[: len(dict.fromkeys(agents))])
     fld = tuple(a.name for a in _agents(field_specs))
-    fps = parse_fighters(fighters or ["chu,chu"])
+    fps = parse_fighters(fighters or ([] if scene else ["chu,chu"]), scene)
     check_game(rs, fps, radius, turn_limit)
     if not 0 <= essential <= 100:
         raise ValueError(f"essential: value {essential:g}: allowed 0..100 points")

@@ -75,8 +75,26 @@ def parse_rules(text: str | None) -> RuleSet:
     return RuleSet(label, spec, load_tables(spec).id)
 
 
-def parse_fighters(texts: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
-    """Fighter pairings from ``chu,urlik`` strings (one name = a mirror)."""
+SCENE = "scene:"  #: a "pairing" that is a scene: its two sides fight (issue 18)
+
+
+def game_for(fp: tuple[str, str], rules: Any, radius: int, turn_limit: int | None) -> Game:
+    """The game of a fighter pairing, or of a scene (``("scene:NAME", ...)``: its fighters,
+    sides, start and arena; the first agent of a pairing plays side 0)."""
+    if fp[0].startswith(SCENE):
+        g = Game.from_scene(fp[0][len(SCENE):], rules=rules)
+        if len(set(g.sides)) != 2:
+            raise ValueError(f"scene: value {fp[0][len(SCENE):]!r}: the lab pits two agents, "
+                             f"one per side; this scene has {len(set(g.sides))} sides")
+        return g
+    return Game.create(list(fp), rules=rules, radius=radius, turn_limit=turn_limit)
+
+
+def parse_fighters(texts: list[str] | tuple[str, ...], scene: str | None = None) -> list[tuple[str, str]]:
+    """Fighter pairings from ``chu,urlik`` strings (one name = a mirror); a ``scene``
+    is one more pairing (its two sides)."""
+    if scene is not None:
+        return (parse_fighters(texts) if texts else []) + [(SCENE + scene, SCENE + scene)]
     out = []
     for text in texts:
         parts = [p.strip() for p in text.split(",") if p.strip()]
@@ -91,6 +109,8 @@ def parse_fighters(texts: list[str] | tuple[str, ...]) -> list[tuple[str, str]]:
 
 
 def pairing_label(fp: tuple[str, str]) -> str:
+    if fp[0].startswith(SCENE):
+        return f"scene {fp[0][len(SCENE):]} (side 0 vs side 1)"
     return f"{fp[0]} (A) vs {fp[1]} (B)"
 
 
@@ -98,7 +118,7 @@ def check_game(rules: RuleSet, fighters: list[tuple[str, str]], radius: int,
                turn_limit: int | None) -> None:
     """Fail before any work on a bad fighter, radius or turn limit."""
     for fp in fighters:
-        Game.create(list(fp), rules=rules.spec, radius=radius, turn_limit=turn_limit)
+        game_for(fp, rules.spec, radius, turn_limit)
 
 
 def unarmed_maneuvers(rules: RuleSet) -> list[str]:

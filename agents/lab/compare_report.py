@@ -6,9 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hexdojo.envs.rules import Game
-
 from ..base import Agent
+from .common import game_for, pairing_label
 from .compare import CompareConfig
 from .lab_report import E, forest, img, page, pts, table, write_all
 from .metamatrix import meta_of
@@ -93,11 +92,10 @@ def build(cfg: CompareConfig, agents: list[Agent], res: dict[str, Any], fights: 
     heads += tactics_heads(tac["B"], f"{cfg.rules_b.label}: ")
     replays: list[dict[str, Any]] = []
     rules = {"A": cfg.rules_a, "B": cfg.rules_b}
-    labels = [f"{fp[0]} (A) vs {fp[1]} (B)" for fp in cfg.fighters]
+    labels = [pairing_label(fp) for fp in cfg.fighters]
 
     def add(fp: int, i: int, j: int, seed: int, c: str) -> tuple[int, str]:
-        game = Game.create(list(cfg.fighters[fp]), rules=rules[c].spec, radius=cfg.radius,
-                           turn_limit=cfg.turn_limit)
+        game = game_for(cfg.fighters[fp], rules[c].spec, cfg.radius, cfg.turn_limit)
         title = f"{rules[c].label}: {names[i]} (A) vs {names[j]} (B)"
         replays.append(record(game, (agents[i], agents[j]), seed, title=title))
         return len(replays) - 1, f"{c}: seed {seed}"

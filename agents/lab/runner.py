@@ -28,6 +28,7 @@ from hexdojo.envs.rules import Choice, Game, State
 
 from ..base import Agent
 from ..tournament import CHAIN_SEP, play_fight
+from .common import game_for
 
 SEQ_SEP = " + "
 NO_WOUND = ("None", None, "")
@@ -155,16 +156,18 @@ def _phase_seqs(moves: list[tuple[int, str]], longest: int = 3) -> list[str]:
     return out
 
 
-def _read_events(events: list[dict[str, Any]], sides: tuple[Side, Side]
+def _read_events(events: list[dict[str, Any]], sides: tuple[Side, Side], side_of: tuple[int, ...]
                  ) -> tuple[tuple[int, str] | None, dict[int, str], list[int]]:
-    """Attacks, hits and wounds per maneuver; the first wound; each side's last wound."""
+    """Attacks, hits and wounds per maneuver; the first wound; each side's last wound
+    (``side_of``: each fighter's side; a scene's side may hold several fighters)."""
     first: tuple[int, str] | None = None
     last: dict[int, str] = {}
     wound_at: list[int] = []  # event index of each wound, and who dealt it (packed)
     for k, e in enumerate(events):
         a = e.get("a")
-        if a not in (0, 1):
+        if a is None or not 0 <= a < len(side_of):
             continue
+        a = side_of[a]
         if e["type"] == "attack":
             m = e.get("maneuver", "")
             sides[a].attacks[m] += 1
@@ -186,7 +189,7 @@ def observe_fight(game: Game, agents: Sequence[Agent], key: tuple,
     state = obs[0].state or obs[1].state
     events = state.events if state is not None else []
     sides = (Side(), Side())
-    first, last, wound_at = _read_events(events, sides)
+    first, last, wound_at = _read_events(events, sides, game.sides)
     for s, o in enumerate(obs):
         o.close(len(events))
         sides[s].uses.update(rec.usage[s])
@@ -229,8 +232,8 @@ class Plan:
     def game(self, rules: int, fp: int) -> Game:
         key = (rules, fp)
         if key not in self._games:
-            self._games[key] = Game.create(list(self.fighters[fp]), rules=self.rules[rules],
-                                           radius=self.radius, turn_limit=self.turn_limit)
+            self._games[key] = game_for(self.fighters[fp], self.rules[rules], self.radius,
+                                        self.turn_limit)
         return self._games[key]
 
 

@@ -13,10 +13,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hexdojo.envs.rules import Game, RulesError
+from hexdojo.envs.rules import RulesError
 
 from ..base import Agent, AgentError
-from .common import parse_rules
+from .common import game_for, parse_rules
 from .lab_report import page, write_all
 from .metamatrix import meta_of
 from .replay_html import record, viewer_html
@@ -81,8 +81,7 @@ def _write(res: dict[str, Any], fights: list[Fight], agents: list[Agent], rules:
     names = [a.name for a in agents]
     heads = tactics_heads(res["tactics"])
     replays: list[dict[str, Any]] = []
-    game = Game.create(list(conf["fighters"][0]), rules=rules.spec, radius=conf["radius"],
-                       turn_limit=conf["turn_limit"])
+    game = game_for(conf["fighters"][0], rules.spec, conf["radius"], conf["turn_limit"])
     for h in heads:
         a = h.pop("alert", None) or ({"agent": "*", "what": "chain", "name": h["chain"]}
                                      if "chain" in h else None)
