@@ -183,7 +183,10 @@ class SkirmishEnv(gym.Env):
         else:
             raise RuntimeError("1000 fights in a row ended before the agent had a decision")
         self._illegal = self._streak = self._log_from = 0
-        return self._observe(), {"action_mask": self._mask, "fighter": me}
+        obs = self._observe()
+        if self.render_mode == "human":
+            self.render()
+        return obs, {"action_mask": self._mask, "fighter": me}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         st = self.fight
@@ -202,6 +205,8 @@ class SkirmishEnv(gym.Env):
         info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
         if terminated:
             info["result"] = result_info(st.result)
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, terminated, False, info
 
     def action_masks(self) -> np.ndarray:
@@ -211,6 +216,12 @@ class SkirmishEnv(gym.Env):
     @property
     def action_names(self) -> tuple[str, ...]:
         return self.catalogue.names
+
+    @property
+    def side(self) -> int:
+        """The agent's side this episode (``State.winner`` names the winning side), as
+        ``DuelEnv.side``: evaluation code compares the two."""
+        return self.game.sides[self.me]
 
     def render(self) -> str | np.ndarray | None:
         if self.render_mode == "human":

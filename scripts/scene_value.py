@@ -11,6 +11,12 @@ pairing's strength. Same seeds, same numbers, whatever ``--workers``.
     python scripts/scene_value.py                                  # ambush vs duel_1, greedy, 1000 fights
     python scripts/scene_value.py --agent counter --fights 400 --swap --out /tmp/ambush.json
     python scripts/scene_value.py --scene duel_3 --baseline duel_1
+
+``--balance`` instead plays a scene of any size with AGENT on every side and prints each
+side's win rate (who wins ``two_vs_one`` when everyone plays alike; with ``random``, the
+baseline a learner of ``hexdojo/Skirmish-v0`` starts from):
+
+    python scripts/scene_value.py --balance --scene two_vs_one --agent random
 """
 
 from __future__ import annotations
@@ -38,15 +44,32 @@ def fighters_of(scene: str) -> list[str]:
     return [f.fighter if isinstance(f.fighter, str) else "dict" for f in sc.fighters]
 
 
-def play_block(args: tuple[str, list[str], str, list[int]]) -> list[int | None]:
-    """Winners (sides) of the fights ``seeds`` of ``scene`` with ``fighters``, ``agent`` on
-    both sides (one process: the pool's unit of work)."""
+def play_block(args: tuple[str, list[str] | None, str, list[int]]) -> list[int | None]:
+    """Winners (sides) of the fights ``seeds`` of ``scene`` with ``fighters`` (None: the
+    scene's), ``agent`` on every side (one process: the pool's unit of work)."""
     scene, fighters, agent, seeds = args
     game = Game.from_scene(scene, fighters=fighters)
-    return [play_fight(game, [make_agent(agent), make_agent(agent)], s).winner for s in seeds]
+    n_sides = len(set(game.sides))
+    return [play_fight(game, [make_agent(agent) for _ in range(n_sides)], s).winner
+            for s in seeds]
 
 
-def winners(scene: str, fighters: list[str], agent: str, seeds: list[int], workers: int
+def balance(scene: str, agent: str, seeds: list[int], workers: int) -> str:
+    """Each side's win rate [Wilson 95 %] with ``agent`` on every side, as markdown."""
+    game = Game.from_scene(scene)
+    ws = winners(scene, None, agent, seeds, workers)
+    n = len(ws)
+    rows = [f"| side ({scene}, `{agent}` everywhere) | fighters | wins % [95 % CI] |", "|---|---|---|"]
+    for side in sorted(set(game.sides)):
+        who = ", ".join(p.name for p, sd in zip(game.profiles, game.sides, strict=True) if sd == side)
+        k = sum(w == side for w in ws)
+        lo, hi = wilson(k, n)
+        rows.append(f"| {game.side_name(side)} | {who} | {pct(k / n)} [{pct(lo)}, {pct(hi)}] |")
+    draws = sum(w is None for w in ws)
+    return "\n".join(rows) + f"\n\n({n} fights, {draws} draws)"
+
+
+def winners(scene: str, fighters: list[str] | None, agent: str, seeds: list[int], workers: int
             ) -> list[int | None]:
     """All winners, in seed order (blocks of seeds are independent: same result for any
     number of workers)."""
@@ -126,10 +149,15 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--swap", action="store_true", help="also with the two fighters exchanged")
     p.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     p.add_argument("--out", type=Path, help="also write the numbers as JSON here")
+    p.add_argument("--balance", action="store_true",
+                   help="each side's win rate in --scene (any size) instead")
     a = p.parse_args(argv)
     try:
         make_agent(a.agent)
         fighters = fighters_of(a.scene)
+        if a.balance and a.fights >= 1:
+            print(balance(a.scene, a.agent, list(range(a.seed, a.seed + a.fights)), a.workers))
+            return 0
         if len(fighters) != 2 or len(fighters_of(a.baseline)) != 2:
             raise RulesError(f"--scene {a.scene!r} / --baseline {a.baseline!r}: both need two fighters")
     except (RulesError, ValueError, KeyError) as exc:

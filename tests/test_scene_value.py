@@ -52,3 +52,14 @@ def test_bad_input_is_one_line(args: list[str], word: str, capsys) -> None:  # n
     assert sv.main(args) == 2
     err = capsys.readouterr().err.strip()
     assert word in err and "\n" not in err
+
+
+def test_balance_counts_every_side_of_a_group_scene(capsys) -> None:  # noqa: ANN001
+    assert sv.main(["--balance", "--scene", "two_vs_one", "--agent", "random", "--fights", "20"]) == 0
+    text = capsys.readouterr().out
+    rows = [line for line in text.splitlines() if line.startswith(("| hero", "| guards"))]
+    assert len(rows) == 2 and "Boris, Novice" in rows[1]
+    ws = sv.winners("two_vs_one", None, "random", list(range(20)), 1)
+    wins = [float(r.split("|")[3].split()[0]) for r in rows]
+    assert wins == [round(100 * ws.count(k) / 20, 1) for k in (0, 1)]
+    assert f"{ws.count(None)} draws" in text
