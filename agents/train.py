@@ -31,6 +31,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 
+from hexdojo.envs.boundary import DRAW
 from hexdojo.envs.rules import Game
 
 from .base import Agent
@@ -266,8 +267,8 @@ def evaluate_env(model: Any, env: gym.Env, episodes: int, seed: int,
             obs, _, terminated, truncated, info = env.step(int(action))
             if terminated or truncated:
                 break
-        winner = (info.get("result") or {}).get("winner")
-        key = "draws" if winner is None else ("wins" if winner == base.side else "losses")
+        winner = (info.get("result") or {}).get("winner", DRAW)  # no result: truncated
+        key = "draws" if winner == DRAW else ("wins" if winner == base.side else "losses")
         out[key] += 1
         by_side[base.side][0] += key == "wins"
         by_side[base.side][1] += 1

@@ -30,6 +30,25 @@ else:
         register(id=SKIRMISH_ID, entry_point="hexdojo.envs.skirmish:SkirmishEnv",
                  order_enforce=False, disable_env_checker=True)
 
+
+def _preload_in_forkserver() -> None:
+    """Have multiprocessing's forkserver import this package, so that worker processes it
+    forks (SB3's ``SubprocVecEnv``, gymnasium's ``AsyncVectorEnv``) know the short ids even
+    when the parent's ``__main__`` imported hexdojo inside a function, under pytest or in a
+    notebook (else ``NamespaceNotFound`` in the worker). Only a forkserver started after
+    this import gets it; with the ``spawn`` start method write the long id
+    ``"hexdojo.envs:hexdojo/Duel-v1"``, which gymnasium imports itself."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    current = list(getattr(getattr(forkserver, "_forkserver", None), "_preload_modules", None)
+                   or ["__main__"])
+    if __name__ not in current:
+        multiprocessing.set_forkserver_preload([*current, __name__])
+
+
+_preload_in_forkserver()
+
 # The helpers agents need, loaded on first use so that importing the rules engine
 # (a subpackage) stays cheap.
 _LAZY = {

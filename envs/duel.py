@@ -13,11 +13,15 @@ method (the agents' interface), the env's ``reset`` calls it with a seed drawn f
 
 Illegal actions (the policy the README documents): an in-range action that the mask
 forbids is *rejected*: the fight does not change, the reward is ``illegal_penalty``
-(default 0), ``info["illegal"]`` holds the engine's reason and ``info["illegal_actions"]``
-counts the episode's rejections; ``illegal_limit`` consecutive rejections (default: no
-limit) truncate the episode. With ``strict=True`` the engine's ``IllegalChoice`` (with
-its ``reason``) is raised instead. An action outside ``Discrete(N)`` is a caller bug and
-always raises ``ValueError``.
+(default 0), ``info["illegal"]`` holds the rejected id, ``info["illegal_reason"]`` its
+class (a code of ``boundary.ILLEGAL_REASONS``; the engine's sentence is ``last_reason``)
+and ``info["illegal_actions"]`` counts the episode's rejections; ``illegal_limit``
+consecutive rejections (default 100, ``boundary.DEFAULT_ILLEGAL_LIMIT``; None: no limit)
+truncate the episode, so a policy that ignores the mask still ends its episodes. With
+``strict=True`` the engine's ``IllegalChoice`` (with its ``reason``) is raised instead.
+Anything but one integer of ``Discrete(N)`` (a float, a string, None, an array with a
+shape, an id outside 0..N-1) is a caller bug and raises ``TypeError``/``ValueError``.
+Every ``info`` leaf is a number or a numeric array (``boundary``'s table).
 """
 
 from __future__ import annotations
@@ -33,6 +37,16 @@ import numpy as np
 
 from hexdojo.envs.rules import Choice, Game, IllegalChoice, State
 
+from .boundary import (
+    DEFAULT_ILLEGAL_LIMIT,
+    ILLEGAL_REASONS,
+    RESULT_REASONS,
+    check_action,
+    check_illegal_limit,
+    check_options,
+    illegal_code,
+    result_info,
+)
 from .catalogue import Catalogue, catalogue_for
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .render import render_frame
@@ -172,7 +186,7 @@ class DuelEnv(gym.Env):
 
     1. Termination: a fighter is out (unconscious or dead) or yields, or the rules' turn
        limit is reached (a draw; the turn is in the observation, so this is termination).
-    2. Truncation: only ``illegal_limit`` rejected actions in a row (off by default).
+    2. Truncation: only ``illegal_limit`` rejected actions in a row (default 100).
 
     Against random play an episode is ~24 agent steps on average in Duel-v1's Chu mirror
     (median 13; ~42 in Duel-v0's Chu vs Urlik), a fifth of them risk-dice decisions
@@ -193,8 +207,8 @@ class DuelEnv(gym.Env):
     | ``flat_observation`` | False | False | one flat ``Box`` instead of the ``Dict`` |
     | ``strict`` | False | False | raise ``IllegalChoice`` on an illegal action instead of rejecting it |
     | ``illegal_penalty`` | 0.0 | 0.0 | reward of a rejected action |
-    | ``illegal_limit`` | None | None | truncate after that many rejections in a row |
-    | ``render_mode`` | None | None | "ansi" or "rgb_array" |
+    | ``illegal_limit`` | 100 | 100 | truncate after that many rejections in a row (None: never) |
+    | ``render_mode`` | None | None | "ansi", "human" (prints the ANSI board) or "rgb_array" |
 
     ``scene`` (``docs/scenes.md``) sets where the two start (``"duel_1"``/``"duel_3"``: one
     or three hexes apart; ``"ambush"``: the second in the first's rear hex, behind his
@@ -217,7 +231,7 @@ class DuelEnv(gym.Env):
     * v0: initial version (natural-unit observation, Chu vs Urlik).
     """
 
-    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -230,7 +244,7 @@ class DuelEnv(gym.Env):
         shaping: float = 0.0,
         strict: bool = False,
         illegal_penalty: float = 0.0,
-        illegal_limit: int | None = None,
+        illegal_limit: int | None = DEFAULT_ILLEGAL_LIMIT,
         flat_observation: bool = False,
         render_mode: str | None = None,
         observation_scale: str = "raw",
@@ -255,7 +269,7 @@ class DuelEnv(gym.Env):
         self.shaping = float(shaping)
         self.strict = strict
         self.illegal_penalty = float(illegal_penalty)
-        self.illegal_limit = illegal_limit
+        self.illegal_limit = check_illegal_limit(illegal_limit)
         self.flat_observation = flat_observation
         self.observation_scale = check_scaling(observation_scale)
         self.render_mode = render_mode
@@ -269,6 +283,8 @@ class DuelEnv(gym.Env):
         self._illegal = 0
         self._streak = 0
         self._log_from = 0
+        #: the engine's sentence for the last rejected action ("" before any)
+        self.last_reason = ""
         #: rejected actions over the env's whole life (a masked agent keeps this at 0)
         self.illegal_total = 0
         #: seconds spent inside an opponent agent's ``act`` over the env's whole life (the
@@ -285,7 +301,7 @@ class DuelEnv(gym.Env):
         anything, a new fight is drawn from the same generator.
         """
         super().reset(seed=seed)
-        side = (options or {}).get("side", self.agent_side)
+        side = check_options(options, ("side",)).get("side", self.agent_side)
         if side is None:
             side = int(self.np_random.integers(2))
         if side not in (0, 1):
@@ -305,15 +321,16 @@ class DuelEnv(gym.Env):
         self._illegal = 0
         self._streak = 0
         self._log_from = 0
-        return self._observe(), {"action_mask": self._mask, "side": side}
+        obs = self._observe()
+        if self.render_mode == "human":
+            self.render()
+        return obs, {"action_mask": self._mask, "side": side}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         st = self.fight
         if st is None:
             raise RuntimeError("call reset() before step()")
-        a = int(action)
-        if not 0 <= a < self.catalogue.n:
-            raise ValueError(f"action {action!r} is outside the catalogue 0..{self.catalogue.n - 1}")
+        a = check_action(action, self.catalogue.n)
         if not self._mask[a]:
             return self._reject(a)
         self._streak = 0
@@ -330,11 +347,24 @@ class DuelEnv(gym.Env):
         obs = self._observe()
         info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
         if terminated:
-            info["result"] = dict(st.result or {})
+            info["result"] = result_info(st.result)
+        if self.render_mode == "human":
+            self.render()
         return obs, reward, terminated, False, info
 
     def render(self) -> str | np.ndarray | None:
+        """The frame of ``render_mode``; "human" prints the ANSI board and returns None."""
+        if self.render_mode == "human":
+            text = render_frame(self.fight, "ansi", self._log_from)
+            if text is not None:
+                print(text)
+            return None
         return render_frame(self.fight, self.render_mode, self._log_from)
+
+    @property
+    def reason_names(self) -> dict[str, tuple[str, ...]]:
+        """The readable text of ``info``'s codes (``boundary``'s tables)."""
+        return {"result.reason": RESULT_REASONS, "illegal_reason": ILLEGAL_REASONS}
 
     def close(self) -> None:
         """Nothing to release (idempotent)."""
@@ -385,6 +415,7 @@ class DuelEnv(gym.Env):
         reason = st.why_illegal(choice) or "not legal now"
         if self.strict:
             raise IllegalChoice(choice, reason)
+        self.last_reason = f"{self.catalogue.names[a]}: {reason}"
         self._illegal += 1
         self.illegal_total += 1
         self._streak += 1
@@ -394,5 +425,5 @@ class DuelEnv(gym.Env):
         truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
         terminated = st.is_over
         info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal,
-                                "illegal": f"{self.catalogue.names[a]}: {reason}"}
+                                "illegal": a, "illegal_reason": illegal_code(st, choice)}
         return obs, self.illegal_penalty, terminated, truncated, info

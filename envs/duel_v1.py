@@ -7,14 +7,16 @@ history and the observation's meaning are in ``DuelEnv``'s docstring.
 
     from hexdojo.envs import duel_v1
     env = duel_v1.env()
+    par = duel_v1.parallel_env()   # PettingZoo's turn-based Parallel converter
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from . import DUEL_V1_DEFAULTS, duel_v0
 
@@ -24,6 +26,11 @@ def env(**kwargs: Any) -> AECEnv:
     e: AECEnv = raw_env(**kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
+
+
+def parallel_env(**kwargs: Any) -> ParallelEnv:
+    """The same game as a Parallel env (PettingZoo's turn-based converter)."""
+    return turn_based_aec_to_parallel(env(**kwargs))
 
 
 class raw_env(duel_v0.raw_env):  # noqa: N801 - PettingZoo's naming convention

@@ -19,7 +19,9 @@ of the other sides, 0 to all for a draw (the turn limit). A fighter who is out
 selected again, his mask is all zeros, and he gets his side's reward at the end (all
 agents terminate together, which ``api_test`` and the turn-based Parallel converter
 accept). Illegal actions are rejected with no change (the engine's reason in
-``infos[agent]["illegal"]``), or raise ``IllegalChoice`` with ``strict=True``.
+``infos[agent]["illegal"]`` the id, ``"illegal_reason"`` a code of ``boundary.ILLEGAL_REASONS``,
+``last_reason`` the engine's sentence), or raise ``IllegalChoice`` with ``strict=True``;
+``illegal_limit`` (default 100) rejections in a row truncate every agent.
 
     from hexdojo.envs import skirmish_v0
     env = skirmish_v0.env(scene="two_vs_one", render_mode="ansi")
@@ -49,6 +51,13 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from hexdojo.envs.rules import Game, IllegalChoice, State
 
+from .boundary import (
+    DEFAULT_ILLEGAL_LIMIT,
+    check_action,
+    check_illegal_limit,
+    illegal_code,
+    result_info,
+)
 from .render import render_frame
 from .skirmish_spaces import observe, slot_order, spaces_for
 
@@ -104,13 +113,17 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
     def __init__(self, scene: Any = "two_vs_one", rules: Any = None,
                  fighters: Sequence[str | Path | Mapping[str, Any]] | None = None,
                  strict: bool = False, flat_observation: bool = False,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None,
+                 illegal_limit: int | None = DEFAULT_ILLEGAL_LIMIT) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode {render_mode!r}: allowed {RENDER_MODES}")
         self.game = make_scene_game(scene, rules, fighters)
         self.catalogue, self.encoder = spaces_for(self.game)
         self.strict = strict
+        self.illegal_limit = check_illegal_limit(illegal_limit)
+        #: the engine's sentence for the last rejected action ("" before any)
+        self.last_reason = ""
         self.flat_observation = flat_observation
         self.render_mode = render_mode
         self.possible_agents = agent_names(self.game)
@@ -138,7 +151,8 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         return self.catalogue.names
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new fight; all randomness from a generator seeded by ``seed``."""
+        """A new fight; all randomness from a generator seeded by ``seed``. ``options`` are
+        ignored: PettingZoo's ``api_test`` passes arbitrary ones and expects them accepted."""
         if seed is not None or self._np_random is None:
             self._np_random, _ = seeding.np_random(seed)
         self.fight = self.game.new_state(int(self._np_random.integers(2**63 - 1)))
@@ -150,7 +164,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         self.truncations = dict.fromkeys(agents, False)
         self.infos = {a: {} for a in agents}
         self._log_from = 0
-        self._illegal = 0
+        self._illegal = self._streak = 0
         d = self.fight.decision
         assert d is not None, "a new fight always starts with a decision"
         self.agent_selection = agents[d.fighter]
@@ -168,21 +182,24 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         st = self.fight
         assert st is not None
         i = self._index[agent]
-        a = int(action)
-        if not 0 <= a < self.catalogue.n:
-            raise ValueError(f"action {action!r} is outside the catalogue 0..{self.catalogue.n - 1}")
+        a = check_action(action, self.catalogue.n)
         choice = self.catalogue.choice(a, slot_order(st, i))
         self._cumulative_rewards[agent] = 0.0
         reason = st.why_illegal(choice)
         if reason is not None:
             if self.strict:
                 raise IllegalChoice(choice, reason)
+            self.last_reason = f"{self.catalogue.names[a]}: {reason}"
             self._illegal += 1
+            self._streak += 1
             self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.infos[agent] = {"illegal": f"{self.catalogue.names[a]}: {reason}",
+            self.infos[agent] = {"illegal": a, "illegal_reason": illegal_code(st, choice),
                                  "illegal_actions": self._illegal}
+            if self.illegal_limit is not None and self._streak >= self.illegal_limit:
+                self.truncations = dict.fromkeys(self.agents, True)
             self._accumulate_rewards()
             return
+        self._streak = 0
         self._log_from = len(st.events)
         st.apply(choice)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -190,7 +207,7 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
         if st.is_over:
             for k, ag in enumerate(self.possible_agents):
                 self.rewards[ag] = side_reward(st, k)
-                self.infos[ag] = {"result": dict(st.result or {})}
+                self.infos[ag] = {"result": result_info(st.result)}
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             d = st.decision

@@ -12,6 +12,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import hexdojo.envs  # noqa: F401 - registers hexdojo/Duel-v0
+from hexdojo.envs.boundary import DRAW
 from hexdojo.envs.duel import DuelEnv
 from hexdojo.envs.rules import Choice, IllegalChoice, State
 
@@ -85,7 +86,7 @@ def test_bad_options_are_clear_errors() -> None:
     with pytest.raises(TypeError, match="opponent"):
         DuelEnv(opponent=42)
     with pytest.raises(ValueError, match="render_mode"):
-        DuelEnv(render_mode="human")
+        DuelEnv(render_mode="window")
 
 
 # ------------------------------------------------------------------ steps = agent decisions
@@ -137,7 +138,9 @@ def test_illegal_action_is_rejected_without_state_change() -> None:
     assert all(np.array_equal(obs[k], obs2[k]) for k in obs)
     assert np.array_equal(info["action_mask"], info2["action_mask"])
     reason = env.fight.why_illegal(env.catalogue.choice_for(a, env.fight, env.side))
-    assert reason and info2["illegal"].endswith(reason)
+    assert reason and info2["illegal"] == a and env.last_reason.endswith(reason)
+    assert env.last_reason.startswith(env.action_names[a])
+    assert env.reason_names["illegal_reason"][info2["illegal_reason"]]
     assert info2["illegal_actions"] == 1 and env.illegal_total == 1
     _, _, _, _, info3 = env.step(random_legal(info2, np.random.default_rng(0)))
     assert "illegal" not in info3 and info3["illegal_actions"] == 1
@@ -233,7 +236,7 @@ def test_outcome_rewards() -> None:
     for seed in range(30):
         ret, info, _ = play(env, seed, rng)
         w = info["result"]["winner"]
-        expected = 0.0 if w is None else (1.0 if w == env.side else -1.0)
+        expected = 0.0 if w == DRAW else (1.0 if w == env.side else -1.0)
         assert ret == expected
         outcomes.add(expected)
     assert {1.0, -1.0} <= outcomes
@@ -247,7 +250,7 @@ def test_wound_shaping() -> None:
         me, op = env.side, 1 - env.side
         lv = [sum(level for _, level in f.wounds) for f in env.fight.fighters]
         w = info["result"]["winner"]
-        outcome = 0.0 if w is None else (1.0 if w == me else -1.0)
+        outcome = 0.0 if w == DRAW else (1.0 if w == me else -1.0)
         assert ret == pytest.approx(outcome + 0.05 * (lv[op] - lv[me]))
 
 
