@@ -270,8 +270,7 @@ class SkirmishEnv(gym.Env):
         self._illegal += 1
         self.illegal_total += 1
         self._streak += 1
-        self._mask = self._mask.copy()
-        obs = self._observe()  # a fresh copy of the same observation
+        obs = self._observe()  # fresh copies of the same observation and mask
         truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
         info = {"action_mask": self._mask, "illegal_actions": self._illegal,
                 "illegal": a, "illegal_reason": illegal_code(st, choice)}

@@ -37,7 +37,7 @@ from .catalogue import Catalogue
 from .observation import AP_MAX, FLAGS, ObservationEncoder, _direction, encoder_for, scale_of
 
 if TYPE_CHECKING:
-    from hexdojo.envs.rules import Game, State
+    from hexdojo.envs.rules import Game, State, Tables
 
 #: The duel observation's fields that describe the decision (copied as they are).
 DECISION_FIELDS: tuple[str, ...] = (
@@ -65,8 +65,8 @@ class GroupCatalogue:
     target slot, -1 for a choice without a target).
     """
 
-    def __init__(self, tables: object, n_fighters: int) -> None:
-        base = Catalogue(tables, n_fighters)  # type: ignore[arg-type]
+    def __init__(self, tables: Tables, n_fighters: int) -> None:
+        base = Catalogue(tables, n_fighters)
         self.base = base
         self.n_slots = n_fighters - 1
         attacks = [int(i) for i in np.flatnonzero(base.is_attack)]
