@@ -36,6 +36,13 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_BAD_INPUT = 2
 
 
+def out_folder(value: Path | None) -> Path | None:
+    """An ``--out`` folder option: refuse an existing file before any work is done."""
+    if value is not None and value.exists() and not value.is_dir():
+        raise typer.BadParameter(f"{str(value)!r} is a file; give a folder (created if missing)")
+    return value
+
+
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
     """Print ``error: message`` on stderr and exit with ``code``."""
     typer.echo(f"error: {message}", err=True)
@@ -58,6 +65,9 @@ def clean_errors(fn: F) -> F:
         except BrokenPipeError:  # e.g. `hexdojo demo | head`: the reader left
             sys.stdout = open(os.devnull, "w")  # nothing more can be written
             raise typer.Exit(0) from None
+        except (FileExistsError, NotADirectoryError) as exc:
+            fail(f"{exc.filename or ''}: a file is where a folder must be written (--out/-o "
+                 "needs a folder)".lstrip(": "))
         except OSError as exc:
             fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
         except KeyboardInterrupt:
@@ -182,8 +192,8 @@ def tournament(
     seed: SeedOpt = 0,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-j", min=1, max=256, help="processes (default: one per core)")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results")] = Path(
-        "tournament"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results",
+                                      callback=out_folder)] = Path("tournament"),
     rules: RulesOpt = None,
     radius: RadiusOpt = 4,
     turn_limit: TurnLimitOpt = None,
@@ -337,9 +347,22 @@ def _register_extras() -> None:
 _register_extras()
 
 
-def main() -> None:
-    """Entry point of the ``hexdojo`` script."""
-    app()
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``hexdojo`` script: Typer's usage errors (an unknown option, a
+    value out of range, a missing argument) as the one line ``error: ...`` on stderr with
+    exit status 2, like every other bad input, instead of Typer's boxed message."""
+    try:
+        rc = app(args=argv, standalone_mode=False, prog_name="hexdojo")
+    except typer.Abort:
+        fail("interrupted", 130)
+    except typer.TyperException as exc:  # click's ClickException / UsageError family
+        fmt = getattr(exc, "format_message", None)
+        message = " ".join((fmt() if callable(fmt) else str(exc)).split())
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (try '{ctx.command_path} --help')" if ctx is not None else ""
+        typer.echo(f"error: {message}{hint}", err=True)
+        raise SystemExit(getattr(exc, "exit_code", EXIT_BAD_INPUT)) from None
+    raise SystemExit(rc if isinstance(rc, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover
