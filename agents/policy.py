@@ -94,8 +94,8 @@ class LearnedAgent(Agent):
             raise AgentError(
                 f"checkpoint {self.path or self.name!r}: trained on observations of "
                 f"{self._spaces[0]} numbers and {self._spaces[1]} actions; this game has "
-                f"{n_obs} and {n_actions} (the observation or the rules data changed since): "
-                "retrain it"
+                f"{n_obs} and {n_actions} (it was trained on another scene or group size, or "
+                "the observation or the rules data changed since): retrain it"
             )
 
     def _scaling_for(self, enc: Any) -> str:
@@ -119,6 +119,8 @@ class LearnedAgent(Agent):
         from hexdojo.envs.observation import encoder_for
 
         i = state.decision.fighter
+        if self._plays_group(state):
+            return self._act_group(state, i)
         cat = catalogue_for(state.t)
         enc = encoder_for(state.game)
         legal = state.legal_choices()
@@ -131,6 +133,36 @@ class LearnedAgent(Agent):
         mask[ids] = True
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
         choice = cat.choice_for(int(action), state, i)
+        if choice not in legal:  # cannot happen with an exact mask; counted, never executed
+            self.illegal += 1
+            choice = legal[int(self._rng.integers(len(legal)))]
+        return choice
+
+
+    def _plays_group(self, state: State) -> bool:
+        """Was the model trained on a scene's group spaces (``hexdojo/Skirmish-v0``: the
+        target slots, each fighter's point of view) rather than the duel's? The sizes of
+        its spaces tell (for two fighters the group observation is smaller than the duel's)."""
+        from hexdojo.envs.catalogue import catalogue_for
+        from hexdojo.envs.observation import encoder_for
+        from hexdojo.envs.skirmish_spaces import spaces_for
+
+        cat, enc = spaces_for(state.game)
+        group = (int(np.prod(enc.observation_space(flat=True).shape)), cat.n)
+        if len(state.fighters) > 2 or group != self._spaces:
+            return group == self._spaces
+        duel = encoder_for(state.game).observation_space(flat=True)
+        return (int(np.prod(duel.shape)), catalogue_for(state.t).n) != self._spaces
+
+    def _act_group(self, state: State, i: int) -> Choice:
+        from hexdojo.envs.skirmish_spaces import observe, spaces_for
+
+        cat, _ = spaces_for(state.game)
+        obs, mask, slots = observe(state, i, flat=self._flat)
+        action, _ = self.model.predict(obs, action_masks=mask.astype(bool),
+                                       deterministic=self.deterministic)
+        choice = cat.choice(int(action), slots)
+        legal = state.legal_choices()
         if choice not in legal:  # cannot happen with an exact mask; counted, never executed
             self.illegal += 1
             choice = legal[int(self._rng.integers(len(legal)))]

@@ -152,6 +152,11 @@ def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path | None) -> Calla
 
         opp = PoolOpponent(cfg.pool.scripted, snapshot_dir if cfg.pool.self_play else None,
                            cfg.pool.self_play_prob, seed=cfg.seed * 1000 + rank)
+        if cfg.scene is not None:  # one place of a scene; the pool plays every other place
+            from hexdojo.envs.skirmish import SkirmishEnv
+
+            return Monitor(SkirmishEnv(scene=cfg.scene, fighter=cfg.place, opponents=opp,
+                                       rules=cfg.rules, flat_observation=True))
         side = None if cfg.side in ("random", "alternate") else int(cfg.side)
         env: gym.Env = DuelEnv(fighters=cfg.fighters, rules=cfg.rules, radius=cfg.radius,
                                turn_limit=cfg.turn_limit, opponent=opp, agent_side=side,
@@ -394,6 +399,19 @@ def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
         )
 
 
+def train_game(cfg: TrainConfig) -> Game:
+    """The engine game a run trains and evaluates on: its two fighters, or its scene (whose
+    sides the evaluation fights pit the learner against each opponent on)."""
+    if cfg.scene is not None:
+        game = Game.from_scene(cfg.scene, rules=cfg.rules)
+        if cfg.place is not None and cfg.place >= len(game.profiles):
+            raise ValueError(f"place: value {cfg.place}: the scene {cfg.scene!r} has places "
+                             f"0..{len(game.profiles) - 1}")
+        return game
+    return Game.create(list(cfg.fighters), rules=cfg.rules, radius=cfg.radius,
+                       turn_limit=cfg.turn_limit)
+
+
 def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
           progress: bool = True) -> Path:
     """Train (or resume) a run; returns the path of the final model ``npc.zip``."""
@@ -408,6 +426,7 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
     torch.set_num_threads(1)
     for spec in [*cfg.pool.scripted, *cfg.eval.opponents]:
         make_agent(spec)  # a bad agent name fails here, before anything is written
+    game = train_game(cfg)  # a bad scene, place or fighter fails before anything is written
     run = RunDir(out or Path("runs") / cfg.name)
     if run.root.exists() and not resume and (run.latest.exists() or run.final.exists()):
         raise FileExistsError(
@@ -417,8 +436,6 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
         check_same_config(run, cfg)
     run.root.mkdir(parents=True, exist_ok=True)
     atomic_write_text(run.config, cfg.model_dump_json(indent=2))
-    game = Game.create(list(cfg.fighters), rules=cfg.rules, radius=cfg.radius,
-                       turn_limit=cfg.turn_limit)
     fns = [make_env_fn(cfg, r, run.snapshots) for r in range(cfg.n_envs)]
     vec = SubprocVecEnv(fns) if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv(fns)
     vec.seed(cfg.seed)
@@ -429,7 +446,8 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
 
         from .policy import check_checkpoint_observation
 
-        check_checkpoint_observation(run.latest, vec.observation_space, encoder_for(game))
+        if cfg.scene is None:  # a scene's run: check_same_config keeps its spaces
+            check_checkpoint_observation(run.latest, vec.observation_space, encoder_for(game))
         model = MaskablePPO.load(str(run.latest), env=vec, device=cfg.device,
                                  tensorboard_log=str(run.tb))
         reset = False

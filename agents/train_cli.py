@@ -26,8 +26,9 @@ def _need_rl() -> None:
 
 
 def _overrides(steps: int | None, fighters: str | None, n_envs: int | None, seed: int | None,
-               name: str | None) -> dict[str, Any]:
-    out: dict[str, Any] = {"total_steps": steps, "n_envs": n_envs, "seed": seed, "name": name}
+               name: str | None, scene: str | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"total_steps": steps, "n_envs": n_envs, "seed": seed, "name": name,
+                           "scene": scene}
     if fighters is not None:
         parts = [p.strip() for p in fighters.split(",") if p.strip()]
         out["fighters"] = parts * 2 if len(parts) == 1 else parts
@@ -67,6 +68,28 @@ def learning_curve(eval_csv: Path, png: Path) -> Path | None:
     return png
 
 
+def _train_rllib(out: Path | None, steps: int | None, fighters: str | None, seed: int | None,
+                 iterations: int, env_runners: int, address: str | None,
+                 scene: str | None = None) -> None:
+    """``train --backend rllib``: the run folder is an agent (``make_agent(folder)``)."""
+    from hexdojo.envs import DUEL_V1_DEFAULTS
+
+    from .cli import out_folder
+    from .rllib_backend import need_rllib, train_rllib
+
+    need_rllib()
+    if steps is not None:
+        raise ValueError("--steps: the rllib backend counts --iterations (train batch 1024 env steps)")
+    folder = out_folder(out) or Path("runs") / "rllib"
+    options: dict[str, Any] = dict(DUEL_V1_DEFAULTS)
+    options.update({k: v for k, v in _overrides(None, fighters, None, None, None).items()
+                    if k == "fighters" and v is not None})
+    if scene is not None:  # a two-fighter scene of the duel env (duel_v1's scene option)
+        options["scene"] = scene
+    res = train_rllib(folder, options, iterations, env_runners, seed or 0, address, log=typer.echo)
+    typer.echo(f"NPC: {folder} (agent spec for tournament/play: {folder}); checkpoint {res['checkpoint']}")
+
+
 def register(app: typer.Typer) -> None:
     """Add ``train`` and ``run`` to the ``hexdojo`` app."""
     from .cli import clean_errors
@@ -87,8 +110,26 @@ def register(app: typer.Typer) -> None:
         n_envs: Annotated[int | None, typer.Option("--n-envs", help="parallel envs")] = None,
         seed: Annotated[int | None, typer.Option("--seed")] = None,
         progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+        scene: Annotated[str | None, typer.Option(
+            "--scene", help="train one place of a scene (hexdojo/Skirmish-v0), the pool "
+                            "playing the others; `place` in the config fixes which")] = None,
+        backend: Annotated[str, typer.Option(
+            help="sb3 (MaskablePPO, one machine) or rllib (Ray RLlib multi-agent self-play "
+                 "PPO; docs/integrations.md)")] = "sb3",
+        iterations: Annotated[int, typer.Option(
+            min=1, max=100_000, help="rllib: PPO iterations")] = 10,
+        env_runners: Annotated[int, typer.Option(
+            min=0, max=4096, help="rllib: remote env runners (0: sample in the driver)")] = 1,
+        address: Annotated[str | None, typer.Option(
+            help="rllib: a Ray cluster to join ('auto' or HEAD:6379; default: a local Ray)")] = None,
     ) -> None:
-        """Train an NPC with MaskablePPO (opponent pool: scripted ladder + self-play)."""
+        """Train an NPC with MaskablePPO (opponent pool: scripted ladder + self-play), or
+        with ``--backend rllib`` multi-agent self-play PPO on Ray RLlib."""
+        if backend not in ("sb3", "rllib"):
+            raise ValueError(f"backend {backend!r}: allowed sb3, rllib")
+        if backend == "rllib":
+            _train_rllib(out, steps, fighters, seed, iterations, env_runners, address, scene)
+            return
         from .train import RunDir
         from .train import train as run_training
         from .train_config import load_config
@@ -96,7 +137,7 @@ def register(app: typer.Typer) -> None:
         if config is not None and not config.is_file():
             raise ValueError(f"config: file {str(config)!r} not found")
         _need_rl()
-        cfg = load_config(config, _overrides(steps, fighters, n_envs, seed, None))
+        cfg = load_config(config, _overrides(steps, fighters, n_envs, seed, None, scene))
         folder = out or Path("runs") / cfg.name
         if resume and not RunDir(folder).latest.is_file():
             raise ValueError(f"{folder}: no checkpoint to resume (checkpoints/latest.zip)")
@@ -118,6 +159,8 @@ def register(app: typer.Typer) -> None:
             "--fights", "-n", min=1, max=1_000_000, help="tournament fights per ordered pair")] = 100,
         steps: Annotated[int | None, typer.Option("--steps", help="training env steps")] = None,
         progress: Annotated[bool, typer.Option(help="show progress bars")] = True,
+        scene: Annotated[str | None, typer.Option(
+            "--scene", help="a two-side scene: train on it and play the tournament on it")] = None,
     ) -> None:
         """The main job: train an NPC (or finish/reuse the one in --out), play it against
         the scripted ladder, and write the report under --out."""
@@ -132,7 +175,7 @@ def register(app: typer.Typer) -> None:
         if config is not None and not config.is_file():
             raise ValueError(f"config: file {str(config)!r} not found")
         _need_rl()
-        cfg = load_config(config, _overrides(steps, None, None, None, None))
+        cfg = load_config(config, _overrides(steps, None, None, None, None, scene))
         rd = RunDir(out)
         bar = progress and sys.stderr.isatty()
         if rd.config.is_file():
@@ -141,9 +184,9 @@ def register(app: typer.Typer) -> None:
             typer.echo(f"[1/3] NPC already trained in {out}: reusing {rd.final}")
         else:
             resuming = rd.latest.is_file()
+            what = f"scene {cfg.scene}" if cfg.scene else f"{cfg.fighters[0]} vs {cfg.fighters[1]}"
             typer.echo(f"[1/3] {'resuming' if resuming else 'training'} the NPC "
-                       f"({cfg.fighters[0]} vs {cfg.fighters[1]}, {cfg.total_steps:,} env steps) "
-                       f"in {out}")
+                       f"({what}, {cfg.total_steps:,} env steps) in {out}")
             run_training(cfg, out, resume=resuming, progress=bar)
         curve = learning_curve(rd.eval_csv, out / "learning_curve.png")
         typer.echo(f"[2/3] tournament: npc vs {', '.join(LADDER)}, {fights} fights per "
@@ -155,7 +198,7 @@ def register(app: typer.Typer) -> None:
         agents = [npc, *(make_agent(n) for n in LADDER)]
         tcfg = TournamentConfig(tuple(a.name for a in agents), fights, tuple(cfg.fighters),
                                 cfg.seed, cfg.rules, cfg.radius, cfg.turn_limit,
-                                default_workers())
+                                default_workers(), cfg.scene)
         result = run_tournament(tcfg, agents, progress=bar)
         paths = write_report(result, out / "tournament")
         s = summary(result)

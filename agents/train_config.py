@@ -77,6 +77,11 @@ class TrainConfig(_Model):
     name: str = Field("npc", pattern=r"^[A-Za-z0-9_.-]{1,64}$")
     fighters: list[str] = Field(default_factory=lambda: ["chu", "boris"], min_length=2, max_length=2)
     side: Literal["alternate", "random", "0", "1"] = "alternate"
+    #: a scene (shipped name or TOML): train one place of it on hexdojo/Skirmish-v0, every
+    #: other place played by the pool; its fighters, start and arena replace ``fighters``
+    scene: str | None = None
+    #: with a scene, the place the learner plays (None: a random place each episode)
+    place: int | None = Field(None, ge=0, le=7)
     radius: int = Field(4, ge=1, le=20)
     turn_limit: int = Field(20, ge=1, le=10_000)
     rules: str | None = None
