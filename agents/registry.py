@@ -147,6 +147,12 @@ def make_agent(spec: str) -> Agent:
     """An agent from a spec: a registered name with parameters, or a checkpoint path."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentError(f"agent spec {spec!r}: expected a name such as {', '.join(AGENTS)}")
+    from .rllib_backend import is_rllib_run
+
+    if is_rllib_run(spec):  # a `hexdojo train --backend rllib` run folder
+        from .rllib_backend import RLlibAgent
+
+        return RLlibAgent(spec.strip())
     if is_checkpoint(spec):
         path = Path(spec.strip())
         if not path.is_file():
