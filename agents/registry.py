@@ -113,7 +113,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if name not in AGENTS:
         raise AgentError(
             f"unknown agent {spec!r}; allowed: {', '.join(AGENTS)} "
-            "(optionally NAME:key=value,...) or a checkpoint path ending in .zip"
+            "(optionally NAME:key=value,...), a checkpoint path ending in .zip or a "
+            "plug-in FILE.py:Class[:key=value,...]"
         )
     table = AGENTS[name][2]()
     params: dict[str, Any] = {}
@@ -147,6 +148,10 @@ def make_agent(spec: str) -> Agent:
     """An agent from a spec: a registered name with parameters, or a checkpoint path."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentError(f"agent spec {spec!r}: expected a name such as {', '.join(AGENTS)}")
+    from .plugins import PluginAgent, is_plugin_spec
+
+    if is_plugin_spec(spec):  # the user's own class: FILE.py:Class[:key=value,...]
+        return PluginAgent(spec)
     from .rllib_backend import is_rllib_run
 
     if is_rllib_run(spec):  # a `hexdojo train --backend rllib` run folder
