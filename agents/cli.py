@@ -29,6 +29,24 @@ app = typer.Typer(
     help="hexdojo: Age of Magic unarmed combat on a hex board, for AI fighters.",
 )
 
+
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        from hexdojo.envs.rules import load_tables
+
+        typer.echo(f"hexdojo {version('hexdojo')} (rules {load_tables().id})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", callback=_version, is_eager=True, help="print the version and the rule set id")] = False,
+) -> None:
+    """hexdojo: Age of Magic unarmed combat on a hex board, for AI fighters."""
+
 #: modules that may add commands (``register(app)``); missing ones are skipped
 EXTRA_COMMANDS = ("hexdojo.agents.train_cli", "hexdojo.agents.lab.cli")
 
