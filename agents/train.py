@@ -294,7 +294,13 @@ def ppo_kwargs(p: PPOConfig) -> dict[str, Any]:
             "policy_kwargs": {"net_arch": list(p.net_arch)}}
 
 
-def _callback(cfg: TrainConfig, run: RunDir, game: Game) -> Any:
+#: seconds between progress lines when no bar is shown (output not a terminal)
+PROGRESS_EVERY = 30.0
+
+
+def _callback(cfg: TrainConfig, run: RunDir, game: Game, lines: bool = False) -> Any:
+    """The run's callback; with ``lines``, a progress line every ``PROGRESS_EVERY`` s
+    (for logs and CI, where SB3's bar is off)."""
     from stable_baselines3.common.callbacks import BaseCallback
 
     from .policy import LearnedAgent
@@ -314,6 +320,10 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game) -> Any:
 
         def _on_step(self) -> bool:
             n = self.model.num_timesteps
+            if lines and time.time() - getattr(self, "last_line", self.t0) >= PROGRESS_EVERY:
+                self.last_line = time.time()
+                print(f"training: {n:,}/{cfg.total_steps:,} env steps ({n / cfg.total_steps:.0%}), "
+                      f"{self.last_line - self.t0:.0f} s", flush=True)
             if cfg.pool.self_play and n >= self.next_snap:
                 self.next_snap += cfg.pool.snapshot_every
                 atomic_save_model(self.model, run.snapshots / f"snap_{n:010d}.zip")
@@ -342,14 +352,23 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game) -> Any:
             if score > self.best:  # model selection on the evaluation fights
                 self.best = score
                 atomic_save_model(self.model, run.best)
+                save_meta(run.best, cfg, game, n)
             self.eval_seconds += time.perf_counter() - t0
 
         def checkpoint(self, n: int) -> None:
             atomic_save_model(self.model, run.latest)
+            save_meta(run.latest, cfg, game, n)
             atomic_write_text(run.progress, json.dumps(
                 {"steps": n, "total_steps": cfg.total_steps, "done": False}, indent=2))
 
     return RunCallback()
+
+
+def save_meta(path: Path, cfg: TrainConfig, game: Game, steps: int) -> None:
+    """The checkpoint's sidecar (``npc.zip`` -> ``npc.json``): what it was trained on."""
+    from .checkpoint_meta import npc_meta, write_meta
+
+    write_meta(path, npc_meta(cfg, game, steps))
 
 
 def _mean_rate(row: dict[str, Any]) -> float:
@@ -456,7 +475,7 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
                             seed=cfg.seed, device=cfg.device, verbose=0)
         reset = True
     remaining = cfg.total_steps - model.num_timesteps
-    cb = _callback(cfg, run, game)
+    cb = _callback(cfg, run, game, lines=not progress)
     t0 = time.perf_counter()
     try:
         if remaining > 0:
@@ -464,7 +483,9 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
                         reset_num_timesteps=reset, tb_log_name="ppo", progress_bar=progress)
         wall = time.perf_counter() - t0
         atomic_save_model(model, run.latest)
+        save_meta(run.latest, cfg, game, int(model.num_timesteps))
         atomic_save_model(model, run.final)
+        save_meta(run.final, cfg, game, int(model.num_timesteps))
         atomic_write_text(run.progress, json.dumps({
             "steps": int(model.num_timesteps), "total_steps": cfg.total_steps, "done": True,
             **time_profile(vec, wall, getattr(cb, "eval_seconds", 0.0)),
