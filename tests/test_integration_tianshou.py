@@ -1,6 +1,7 @@
 """Tianshou's collector and replay buffer over the hexdojo envs (issue 17): every ``info``
 leaf must stack into a finite numeric array (a string there became NaNs, and Tianshou's
-``raise_on_nan_in_buffer`` check then raised ``MalformedBufferError``)."""
+``raise_on_nan_in_buffer`` check then raised ``MalformedBufferError``); a short masked DQN
+training run on Duel-v1."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ tianshou = pytest.importorskip("tianshou")
 from tianshou.algorithm.algorithm_base import Policy  # noqa: E402
 from tianshou.data import Batch, Collector, VectorReplayBuffer  # noqa: E402
 from tianshou.env import DummyVectorEnv  # noqa: E402
+from tianshou.utils.torch_utils import policy_within_training_step  # noqa: E402
 
 pytestmark = pytest.mark.tianshou
 
@@ -53,3 +55,49 @@ def test_collector_fills_a_buffer_with_numeric_infos(env_id: str) -> None:
         assert np.issubdtype(col.dtype, np.integer) and np.isfinite(col).all(), key
     ends = batch.terminated.astype(bool)
     assert set(np.unique(info.result.reason[ends])) <= {0, 1}  # last standing / turn limit
+
+
+class MaskInObs(gym.ObservationWrapper):
+    """Tianshou's masking convention: ``obs = {"obs": ..., "mask": ...}``."""
+
+    def __init__(self, env: gym.Env) -> None:
+        super().__init__(env)
+        self.observation_space = gym.spaces.Dict({
+            "obs": env.observation_space, "mask": gym.spaces.MultiBinary(int(env.action_space.n))})
+
+    def observation(self, obs: Any) -> dict[str, Any]:
+        return {"obs": obs, "mask": self.env.unwrapped.action_masks()}
+
+
+def test_a_short_masked_dqn_training_run() -> None:
+    import torch
+    from tianshou.algorithm.modelfree.dqn import DQN, DiscreteQLearningPolicy
+    from tianshou.algorithm.optim import AdamOptimizerFactory
+    from tianshou.utils.net.common import Net
+
+    torch.manual_seed(0)
+
+    def make() -> gym.Env:
+        return MaskInObs(gym.make("hexdojo/Duel-v1", flat_observation=True))
+
+    envs = DummyVectorEnv([make, make])
+    envs.seed([0, 1])
+    probe = make()
+    net = Net(state_shape=probe.observation_space["obs"].shape, action_shape=int(probe.action_space.n),
+              hidden_sizes=[64])
+    policy = DiscreteQLearningPolicy(model=net, action_space=probe.action_space, eps_training=0.2)
+    algo = DQN(policy=policy, optim=AdamOptimizerFactory(lr=1e-3), target_update_freq=20)
+    buf = VectorReplayBuffer(4_000, 2)
+    collector = Collector(algo, envs, buf, exploration_noise=True, raise_on_nan_in_buffer=True)
+    collector.reset()
+    losses = []
+    for _ in range(12):
+        with policy_within_training_step(algo.policy):
+            collector.collect(n_step=64)
+            algo.policy.train()
+            losses.append(float(algo.update(buffer=buf, sample_size=64).loss))
+    assert len(buf) == 12 * 64 and np.all(np.isfinite(losses))
+    n = len(buf)
+    assert not buf.info.illegal_actions[:n].any()  # greedy and exploring actions both masked
+    assert buf.terminated[:n].any()  # fights ended and their results stacked as numbers
+    assert np.issubdtype(buf.info.result.reason.dtype, np.integer)
