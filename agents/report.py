@@ -265,6 +265,9 @@ th {{ background: #f0f0f0; }}
 same dice seeds), {e(matchup(cfg))}, seed {cfg['seed']}, rules
 {e(str(cfg['rules_id']))}; {s['fights']} fights in {s['elapsed_s']:.1f} s; average
 {s['avg_turns']:.2f} turns; side 0 won {s['side0_win_rate']:.1%}.</p>
+<p class="small">What wins these fights (chains, decisive blows, dominance alerts, the
+meta-game): <a href="tactics/report.html">tactics/report.html</a> (written by <code>hexdojo
+tournament</code> unless <code>--no-tactics</code>; <code>hexdojo tactics</code> writes it later).</p>
 <h2>Ratings</h2>
 <p class="small">{e(s['ratings']['method'])}.</p>
 <table><tr><th>#</th><th>agent</th><th>rating</th><th>95% CI</th></tr>{rat}</table>
