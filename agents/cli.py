@@ -206,7 +206,9 @@ def tournament(
              "NAME:key=value,... or checkpoint .zip files")],
     fights: Annotated[int, typer.Option("--fights", "-n", min=1, max=10_000_000,
                                         help="fights per ordered pairing")] = 100,
-    fighters: FightersOpt = "chu,chu",
+    fighters: Annotated[str | None, typer.Option(
+        "--fighters", help="two fighter presets or TOML files, comma-separated (one = mirror; "
+                           "default chu,chu, or a trained NPC's own from its .json)")] = None,
     seed: SeedOpt = 0,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-j", min=1, max=256, help="processes (default: one per core)")] = None,
@@ -229,9 +231,11 @@ def tournament(
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
     if rules is not None and not rules.is_file():
         raise ValueError(f"rules: file {str(rules)!r} not found")
+    fighters, scene = _tournament_setup(built, fighters, scene)
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(_fighters(fighters)),
                            seed, str(rules) if rules else None, radius, turn_limit,
                            workers or default_workers(), scene)
+    _warn_mismatch(built, cfg.game(), scene)
     result = run_tournament(cfg, built, progress=progress and sys.stderr.isatty())
     paths = write_report(result, out)
     from .report import summary
@@ -249,15 +253,36 @@ def tournament(
         tournament_tactics(out, built, cfg.workers, progress)
 
 
+def _tournament_setup(built: list[Any], fighters: str | None,
+                      scene: str | None) -> tuple[str, str | None]:
+    """The tournament's fighters and scene: the user's, else the first trained NPC's own
+    (said in one line), else the chu mirror."""
+    from .checkpoint_meta import checkpoint_defaults, describe
+
+    got = checkpoint_defaults(built) if fighters is None and scene is None else None
+    if got is None:
+        return fighters or "chu,chu", scene
+    path, meta = got
+    typer.echo(f"playing the NPC's own {'scene' if meta.get('scene') else 'fighters'}: "
+               f"{describe(meta)} (from {path})")
+    if meta.get("scene"):
+        return "chu,chu", meta["scene"]
+    return ",".join(meta["fighters"]), None
+
+
 # --------------------------------------------------------------------------- play / replay
 @app.command()
 @clean_errors
 def play(
     opponent: Annotated[str, typer.Option("--opponent", help="the agent to fight")] = "greedy",
-    fighter: Annotated[str, typer.Option("--fighter", help="your fighter (preset or TOML)")] = "chu",
-    opponent_fighter: Annotated[str, typer.Option(
-        "--opponent-fighter", help="the opponent's fighter")] = "chu",
-    side: Annotated[int, typer.Option("--side", min=0, max=1, help="0: you are fighter A")] = 0,
+    fighter: Annotated[str | None, typer.Option(
+        "--fighter", help="your fighter (preset or TOML; default chu, or a trained NPC's "
+                          "own fighters from its .json)")] = None,
+    opponent_fighter: Annotated[str | None, typer.Option(
+        "--opponent-fighter", help="the opponent's fighter (default chu, or the NPC's own)")] = None,
+    side: Annotated[int | None, typer.Option(
+        "--side", min=0, max=1, help="0: you are fighter A (default 0, or the side a "
+                                     "one-sided NPC did not train on)")] = None,
     seed: SeedOpt = 0,
     rules: RulesOpt = None,
     radius: RadiusOpt = 4,
@@ -271,8 +296,11 @@ def play(
     from .registry import make_agent
 
     opp = make_agent(opponent)
+    fighter, opponent_fighter, side, scene = _npc_setup(opp, fighter, opponent_fighter, side,
+                                                        scene)
     fs = [fighter, opponent_fighter] if side == 0 else [opponent_fighter, fighter]
     game = _game(fs, rules, radius, turn_limit, scene)
+    _warn_mismatch([opp], game, scene)
     human = HumanAgent(ask=input, say=typer.echo)
     pair = [human, opp] if side == 0 else [opp, human]
     if scene is not None:
@@ -290,6 +318,38 @@ def play(
     typer.echo(result_line(state))
     if save is not None:
         _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state, scene)
+
+
+def _npc_setup(opp: Any, fighter: str | None, opponent_fighter: str | None,
+               side: int | None, scene: str | None) -> tuple[str, str, int, str | None]:
+    """``play``'s fighters, side and scene: the user's, else a trained NPC's own (from its
+    checkpoint's .json, said in one line), else chu vs chu with the user as fighter A."""
+    from .checkpoint_meta import checkpoint_defaults, describe
+
+    got = checkpoint_defaults([opp]) if (fighter, opponent_fighter, scene) == (None,) * 3 else None
+    if got is None:
+        return fighter or "chu", opponent_fighter or "chu", side or 0, scene
+    path, meta = got
+    if side is None:  # a one-sided NPC plays the side it learnt; the user takes the other
+        side = 1 - int(meta["side"]) if meta.get("side") in ("0", "1") else 0
+    if meta.get("scene"):
+        typer.echo(f"playing the NPC's own scene: {describe(meta)} (from {path})")
+        return "chu", "chu", side, meta["scene"]
+    fs = list(meta["fighters"])
+    typer.echo(f"playing the NPC's own fighters: {' vs '.join(fs)} (from {path})")
+    return fs[side], fs[1 - side], side, None
+
+
+def _warn_mismatch(agents: list[Any], game: Any, scene: str | None) -> None:
+    """One warning line per checkpoint agent whose .json says it trained on another fight."""
+    from .checkpoint_meta import agent_meta, mismatch
+
+    for a in agents:
+        got = agent_meta(a)
+        if got is not None:
+            line = mismatch(a.name, dict(got[1], _path=str(got[0])), game, scene)
+            if line:
+                typer.echo(line, err=True)
 
 
 @app.command()
@@ -316,6 +376,7 @@ def list_agents() -> None:
     for name, doc, params in describe_agents():
         typer.echo(f"{name:<10} {doc}" + (f"  [{params}]" if params else ""))
     typer.echo("*.zip      a learned checkpoint (needs the rl extra)")
+    typer.echo("FILE.py:Class[:key=value,...]  your own agent class (docs/plugins.md)")
 
 
 @app.command("rules")

@@ -1,0 +1,134 @@
+"""Checkpoints that remember what they were trained on: a ``.json`` sidecar per ``.zip``.
+
+``hexdojo train`` writes ``npc.json`` next to ``npc.zip`` (and ``best.json``,
+``checkpoints/latest.json``): the fighters, the rule set's id, the scene and place, the
+side(s), the environment version, the observation scale and the steps. ``hexdojo play``
+and ``hexdojo tournament`` read it so that a trained NPC is played with its own fighters
+when the user names none (and say so), and so that a fight the NPC was not trained for is
+warned about in one line instead of silently played. Checkpoints without a sidecar (older
+runs, a user's own MaskablePPO) keep working as before: nothing is assumed about them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .base import AgentError
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import Game
+
+    from .train_config import TrainConfig
+
+FORMAT = "hexdojo-npc"
+VERSION = 1
+SIDE_WORDS = {"alternate": "both sides (alternating)", "random": "both sides (random)",
+              "0": "side A only", "1": "side B only"}
+
+
+def meta_path(checkpoint: str | Path) -> Path:
+    """``runs/npc/npc.zip`` -> ``runs/npc/npc.json``."""
+    return Path(checkpoint).with_suffix(".json")
+
+
+def env_id(cfg: TrainConfig) -> str:
+    """The environment (and version) the run trained on."""
+    from hexdojo.envs import DUEL_ID, DUEL_V1_ID, SKIRMISH_ID
+
+    if cfg.scene is not None:
+        return SKIRMISH_ID
+    return DUEL_V1_ID if cfg.observation_scale == "unit" else DUEL_ID
+
+
+def hexdojo_version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("hexdojo")
+    except PackageNotFoundError:  # pragma: no cover - not installed
+        return "unknown"
+
+
+def npc_meta(cfg: TrainConfig, game: Game, steps: int) -> dict[str, Any]:
+    """What a checkpoint of the run ``cfg`` (on ``game``) was trained on."""
+    return {
+        "format": FORMAT, "version": VERSION,
+        "fighters": list(cfg.fighters) if cfg.scene is None else [p.name for p in game.profiles],
+        "profiles": [p.name for p in game.profiles],
+        "rules": cfg.rules, "rules_id": game.tables.id,
+        "scene": cfg.scene, "place": cfg.place, "side": cfg.side,
+        "radius": cfg.radius, "turn_limit": cfg.turn_limit,
+        "env": env_id(cfg), "observation_scale": cfg.observation_scale,
+        "steps": int(steps), "hexdojo": hexdojo_version(),
+    }
+
+
+def write_meta(checkpoint: str | Path, meta: dict[str, Any]) -> Path:
+    """The sidecar of ``checkpoint``, written atomically."""
+    from .train import atomic_write_text
+
+    path = meta_path(checkpoint)
+    atomic_write_text(path, json.dumps(meta, indent=2) + "\n")
+    return path
+
+
+def read_meta(checkpoint: str | Path | None) -> dict[str, Any] | None:
+    """The sidecar of ``checkpoint``, or None if it has none (or is not a checkpoint)."""
+    if checkpoint is None or not str(checkpoint).lower().endswith(".zip"):
+        return None
+    path = meta_path(checkpoint)
+    if not path.is_file():
+        return None
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise AgentError(f"{path}: not valid JSON ({exc}); delete it or retrain") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise AgentError(f"{path}: not a hexdojo checkpoint description (format {FORMAT!r})")
+    return meta
+
+
+def agent_meta(agent: Any) -> tuple[Path, dict[str, Any]] | None:
+    """(sidecar path, metadata) of a checkpoint agent, None for any other agent."""
+    path = getattr(agent, "path", None)
+    meta = read_meta(path)
+    return (meta_path(path), meta) if meta is not None and path is not None else None
+
+
+def describe(meta: dict[str, Any]) -> str:
+    """``chu vs boris`` or ``scene two_vs_one (place 0)``."""
+    if meta.get("scene"):
+        place = meta.get("place")
+        return f"scene {meta['scene']}" + (f" (place {place})" if place is not None else "")
+    return " vs ".join(meta["fighters"])
+
+
+def mismatch(what: str, meta: dict[str, Any], game: Game, scene: str | None) -> str | None:
+    """One warning line if ``game`` is not what the checkpoint was trained on, else None."""
+    src = meta.get("_path", "its .json")
+    if (meta.get("scene") or None) != (scene or None):
+        trained = describe(meta)
+        now = f"scene {scene}" if scene else "no scene"
+        return (f"warning: {what} was trained on {trained} ({src}); this fight has {now}: "
+                "it plays outside its training")
+    names = [p.name for p in game.profiles]
+    if meta.get("profiles") and list(meta["profiles"]) != names:
+        return (f"warning: {what} was trained as {' vs '.join(meta['profiles'])} ({src}); "
+                f"this fight is {' vs '.join(names)}: it plays outside its training")
+    if meta.get("rules_id") and meta["rules_id"] != game.tables.id:
+        return (f"warning: {what} was trained on rule set {meta['rules_id']} ({src}); this "
+                f"fight uses {game.tables.id}: it plays outside its training")
+    return None
+
+
+def checkpoint_defaults(agents: list[Any]) -> tuple[str, dict[str, Any]] | None:
+    """The first checkpoint agent with a sidecar: (its sidecar path, its metadata)."""
+    for a in agents:
+        got = agent_meta(a)
+        if got is not None:
+            path, meta = got
+            meta = dict(meta, _path=str(path))
+            return str(path), meta
+    return None
