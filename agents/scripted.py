@@ -308,11 +308,19 @@ class HeuristicAgent(Agent):
         if d is None or d.kind not in ("action", "reaction", "follow_on"):
             first = self.act(state)
             return [first] + [c for c in choices if c != first]
+        return [c for _, c in self.scored_choices(state)]
+
+    def scored_choices(self, state: State) -> list[tuple[float, Choice]]:
+        """A maneuver window's legal choices with their estimated values, best first
+        (``hexdojo advise`` shows them); call only for action, reaction and follow-on
+        decisions (the others are not scored: :meth:`ranked` puts the pick first)."""
+        d = state.decision
+        assert d is not None
         self._fresh(state)
         k = knowledge(state)
-        sc = self.scored(state, k, d.fighter, d.kind, choices)
+        sc = self.scored(state, k, d.fighter, d.kind, state.legal_choices())
         order = sorted(range(len(sc)), key=lambda n: -sc[n][0])
-        return [sc[n][1] for n in order]
+        return [sc[n] for n in order]
 
     def chain_value(self, state: State, k: Knowledge, i: int, j: int, name: str) -> float:
         """What the follow-on window opened by ``name`` succeeding is worth (§3)."""

@@ -1,0 +1,271 @@
+"""``hexdojo advise``: an agent's ranked choices for one position, for a GM at the table.
+
+A position is a scenario TOML (the engine's ``scenario=`` form, see
+``envs/rules/scenario.py``, with a ``[game]`` table for the fighters or scene) or a saved
+fight (``demo --save`` / ``play --save``) at step ``k``. For the fighter to decide, it
+prints the legal choices in the play loop's words, best first, with what the agent makes
+of each: a scripted bot's estimated value, a learned NPC's probability, and for attacks
+the chance to hit against the target's best defence. Nothing is computed here that the
+agents or the engine do not already say: the values are the scripted scorer's
+(:meth:`HeuristicAgent.scored_choices`), the odds :mod:`.heuristics`' (the engine's attack
+and defence values, :mod:`.odds`' exact dice tables), the probabilities the policy's own
+(MaskablePPO ``policy.get_distribution``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+import numpy as np
+import typer
+
+from .base import Agent, AgentError
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import Choice, State
+
+GAME_FIELDS = {"fighters", "scene", "rules", "radius", "turn_limit", "seed"}
+SCORED = ("action", "reaction", "follow_on")
+
+
+@dataclass
+class HitOdds:
+    """An attack's chance to hit the target's best defence, both risking ``dice``."""
+
+    p: float
+    attack: int  #: basic attack value, half points
+    defence: int  #: basic defence value, half points
+    defence_name: str  #: the reaction, or "default defence"
+    dice: int
+
+
+@dataclass
+class Advice:
+    choice: Choice
+    label: str
+    value: float | None  #: scripted estimate, or policy probability (see ``measure``)
+    odds: HitOdds | None
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def position_from_toml(path: Path, fighters: list[str] | None = None,
+                       scene: str | None = None, seed: int | None = None) -> State:
+    """A scenario file: ``[game]`` (fighters, scene, rules, radius, turn_limit, seed) and
+    the engine's scenario fields (turn, fighters, holds, phase, approach)."""
+    from hexdojo.envs.rules import Game, RulesError
+    from hexdojo.envs.rules.ruleset import read_toml
+    from hexdojo.envs.rules.scenario import TOP_FIELDS
+
+    raw = read_toml(path)
+    setup = raw.pop("game", {})
+    if not isinstance(setup, dict):
+        raise RulesError(f"{path}: [game] must be a table with {sorted(GAME_FIELDS)}")
+    bad = sorted(set(setup) - GAME_FIELDS)
+    if bad:
+        hint = (" (a scenario field: write it above [game], TOML puts every key after a "
+                "table header into that table)" if bad[0] in TOP_FIELDS else "")
+        raise RulesError(f"{path}: [game] field {bad[0]!r}: unknown; allowed: "
+                         f"{sorted(GAME_FIELDS)}{hint}")
+    scene = scene or setup.get("scene")
+    rules = setup.get("rules")
+    try:
+        if scene:
+            game = Game.from_scene(scene, rules=rules)
+        else:
+            fs = fighters or list(setup.get("fighters", ["chu", "chu"]))
+            game = Game.create(fs, rules=rules, radius=int(setup.get("radius", 4)),
+                               turn_limit=setup.get("turn_limit"))
+        state = game.new_state(int(seed if seed is not None else setup.get("seed", 0)),
+                               scenario=raw)
+    except RulesError as exc:
+        raise RulesError(f"{path}: {exc}") from None
+    if state.decision is None:
+        raise RulesError(f"{path}: the position is already over; nothing to decide")
+    return state
+
+
+def position_from_fight(path: Path, step: int) -> State:
+    """A saved fight after its first ``step`` choices (step 0: its first decision)."""
+    from .play import FightFileError, load_fight
+
+    log = load_fight(path)
+    if not 0 <= step < len(log.choices) + 1:
+        raise FightFileError(f"fight file {str(path)!r}: step {step}: allowed 0.."
+                             f"{len(log.choices)} (the file has {len(log.choices)} choices)")
+    state = log.game().new_state(log.seed)
+    for n, c in enumerate(log.choices[:step], 1):
+        reason = state.why_illegal(c) if state.decision is not None else "the fight is over"
+        if reason is not None:
+            raise FightFileError(f"fight file {str(path)!r}: step {n}: saved choice "
+                                 f"{tuple(c)} is not legal now: {reason}")
+        state.apply(c)
+    if state.decision is None:
+        raise FightFileError(f"fight file {str(path)!r}: step {step}: the fight is over; "
+                             f"give a step before {step}")
+    return state
+
+
+def load_position(path: Path, step: int = 0, fighters: list[str] | None = None,
+                  scene: str | None = None, seed: int | None = None) -> State:
+    if not path.is_file():
+        raise ValueError(f"position: file {str(path)!r} not found")
+    if path.suffix.lower() == ".json":
+        return position_from_fight(path, step)
+    if path.suffix.lower() == ".toml":
+        return position_from_toml(path, fighters, scene, seed)
+    raise ValueError(f"position: file {str(path)!r}: give a scenario .toml or a saved "
+                     "fight .json (demo --save / play --save)")
+
+
+# --------------------------------------------------------------------------- odds
+
+
+def hit_odds(state: State, c: Choice) -> HitOdds | None:
+    """For an attack: the chance it hits the target's best defence (both sides risking
+    the most dice, their usual best, §1.3); None for anything else."""
+    from .heuristics import knowledge
+
+    if c.kind != "maneuver" or c.target is None or not state.t.is_attack(c.maneuver or ""):
+        return None
+    k = knowledge(state)
+    x, y = state.decision.fighter, c.target  # type: ignore[union-attr]
+    ba = k.attack_basic(state, x, y, c.maneuver or "", c.location)
+    bd, rname = k.best_defence(state, y, x, c.maneuver or "", c.location)
+    return HitOdds(k.p_hit(ba, bd), ba, bd, rname or "default defence", k.R)
+
+
+# --------------------------------------------------------------------------- agents
+
+
+def _learned_probs(agent: Any, state: State) -> list[tuple[float, Choice]]:
+    """A MaskablePPO policy's probability of each legal choice (choices sharing an action
+    id share its probability), most probable first."""
+    import torch
+
+    from hexdojo.envs.catalogue import catalogue_for
+    from hexdojo.envs.observation import encoder_for
+
+    if agent._plays_group(state):
+        raise AgentError(f"checkpoint {agent.path or agent.name!r}: a scene's group policy; "
+                         "advise reads duel checkpoints only")
+    i = state.decision.fighter
+    cat, enc = catalogue_for(state.t), encoder_for(state.game)
+    legal = state.legal_choices()
+    ids = cat.ids(legal)
+    flat = enc.encode_flat(state, i, ids)
+    agent._check_spaces(flat.size, cat.n)
+    enc.rescale(flat, agent._scaling_for(enc))
+    obs = flat if agent._flat else enc.to_dict(flat)
+    mask = np.zeros(cat.n, dtype=bool)
+    mask[ids] = True
+    policy = agent.model.policy
+    obs_t, _ = policy.obs_to_tensor(obs)
+    with torch.no_grad():
+        dist = policy.get_distribution(obs_t, action_masks=mask[None])
+        probs = dist.distribution.probs[0].cpu().numpy()
+    out = [(float(probs[a]), c) for a, c in zip(ids, legal, strict=True)]
+    return sorted(out, key=lambda t: -t[0])
+
+
+def measure(agent: Agent, state: State) -> tuple[str, list[tuple[float | None, Choice]]]:
+    """What ``agent`` says about the legal choices: (what the numbers are, ranked list)."""
+    inner = getattr(agent, "inner", agent)  # a plug-in's own object
+    legal = state.legal_choices()
+    kind = state.decision.kind  # type: ignore[union-attr]
+    if hasattr(inner, "model") and hasattr(inner, "_spaces"):
+        return "probability", list(_learned_probs(inner, state))
+    if hasattr(inner, "scored_choices") and kind in SCORED:
+        return "value", [(float(v), c) for v, c in inner.scored_choices(state)]
+    ranked = getattr(inner, "ranked", None)
+    order = list(ranked(state)) if callable(ranked) else []
+    if not order:
+        pick = agent.act(state)
+        order = [pick] + [c for c in legal if c != pick]
+    return "rank", [(None, c) for c in order]
+
+
+def advise(agent: Agent, state: State) -> tuple[str, list[Advice]]:
+    from .board import choice_label
+
+    what, ranked = measure(agent, state)
+    return what, [Advice(c, choice_label(state, c), v, hit_odds(state, c)) for v, c in ranked]
+
+
+# --------------------------------------------------------------------------- text
+
+
+def odds_text(o: HitOdds) -> str:
+    from .play import _pts
+
+    return (f"hit {o.p:.1%} vs {o.defence_name} (attack {_pts(o.attack)} vs defence "
+            f"{_pts(o.defence)}, {o.dice} dice each)")
+
+
+def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) -> list[str]:
+    """The advice as lines: who decides what, then the ranked choices."""
+    from .board import fighter_line
+    from .scripted import SKIPPED
+
+    d = state.decision
+    assert d is not None
+    f = state.fighters[d.fighter]
+    about = f" ({d.about})" if getattr(d, "about", None) else ""
+    lines = [fighter_line(state, n) for n in range(len(state.fighters))]
+    lines.append(f"turn {state.turn}: {f.name} decides {d.kind.replace('_', '-')}{about}; "
+                 f"{agent.name} ranks {len(rows)} legal choice(s) by {what}:")
+    for n, r in enumerate(rows[:top], 1):
+        if r.value is None:
+            num = "" if what == "rank" else "-"
+        elif what == "probability":
+            num = f"p {r.value:6.1%}"
+        else:
+            num = "not weighed" if r.value <= SKIPPED / 2 else f"value {r.value:+7.3f}"
+        tail = f"  {odds_text(r.odds)}" if r.odds is not None else ""
+        lines.append(f"{n:>3}. {r.label:<48} {num}{tail}".rstrip())
+    if len(rows) > top:
+        lines.append(f"     ... {len(rows) - top} more (--top {len(rows)} shows all)")
+    return lines
+
+
+# --------------------------------------------------------------------------- command
+
+
+def register(app: Any) -> None:
+    """Add ``advise`` to the ``hexdojo`` app (listed in ``cli.EXTRA_COMMANDS``)."""
+    from .cli import clean_errors
+
+    @app.command("advise")
+    @clean_errors
+    def advise_cmd(
+        position: Annotated[Path, typer.Argument(
+            help="a scenario .toml ([game] + the engine's scenario fields) or a saved "
+                 "fight .json (demo --save / play --save)")],
+        agent: Annotated[str, typer.Option(
+            "--agent", "-a", help="any agent spec: a scripted style, a checkpoint .zip, "
+                                  "a plug-in FILE.py:Class")] = "greedy",
+        step: Annotated[int, typer.Option(
+            "--step", "-k", min=0, help="saved fight: the position after this many choices")] = 0,
+        fighters: Annotated[str | None, typer.Option(
+            "--fighters", help="scenario: two presets or fighter files (overrides [game])")] = None,
+        scene: Annotated[str | None, typer.Option("--scene", help="scenario: a scene")] = None,
+        seed: Annotated[int | None, typer.Option("--seed", min=0, help="scenario: dice seed")] = None,
+        top: Annotated[int, typer.Option("--top", min=1, help="choices shown")] = 12,
+    ) -> None:
+        """An agent's ranked choices for one position, with values or probabilities and
+        the hit odds of each attack: for a GM deciding the NPC's move at the table."""
+        from .registry import make_agent
+
+        fs = None
+        if fighters is not None:
+            from .cli import _fighters
+
+            fs = _fighters(fighters)
+        state = load_position(position, step, fs, scene, seed)
+        who = make_agent(agent)
+        what, rows = advise(who, state)
+        for line in render(who, state, what, rows, top):
+            typer.echo(line)
