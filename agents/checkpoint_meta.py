@@ -132,3 +132,29 @@ def checkpoint_defaults(agents: list[Any]) -> tuple[str, dict[str, Any]] | None:
             meta = dict(meta, _path=str(path))
             return str(path), meta
     return None
+
+
+def trained_steps(progress: Path, checkpoint: Path) -> int | None:
+    """Env steps a finished run trained for: its ``run.json``, else its sidecar."""
+    for src in (progress, meta_path(checkpoint)):
+        try:
+            return int(json.loads(src.read_text(encoding="utf-8"))["steps"])
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return None
+
+
+def extends_run(progress: Path, final: Path, steps: int | None, out: Path) -> bool:
+    """``hexdojo run --steps N`` on a folder whose NPC is trained: True to train on up
+    to N (more than it has), False to reuse it (no --steps, or exactly N); fewer than it
+    has is refused in one line (a trained NPC is never silently reused for other steps)."""
+    if steps is None or not final.is_file():
+        return False
+    done = trained_steps(progress, final)
+    if done is None or steps > done:
+        return True
+    if steps < done:
+        raise ValueError(f"{out}: its NPC is already trained for {done:,} env steps; "
+                         f"--steps {steps:,} is fewer: leave out --steps to reuse it, give "
+                         "more to extend it, or use another --out")
+    return False

@@ -313,7 +313,7 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game, lines: bool = False) ->
             self.next_ckpt = (n // cfg.checkpoint_every + 1) * cfg.checkpoint_every
             self.next_snap = (n // cfg.pool.snapshot_every + 1) * cfg.pool.snapshot_every
             self.next_eval = (n // cfg.eval.every + 1) * cfg.eval.every
-            self.t0 = time.time()
+            self.t0 = self.last_ckpt = time.time()
             rows = read_eval(run.eval_csv)  # resumed: the best so far stays the bar
             self.best = max((_mean_rate(r) for r in rows), default=-1.0) if run.best.is_file() \
                 else -1.0
@@ -332,8 +332,9 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game, lines: bool = False) ->
             if n >= self.next_eval:
                 self.next_eval += cfg.eval.every
                 self.evaluate(n)
-            if n >= self.next_ckpt:
-                self.next_ckpt += cfg.checkpoint_every
+            if n >= self.next_ckpt or time.time() - self.last_ckpt >= cfg.checkpoint_seconds:
+                if n >= self.next_ckpt:
+                    self.next_ckpt += cfg.checkpoint_every
                 self.checkpoint(n)
             return True
 
@@ -356,6 +357,7 @@ def _callback(cfg: TrainConfig, run: RunDir, game: Game, lines: bool = False) ->
             self.eval_seconds += time.perf_counter() - t0
 
         def checkpoint(self, n: int) -> None:
+            self.last_ckpt = time.time()
             atomic_save_model(self.model, run.latest)
             save_meta(run.latest, cfg, game, n)
             atomic_write_text(run.progress, json.dumps(
@@ -409,8 +411,9 @@ def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
     """A resumed run must keep its configuration (only ``total_steps`` may grow)."""
     old = json.loads(run.config.read_text())
     new = json.loads(cfg.model_dump_json())
+    free = ("total_steps", "checkpoint_seconds")  # may change between sessions of a run
     diff = sorted(k for k in set(old) | set(new)
-                  if k != "total_steps" and old.get(k) != new.get(k))
+                  if k not in free and old.get(k) != new.get(k))
     if diff:
         raise ValueError(
             f"{run.root}: this run was trained with other settings ({', '.join(diff)}); "

@@ -180,7 +180,9 @@ def register(app: typer.Typer) -> None:
         bar = progress and sys.stderr.isatty()
         if rd.config.is_file():
             check_same_config(rd, cfg)
-        if rd.final.is_file():
+        from .checkpoint_meta import extends_run
+
+        if rd.final.is_file() and not extends_run(rd.progress, rd.final, steps, out):
             typer.echo(f"[1/3] NPC already trained in {out}: reusing {rd.final}")
         else:
             resuming = rd.latest.is_file()

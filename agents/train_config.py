@@ -93,6 +93,9 @@ class TrainConfig(_Model):
     vec_env: Literal["dummy", "subproc"] = "dummy"
     seed: int = Field(0, ge=0)
     checkpoint_every: int = Field(25_000, ge=1)
+    #: also checkpoint after this many seconds of wall time since the last one, so that a
+    #: run killed in its first minutes resumes (a checkpoint costs well under a second)
+    checkpoint_seconds: float = Field(60.0, gt=0, le=86_400)
     device: Literal["cpu", "auto", "cuda"] = "cpu"
     ppo: PPOConfig = Field(default_factory=PPOConfig)
     pool: PoolConfig = Field(default_factory=PoolConfig)
