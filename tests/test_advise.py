@@ -1,0 +1,170 @@
+"""``hexdojo advise`` (issue 14): an agent's ranked choices for a fixed scenario, with the
+scripted scorer's values, the hit odds of attacks (checked by hand against the dice), a
+learned policy's probabilities, a saved fight at step k, and one-line errors."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from hexdojo.agents import make_agent
+from hexdojo.agents.advise import advise, hit_odds, load_position
+from hexdojo.agents.cli import app
+from hexdojo.agents.play import load_fight
+
+# Chu faces Boris from the next hex, his phase, 6 AP against 4 (RULES §1.7: adjacent, front)
+SCENARIO = """\
+turn = 1
+phase = 0
+
+[game]
+fighters = ["chu", "boris"]
+seed = 3
+
+[[fighters]]
+pos = [0, 0]
+facing = 0
+ap = 6
+
+[[fighters]]
+pos = [1, 0]
+facing = 3
+ap = 4
+"""
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> Path:
+    p = tmp_path / "pos.toml"
+    p.write_text(SCENARIO)
+    return p
+
+
+def sums(n: int, sides: int = 6) -> Counter:
+    """Hand count: the sums of n dice, by brute force over every roll."""
+    return Counter(sum(r) for r in itertools.product(range(1, sides + 1), repeat=n))
+
+
+def p_higher(attack_h: int, defence_h: int, dice: int) -> float:
+    """P(attack result > defence result), both risking ``dice`` (RULES §1.3: a roll is
+    basic + dice sum, the per-die cost the same on both sides; §5.2: ties favour the
+    defender). Values in half points, so a die counts 2."""
+    s = sums(dice)
+    total = sum(s.values()) ** 2
+    win = sum(ca * cd for a, ca in s.items() for d, cd in s.items()
+              if attack_h + 2 * a > defence_h + 2 * d)
+    return win / total
+
+
+def test_greedy_first_choice_and_a_hand_checked_odds_line(scenario: Path) -> None:
+    res = run("advise", str(scenario), "--top", "3")
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    assert lines[2] == "turn 1: Chu decides action; greedy ranks 212 legal choice(s) by value:"
+    first = lines[3]
+    assert first.startswith("  1. Martial Strike -> Boris at the Chest (Blunt)")
+    # attack 11 (22 half points) against Boris's best defence, a jump back dodge at 8 (16)
+    assert first.endswith("hit 66.2% vs Jump back dodge (attack 11 vs defence 8, 6 dice each)")
+    assert f"{p_higher(22, 16, 6):.1%}" == "66.2%"
+    assert lines[-1] == "     ... 209 more (--top 212 shows all)"
+
+
+def test_values_are_the_scorers_and_the_first_is_what_greedy_plays(scenario: Path) -> None:
+    state = load_position(scenario)
+    greedy = make_agent("greedy")
+    what, rows = advise(greedy, state)
+    assert what == "value"
+    assert rows[0].choice == make_agent("greedy").act(load_position(scenario))
+    values = [r.value for r in rows]
+    assert values == sorted(values, reverse=True)
+    assert sorted(r.choice for r in rows) == sorted(state.legal_choices())
+    # non-attacks carry no odds; every attack does, and its p is the exact dice figure
+    move = next(r for r in rows if r.choice.maneuver == "Move")
+    assert move.odds is None
+    o = hit_odds(state, rows[0].choice)
+    assert o is not None and o.p == pytest.approx(p_higher(o.attack, o.defence, o.dice))
+
+
+def test_plugin_agent_puts_its_pick_first(scenario: Path) -> None:
+    kicker = str(Path(__file__).resolve().parents[1] / "docs/examples/my_agent.py") + ":Kicker"
+    res = run("advise", str(scenario), "--agent", kicker, "--top", "1")
+    assert res.exit_code == 0, res.output
+    assert "kicker ranks 212 legal choice(s) by rank:" in res.output
+    assert "  1. Martial Kick -> Boris" in res.output
+
+
+def test_saved_fight_at_step_k(tmp_path: Path) -> None:
+    f = tmp_path / "fight.json"
+    assert run("demo", "--agents", "greedy,counter", "--seed", "2", "--save", str(f)).exit_code == 0
+    log = load_fight(f)
+    k = next(n for n, c in enumerate(log.choices) if c.kind == "maneuver")
+    state = load_position(f, step=k)
+    greedy = make_agent("greedy")
+    _, rows = advise(greedy, state)
+    # the saved fight's own choice at step k was greedy's (fighter A) or counter's (B)
+    player = make_agent("greedy" if state.decision.fighter == 0 else "counter")
+    _, theirs = advise(player, state)
+    assert theirs[0].choice == log.choices[k]
+    res = run("advise", str(f), "--step", str(k), "--top", "2")
+    assert res.exit_code == 0 and "greedy ranks" in res.output
+    res = run("advise", str(f), "--step", str(len(log.choices) + 5))
+    assert res.exit_code == 2
+    assert f"allowed 0..{len(log.choices)}" in res.output and "Traceback" not in res.output
+
+
+def test_learned_agent_shows_its_probabilities(scenario: Path, tmp_path: Path) -> None:
+    pytest.importorskip("sb3_contrib")
+    from hexdojo.agents.train import train
+    from hexdojo.agents.train_config import load_config
+
+    cfg = load_config(overrides={
+        "total_steps": 64, "n_envs": 1, "turn_limit": 4, "checkpoint_every": 64,
+        "fighters": ["chu", "boris"],
+        "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        "pool": {"scripted": ["random"], "self_play": False},
+        "eval": {"every": 64, "episodes": 1, "opponents": ["random"]}})
+    npc = train(cfg, tmp_path / "run", progress=False)
+    agent = make_agent(str(npc))
+    state = load_position(scenario)
+    what, rows = advise(agent, state)
+    assert what == "probability"
+    from hexdojo.envs.catalogue import catalogue_for
+
+    per_id = {catalogue_for(state.t).ids([r.choice])[0]: r.value for r in rows}
+    assert sum(per_id.values()) == pytest.approx(1.0, abs=1e-5)  # masked: all on legal ids
+    assert rows[0].choice == agent.act(load_position(scenario))  # deterministic = argmax
+    res = run("advise", str(scenario), "--agent", str(npc), "--top", "1")
+    assert res.exit_code == 0 and "by probability:" in res.output and " p " in res.output
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[game]\nfighters = ['chu', 'boris']\nphase = 0\n", ["[game] field 'phase'", "above [game]"]),
+    ("[game]\nfighters = ['chu', 'nobody']\n", ["pos.toml", "nobody"]),
+    ("turn = 1\nbogus = 2\n", ["pos.toml", "bogus"]),
+])
+def test_bad_scenarios_are_one_line(tmp_path: Path, text: str, words: list[str]) -> None:
+    p = tmp_path / "pos.toml"
+    p.write_text(text)
+    res = run("advise", str(p))
+    assert res.exit_code == 2 and res.output.startswith("error: ")
+    assert len(res.output.strip().splitlines()) == 1
+    for w in words:
+        assert w in res.output, res.output
+
+
+def test_other_files_are_refused(tmp_path: Path) -> None:
+    p = tmp_path / "pos.txt"
+    p.write_text("x")
+    res = run("advise", str(p))
+    assert res.exit_code == 2 and "scenario .toml or a saved fight .json" in res.output
+    res = run("advise", str(tmp_path / "none.toml"))
+    assert res.exit_code == 2 and "not found" in res.output
+
