@@ -195,6 +195,21 @@ def advise(agent: Agent, state: State) -> tuple[str, list[Advice]]:
     return what, [Advice(c, choice_label(state, c), v, hit_odds(state, c)) for v, c in ranked]
 
 
+def fold_turns(rows: list[Advice]) -> tuple[list[Advice], int]:
+    """Keep each maneuver once, at its best-ranked variant: choices that differ only in the
+    optional 60-degree turn (RULES §2) crowd a GM's list; returns (rows, how many folded)."""
+    seen: set[tuple] = set()
+    out = []
+    for r in rows:
+        c = r.choice
+        key = (c.kind, c.maneuver, c.target, c.location, c.option, c.risk) if \
+            c.kind == "maneuver" and c.maneuver != "Turn" else tuple(c)
+        if key not in seen:
+            seen.add(key)
+            out.append(r)
+    return out, len(rows) - len(out)
+
+
 # --------------------------------------------------------------------------- text
 
 
@@ -216,7 +231,7 @@ def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) 
     about = f" ({d.about})" if getattr(d, "about", None) else ""
     lines = [fighter_line(state, n) for n in range(len(state.fighters))]
     lines.append(f"turn {state.turn}: {f.name} decides {d.kind.replace('_', '-')}{about}; "
-                 f"{agent.name} ranks {len(rows)} legal choice(s) by {what}:")
+                 f"{agent.name} ranks {len(rows)} choice(s) by {what}:")
     for n, r in enumerate(rows[:top], 1):
         if r.value is None:
             num = "" if what == "rank" else "-"
@@ -254,6 +269,8 @@ def register(app: Any) -> None:
         scene: Annotated[str | None, typer.Option("--scene", help="scenario: a scene")] = None,
         seed: Annotated[int | None, typer.Option("--seed", min=0, help="scenario: dice seed")] = None,
         top: Annotated[int, typer.Option("--top", min=1, help="choices shown")] = 12,
+        turns: Annotated[bool, typer.Option(
+            help="list the turning variants of each maneuver too (default: its best one)")] = False,
     ) -> None:
         """An agent's ranked choices for one position, with values or probabilities and
         the hit odds of each attack: for a GM deciding the NPC's move at the table."""
@@ -267,5 +284,10 @@ def register(app: Any) -> None:
         state = load_position(position, step, fs, scene, seed)
         who = make_agent(agent)
         what, rows = advise(who, state)
+        folded = 0
+        if not turns:
+            rows, folded = fold_turns(rows)
         for line in render(who, state, what, rows, top):
             typer.echo(line)
+        if folded:
+            typer.echo(f"     ({folded} variants that only add a turn folded; --turns lists them)")

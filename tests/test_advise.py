@@ -68,13 +68,18 @@ def test_greedy_first_choice_and_a_hand_checked_odds_line(scenario: Path) -> Non
     res = run("advise", str(scenario), "--top", "3")
     assert res.exit_code == 0, res.output
     lines = res.output.splitlines()
-    assert lines[2] == "turn 1: Chu decides action; greedy ranks 212 legal choice(s) by value:"
+    assert lines[2] == "turn 1: Chu decides action; greedy ranks 75 choice(s) by value:"
     first = lines[3]
     assert first.startswith("  1. Martial Strike -> Boris at the Chest (Blunt)")
     # attack 11 (22 half points) against Boris's best defence, a jump back dodge at 8 (16)
     assert first.endswith("hit 66.2% vs Jump back dodge (attack 11 vs defence 8, 6 dice each)")
     assert f"{p_higher(22, 16, 6):.1%}" == "66.2%"
-    assert lines[-1] == "     ... 209 more (--top 212 shows all)"
+    assert lines[-2:] == ["     ... 72 more (--top 75 shows all)",
+                          "     (137 variants that only add a turn folded; --turns lists them)"]
+    # with --turns, every legal choice (the turning variants of a strike come next to it)
+    lines = run("advise", str(scenario), "--top", "3", "--turns").output.splitlines()
+    assert "greedy ranks 212 choice(s)" in lines[2]
+    assert lines[4].startswith("  2. Martial Strike -> Boris at the Chest (Blunt, turning ")
 
 
 def test_values_are_the_scorers_and_the_first_is_what_greedy_plays(scenario: Path) -> None:
@@ -97,7 +102,7 @@ def test_plugin_agent_puts_its_pick_first(scenario: Path) -> None:
     kicker = str(Path(__file__).resolve().parents[1] / "docs/examples/my_agent.py") + ":Kicker"
     res = run("advise", str(scenario), "--agent", kicker, "--top", "1")
     assert res.exit_code == 0, res.output
-    assert "kicker ranks 212 legal choice(s) by rank:" in res.output
+    assert "kicker ranks 75 choice(s) by rank:" in res.output
     assert "  1. Martial Kick -> Boris" in res.output
 
 
