@@ -39,6 +39,7 @@ class HitOdds:
     defence: int  #: basic defence value, half points
     defence_name: str  #: the reaction, or "default defence"
     dice: int
+    incoming: bool = False  #: the attack reacted to (its odds through this defence)
 
 
 @dataclass
@@ -129,6 +130,10 @@ def hit_odds(state: State, c: Choice) -> HitOdds | None:
     the most dice, their usual best, §1.3); None for anything else."""
     from .heuristics import knowledge
 
+    if state.decision is not None and state.decision.kind == "reaction":
+        got = incoming_odds(state, c)
+        if got is not None:
+            return got
     if c.kind != "maneuver" or c.target is None or not state.t.is_attack(c.maneuver or ""):
         return None
     k = knowledge(state)
@@ -136,6 +141,27 @@ def hit_odds(state: State, c: Choice) -> HitOdds | None:
     ba = k.attack_basic(state, x, y, c.maneuver or "", c.location)
     bd, rname = k.best_defence(state, y, x, c.maneuver or "", c.location)
     return HitOdds(k.p_hit(ba, bd), ba, bd, rname or "default defence", k.R)
+
+
+def incoming_odds(state: State, c: Choice) -> HitOdds | None:
+    """For a reaction decision: the chance the attack being reacted to hits through the
+    defence ``c`` (a dodge or a block; "no reaction": the default defence), or None."""
+    from .heuristics import knowledge
+
+    ctx = state.context()
+    x, att, loc = ctx.get("attacker"), ctx.get("attack"), ctx.get("location")
+    if x is None or att is None or not state.t.is_attack(att):
+        return None
+    k = knowledge(state)
+    y = state.decision.fighter  # type: ignore[union-attr]
+    if c.kind == "pass":
+        bd, name = k.default_defence(state, y, x), "default defence"
+    elif c.kind == "maneuver" and state.t.maneuvers[c.maneuver or ""].category in ("dodge", "block"):
+        bd, name = k.defence_with(state, y, x, c.maneuver or "", att, loc), c.maneuver or ""
+    else:
+        return None
+    ba = k.attack_basic(state, x, y, att, loc)
+    return HitOdds(k.p_hit(ba, bd), ba, bd, name, k.R, incoming=True)
 
 
 # --------------------------------------------------------------------------- agents
@@ -216,7 +242,8 @@ def fold_turns(rows: list[Advice]) -> tuple[list[Advice], int]:
 def odds_text(o: HitOdds) -> str:
     from .play import _pts
 
-    return (f"hit {o.p:.1%} vs {o.defence_name} (attack {_pts(o.attack)} vs defence "
+    what = f"their attack hits {o.p:.1%} through" if o.incoming else f"hit {o.p:.1%} vs"
+    return (f"{what} {o.defence_name} (attack {_pts(o.attack)} vs defence "
             f"{_pts(o.defence)}, {o.dice} dice each)")
 
 

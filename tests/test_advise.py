@@ -173,3 +173,25 @@ def test_other_files_are_refused(tmp_path: Path) -> None:
     res = run("advise", str(tmp_path / "none.toml"))
     assert res.exit_code == 2 and "not found" in res.output
 
+
+
+def test_reaction_shows_the_incoming_attacks_odds_through_each_defence(tmp_path: Path) -> None:
+    f = tmp_path / "fight.json"
+    assert run("demo", "--agents", "greedy,counter", "--seed", "2", "--save", str(f)).exit_code == 0
+    log = load_fight(f)
+    state = load_position(f, 0)
+    k = 0
+    while state.decision.kind != "reaction":  # the first reaction of the fight
+        state.apply(log.choices[k])
+        k += 1
+    _, rows = advise(make_agent("counter"), load_position(f, k))
+    none = next(r for r in rows if r.choice.kind == "pass")
+    dodges = [r for r in rows if r.odds is not None and r.choice.kind == "maneuver"]
+    assert none.odds.incoming and none.odds.defence_name == "default defence"
+    assert dodges and all(r.odds.incoming for r in dodges)
+    for r in [none, *dodges]:  # every line is the exact dice figure for its two values
+        assert r.odds.p == pytest.approx(p_higher(r.odds.attack, r.odds.defence, r.odds.dice))
+    # a dodge is a better defence than none: the attack gets through less often
+    assert min(r.odds.p for r in dodges) < none.odds.p
+    res = run("advise", str(f), "--step", str(k), "--agent", "counter")
+    assert "their attack hits" in res.output and "through default defence" in res.output
