@@ -49,6 +49,7 @@ from .boundary import (
 )
 from .catalogue import Catalogue, catalogue_for
 from .observation import ObservationEncoder, check_scaling, encoder_for
+from .opponents import resolve_opponent
 from .render import render_frame
 
 Policy = Callable[[State], Choice]
@@ -257,12 +258,9 @@ class DuelEnv(gym.Env):
         self.game = make_game(fighters, rules, radius, turn_limit, scene)
         self.catalogue: Catalogue = catalogue_for(self.game.tables)
         self.encoder: ObservationEncoder = encoder_for(self.game)
-        if isinstance(opponent, str) and opponent != "random":
-            # an agent name ("greedy", "striker:aggression=0.8", "npc.zip"), resolved by
-            # the agents' registry (imported only here: the envs do not need the agents)
-            from hexdojo.agents.registry import make_agent
-
-            opponent = make_agent(opponent)
+        # an agent name ("greedy", "striker:aggression=0.8", "npc.zip"): the installed
+        # registry's (envs/opponents.py; the envs import nothing from the agents)
+        opponent = resolve_opponent(opponent)
         self.opponent = opponent
         self._policy = as_policy(opponent)
         self.agent_side = agent_side

@@ -27,6 +27,7 @@ from .boundary import (
     result_info,
 )
 from .duel import Policy, as_policy
+from .opponents import resolve_opponent
 from .render import render_frame
 from .skirmish_spaces import observe, spaces_for
 from .skirmish_v0 import RENDER_MODES, make_scene_game, side_reward
@@ -34,11 +35,7 @@ from .skirmish_v0 import RENDER_MODES, make_scene_game, side_reward
 
 def _resolve(opponent: Any) -> Any:
     """An agent name (``"greedy"``) through the agents' registry; anything else as is."""
-    if isinstance(opponent, str) and opponent != "random":
-        from hexdojo.agents.registry import make_agent  # the envs do not need the agents
-
-        return make_agent(opponent)
-    return opponent
+    return resolve_opponent(opponent)  # envs/opponents.py: the installed agent registry
 
 
 class SkirmishEnv(gym.Env):

@@ -1,0 +1,50 @@
+"""Imports point one way (issue 16): rules <- envs <- agents. No module of the envs (the
+rules engine included) imports the agents, not even inside a function, and the rules
+engine imports nothing of the environments' packages."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+
+
+def imported(path: Path) -> list[tuple[int, str]]:
+    """Every module a file imports, anywhere in it (relative imports made absolute)."""
+    parts = ["hexdojo", *path.relative_to(ROOT).with_suffix("").parts]
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = parts[:-node.level]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            out.append((node.lineno, name))
+    return out
+
+
+def test_envs_import_nothing_from_the_agents():
+    bad = [f"{p.relative_to(ROOT)}:{line} {mod}" for p in (ROOT / "envs").rglob("*.py")
+           for line, mod in imported(p) if mod.startswith("hexdojo.agents")]
+    assert not bad, bad
+
+
+def test_the_rules_import_no_environment_package():
+    banned = ("gymnasium", "pettingzoo", "torch", "stable_baselines3", "sb3_contrib", "pyspiel",
+              "open_spiel", "ray", "hexdojo.envs.duel", "hexdojo.envs.skirmish")
+    bad = [f"{p.relative_to(ROOT)}:{line} {mod}" for p in (ROOT / "envs" / "rules").rglob("*.py")
+           for line, mod in imported(p) if mod.startswith(banned)]
+    assert not bad, bad
+
+
+def test_the_check_sees_hidden_imports(tmp_path):
+    f = ROOT / "envs" / "_probe_layers.py"
+    try:
+        f.write_text("def f():\n    from ..agents import registry\n")
+        assert (2, "hexdojo.agents") in imported(f)
+    finally:
+        f.unlink()
