@@ -35,20 +35,18 @@ from hexdojo.envs.boundary import DRAW
 from hexdojo.envs.rules import Game
 
 from .base import Agent
+from .report import atomic_write_text  # one atomic writer for every file hexdojo writes
 from .train_config import PPOConfig, TrainConfig
 
 # ----------------------------------------------------------------------------- files
 
 
-def atomic_write_text(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and an atomic rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
+def snapshot_paths(folder: Path | None) -> list[Path]:
+    """The learner's snapshots in ``folder`` (oldest first): the run's listing and the
+    opponent pool's, one function."""
+    if folder is None or not folder.is_dir():
+        return []
+    return sorted(folder.glob("snap_*.zip"))
 
 
 def atomic_save_model(model: Any, path: Path) -> None:
@@ -74,9 +72,7 @@ class RunDir:
         self.best = self.root / "best.zip"  # best mean evaluation win rate so far
 
     def snapshot_paths(self) -> list[Path]:
-        if not self.snapshots.is_dir():
-            return []
-        return sorted(p for p in self.snapshots.glob("snap_*.zip"))
+        return snapshot_paths(self.snapshots)
 
 
 # ----------------------------------------------------------------------------- opponents
@@ -102,9 +98,7 @@ class PoolOpponent(Agent):
         self.current: Agent = self.scripted[0]
 
     def _snapshots(self) -> list[Path]:
-        if self.snapshot_dir is None or not self.snapshot_dir.is_dir():
-            return []
-        return sorted(self.snapshot_dir.glob("snap_*.zip"))
+        return snapshot_paths(self.snapshot_dir)
 
     def seed(self, seed: int) -> None:
         """Called by the environment at each reset: draw this fight's opponent."""
