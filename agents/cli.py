@@ -171,7 +171,7 @@ def demo(
     from .play import result_line, run_fight
     from .registry import make_agent
 
-    names = [a.strip() for a in agents.split(",") if a.strip()]
+    names = _split_agents(agents)
     if len(names) != 2:
         raise ValueError(f"agents: value {agents!r}: give exactly two, e.g. striker,counter")
     pair = [make_agent(n) for n in names]
@@ -191,6 +191,20 @@ def demo(
         _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state, scene)
 
 
+def _split_agents(text: str) -> list[str]:
+    """``a,b`` -> [a, b], keeping a spec's own ``key=value,...`` list together:
+    ``striker:aggression=0.8,risk=2,greedy`` -> [striker:aggression=0.8,risk=2, greedy]."""
+    out: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if out and "=" in part and ":" not in part and ":" in out[-1]:
+            out[-1] += "," + part  # a further parameter of the previous spec
+        else:
+            out.append(part)
+    return out
+
+
 def _two_sides(game: Any, scene: str) -> None:
     if len(set(game.sides)) != 2:
         raise ValueError(f"scene: value {scene!r}: {len(set(game.sides))} sides; two agents "
@@ -203,7 +217,7 @@ def _two_sides(game: Any, scene: str) -> None:
 def tournament(
     agents: Annotated[list[str], typer.Argument(
         help=f"agents: names ({', '.join(agent_names())}), "
-             "NAME:key=value,... or checkpoint .zip files")],
+             "NAME:key=value,..., checkpoint .zip files or plug-ins FILE.py:Class[:k=v,...]")],
     fights: Annotated[int, typer.Option("--fights", "-n", min=1, max=10_000_000,
                                         help="fights per ordered pairing")] = 100,
     fighters: Annotated[str | None, typer.Option(

@@ -201,3 +201,12 @@ def test_ladder_script_takes_a_plugin(capsys) -> None:
     assert mod.main(["--agents", KICKER, "--fights", "4", "--workers", "2"]) == 0
     row = [ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| kicker")]
     assert row and "/" in row[0] and "%" in row[0]
+
+
+def test_demo_keeps_each_specs_own_parameters_together(tmp_path: Path) -> None:
+    f = tmp_path / "fight.json"
+    res = run("demo", "--agents", f"striker:aggression=0.8,risk=2,{KICKER}:flying=true,"
+              "fallback=counter", "--save", str(f))
+    assert res.exit_code == 0, res.output
+    assert json.loads(f.read_text())["agents"] == ["striker:aggression=0.8,risk=2",
+                                                   "kicker-flying"]
