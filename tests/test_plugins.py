@@ -210,3 +210,19 @@ def test_demo_keeps_each_specs_own_parameters_together(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     assert json.loads(f.read_text())["agents"] == ["striker:aggression=0.8,risk=2",
                                                    "kicker-flying"]
+
+
+def test_skirmish_opponents_by_plugin_spec(plugin: str) -> None:
+    from hexdojo.envs.skirmish import SkirmishEnv
+
+    env = SkirmishEnv(scene="two_vs_one", fighter=0, opponents=f"{plugin}:Last:depth=2")
+    assert all(isinstance(o, PluginAgent) and o.inner.depth == 2 for o in env.opponents)
+    mod = __import__(type(env.opponents[0].inner).__module__)
+    mod.CALLS.clear()
+    env.reset(seed=1)
+    for _ in range(300):
+        legal = [i for i, ok in enumerate(env.action_masks()) if ok]
+        *_, term, trunc, _ = env.step(legal[0])
+        if term or trunc:
+            break
+    assert mod.CALLS, "the plug-in never decided for the other places"
