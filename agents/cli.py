@@ -84,6 +84,8 @@ def clean_errors(fn: F) -> F:
             sys.stdout = open(os.devnull, "w")  # nothing more can be written
             raise typer.Exit(0) from None
         except (FileExistsError, NotADirectoryError) as exc:
+            if exc.filename is None and exc.args:  # raised with its own sentence
+                fail(str(exc).replace("\n", " "))
             fail(f"{exc.filename or ''}: a file is where a folder must be written (--out/-o "
                  "needs a folder)".lstrip(": "))
         except OSError as exc:

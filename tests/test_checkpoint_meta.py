@@ -160,3 +160,12 @@ def test_checkpoints_on_wall_time(tmp_path: Path, monkeypatch, seconds: float, m
     train(cfg, tmp_path / "run", progress=False)
     # the end of a run always writes latest.zip once; on time there are more, mid-run
     assert (saved.count("latest.zip") > 1) is more
+
+
+def test_train_into_a_trained_run_says_what_to_do(npc: Path, tmp_path: Path) -> None:
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(TINY_TOML)
+    res = run("train", "-c", str(cfg), "-o", str(npc), "--no-progress")
+    assert res.exit_code == 2
+    assert res.output.strip() == (f"error: {npc}: a run is already there; use --resume to "
+                                  "continue it or another --out")
