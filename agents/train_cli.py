@@ -178,8 +178,8 @@ def register(app: typer.Typer) -> None:
         cfg = load_config(config, _overrides(steps, None, None, None, None, scene))
         rd = RunDir(out)
         bar = progress and sys.stderr.isatty()
-        if rd.config.is_file():
-            check_same_config(rd, cfg)
+        if rd.config.is_file() and (rd.latest.is_file() or rd.final.is_file()):
+            check_same_config(rd, cfg)  # a run that never checkpointed holds nothing to keep
         from .checkpoint_meta import extends_run
 
         if rd.final.is_file() and not extends_run(rd.progress, rd.final, steps, out):

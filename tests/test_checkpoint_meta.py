@@ -169,3 +169,14 @@ def test_train_into_a_trained_run_says_what_to_do(npc: Path, tmp_path: Path) -> 
     assert res.exit_code == 2
     assert res.output.strip() == (f"error: {npc}: a run is already there; use --resume to "
                                   "continue it or another --out")
+
+
+def test_a_run_that_never_checkpointed_does_not_block_the_corrected_command(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    out.mkdir()
+    (out / "config.json").write_text(load_config(overrides=dict(TINY, seed=99)).model_dump_json())
+    cfg = tmp_path / "tiny.toml"
+    cfg.write_text(TINY_TOML)
+    res = run("run", "-c", str(cfg), "-o", str(out), "-n", "1", "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert "[1/3] training the NPC" in res.output and (out / "npc.json").is_file()
