@@ -248,6 +248,7 @@ def tournament(
     if rules is not None and not rules.is_file():
         raise ValueError(f"rules: file {str(rules)!r} not found")
     fighters, scene = _tournament_setup(built, fighters, scene)
+    turn_limit = _npc_turn_limit(built, turn_limit)
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(_fighters(fighters)),
                            seed, str(rules) if rules else None, radius, turn_limit,
                            workers or default_workers(), scene)
@@ -315,6 +316,7 @@ def play(
     fighter, opponent_fighter, side, scene = _npc_setup(opp, fighter, opponent_fighter, side,
                                                         scene)
     fs = [fighter, opponent_fighter] if side == 0 else [opponent_fighter, fighter]
+    turn_limit = _npc_turn_limit([opp], turn_limit)
     game = _game(fs, rules, radius, turn_limit, scene)
     _warn_mismatch([opp], game, scene)
     human = HumanAgent(ask=input, say=typer.echo)
@@ -354,6 +356,17 @@ def _npc_setup(opp: Any, fighter: str | None, opponent_fighter: str | None,
     fs = list(meta["fighters"])
     typer.echo(f"playing the NPC's own fighters: {' vs '.join(fs)} (from {path})")
     return fs[side], fs[1 - side], side, None
+
+
+def _npc_turn_limit(agents: list[Any], turn_limit: int | None) -> int | None:
+    """``--turn-limit`` if given, else the first trained NPC's own (from its .json)."""
+    from .checkpoint_meta import checkpoint_defaults
+
+    got = checkpoint_defaults(agents) if turn_limit is None else None
+    if got is None or got[1].get("turn_limit") is None or got[1].get("scene"):
+        return turn_limit
+    typer.echo(f"turn limit: {got[1]['turn_limit']} (the NPC's own, from {got[0]})")
+    return int(got[1]["turn_limit"])
 
 
 def _warn_mismatch(agents: list[Any], game: Any, scene: str | None) -> None:

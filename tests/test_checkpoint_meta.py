@@ -95,6 +95,7 @@ def test_tournament_defaults_to_the_npcs_fighters(npc: Path, tmp_path: Path) -> 
     assert "playing the NPC's own fighters: chu vs boris" in res.output
     cfg = json.loads((tmp_path / "t" / "results.json").read_text())["config"]
     assert list(cfg["fighters"]) == ["chu", "boris"]
+    assert cfg["turn_limit"] == 4 and "turn limit: 4 (the NPC's own" in res.output
     assert "warning" not in res.output
 
 
