@@ -67,7 +67,7 @@ def npc_meta(cfg: TrainConfig, game: Game, steps: int) -> dict[str, Any]:
 
 def write_meta(checkpoint: str | Path, meta: dict[str, Any]) -> Path:
     """The sidecar of ``checkpoint``, written atomically."""
-    from .train import atomic_write_text
+    from .report import atomic_write_text
 
     path = meta_path(checkpoint)
     atomic_write_text(path, json.dumps(meta, indent=2) + "\n")
