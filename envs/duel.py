@@ -352,11 +352,6 @@ class DuelEnv(gym.Env):
 
     def render(self) -> str | np.ndarray | None:
         """The frame of ``render_mode``; "human" prints the ANSI board and returns None."""
-        if self.render_mode == "human":
-            text = render_frame(self.fight, "ansi", self._log_from)
-            if text is not None:
-                print(text)
-            return None
         return render_frame(self.fight, self.render_mode, self._log_from)
 
     @property

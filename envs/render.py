@@ -183,8 +183,14 @@ def _bar(img: np.ndarray, x: int, y: int, length: int, frac: float,
 
 def render_frame(state: State | None, mode: str | None, events_from: int = 0
                  ) -> str | np.ndarray | None:
-    """What an environment's ``render()`` returns in ``mode`` ("ansi", "rgb_array")."""
+    """What an environment's ``render()`` returns in ``mode``: "ansi" the text board,
+    "rgb_array" an image; "human" prints the text board and returns None (Gymnasium's and
+    PettingZoo's convention), so every env's ``render()`` is this one call."""
     if state is None or mode is None:
+        return None
+    if mode == "human":
+        text = render_ansi(state, events_from)
+        print(text)
         return None
     if mode == "ansi":
         return render_ansi(state, events_from)

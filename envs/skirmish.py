@@ -221,11 +221,6 @@ class SkirmishEnv(gym.Env):
         return self.game.sides[self.me]
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode == "human":
-            text = render_frame(self.fight, "ansi", self._log_from)
-            if text is not None:
-                print(text)
-            return None
         return render_frame(self.fight, self.render_mode, self._log_from)
 
     def close(self) -> None:

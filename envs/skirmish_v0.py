@@ -218,11 +218,6 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
             self.render()
 
     def render(self) -> str | np.ndarray | None:
-        if self.render_mode == "human":
-            text = render_frame(self.fight, "ansi", self._log_from)
-            if text is not None:
-                print(text)
-            return None
         return render_frame(self.fight, self.render_mode, self._log_from)
 
     def close(self) -> None:
