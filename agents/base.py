@@ -73,3 +73,21 @@ def as_agent(obj: Any) -> Agent:
         f"agent {obj!r}: expected an Agent, an agent name (e.g. 'greedy') or a callable "
         "f(state) -> Choice"
     )
+
+
+def key_values(spec: str, text: str, allowed: Any, unknown: Callable[[str], str]) -> dict[str, str]:
+    """The ``key=value,...`` part of an agent spec, as raw strings by key: every part must be
+    key=value, every key one of ``allowed`` (``unknown(key)`` says why not) and given once.
+    Registered agents and plug-ins share it; each types the values its own way."""
+    out: dict[str, str] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, eq, raw = part.partition("=")
+        key = key.strip()
+        if not eq:
+            raise AgentError(f"agent {spec!r}: parameter {part!r} must be key=value")
+        if key not in allowed:
+            raise AgentError(f"agent {spec!r}: {unknown(key)}; allowed: {', '.join(allowed) or 'none'}")
+        if key in out:
+            raise AgentError(f"agent {spec!r}: parameter {key!r} given twice")
+        out[key] = raw.strip()
+    return out

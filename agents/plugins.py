@@ -28,7 +28,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .base import Agent, AgentError
+from .base import Agent, AgentError, key_values
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
@@ -132,20 +132,8 @@ def convert(spec: str, key: str, raw: str, tp: Any) -> Any:
 def parse_params(spec: str, cls: type, text: str) -> dict[str, Any]:
     """The ``k=v,...`` part as keyword arguments checked against ``cls.__init__``."""
     table = init_params(cls)
-    out: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in text.split(","))):
-        key, eq, raw = part.partition("=")
-        key = key.strip()
-        if not eq:
-            raise AgentError(f"agent {spec!r}: parameter {part!r} must be key=value")
-        if key not in table:
-            allowed = ", ".join(table) or "none"
-            raise AgentError(f"agent {spec!r}: {cls.__name__} has no parameter {key!r}; "
-                             f"allowed: {allowed}")
-        if key in out:
-            raise AgentError(f"agent {spec!r}: parameter {key!r} given twice")
-        out[key] = convert(spec, key, raw.strip(), table[key])
-    return out
+    raw = key_values(spec, text, table, lambda key: f"{cls.__name__} has no parameter {key!r}")
+    return {key: convert(spec, key, v, table[key]) for key, v in raw.items()}
 
 
 def build(spec: str) -> Any:

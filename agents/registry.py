@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .base import Agent, AgentError
+from .base import Agent, AgentError, key_values
 
 ParamSpec = dict[str, tuple[type, float, float, str]]
 
@@ -117,19 +117,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             "plug-in FILE.py:Class[:key=value,...]"
         )
     table = AGENTS[name][2]()
-    params: dict[str, Any] = {}
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, eq, raw = part.partition("=")
-        key = key.strip()
-        if not eq:
-            raise AgentError(f"agent {spec!r}: parameter {part!r} must be key=value")
-        if key not in table:
-            allowed = ", ".join(table) or "none"
-            raise AgentError(f"agent {spec!r}: unknown parameter {key!r}; allowed: {allowed}")
-        if key in params:
-            raise AgentError(f"agent {spec!r}: parameter {key!r} given twice")
-        params[key] = _parse_value(name, key, raw.strip(), table[key])
-    return name, params
+    raw = key_values(spec, rest, table, lambda key: f"unknown parameter {key!r}")
+    return name, {key: _parse_value(name, key, v, table[key]) for key, v in raw.items()}
 
 
 def canonical(name: str, params: dict[str, Any]) -> str:
