@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 import typer
 
 from .base import Agent, AgentError
@@ -172,22 +171,10 @@ def _learned_probs(agent: Any, state: State) -> list[tuple[float, Choice]]:
     id share its probability), most probable first."""
     import torch
 
-    from hexdojo.envs.catalogue import catalogue_for
-    from hexdojo.envs.observation import encoder_for
-
     if agent._plays_group(state):
         raise AgentError(f"checkpoint {agent.path or agent.name!r}: a scene's group policy; "
                          "advise reads duel checkpoints only")
-    i = state.decision.fighter
-    cat, enc = catalogue_for(state.t), encoder_for(state.game)
-    legal = state.legal_choices()
-    ids = cat.ids(legal)
-    flat = enc.encode_flat(state, i, ids)
-    agent._check_spaces(flat.size, cat.n)
-    enc.rescale(flat, agent._scaling_for(enc))
-    obs = flat if agent._flat else enc.to_dict(flat)
-    mask = np.zeros(cat.n, dtype=bool)
-    mask[ids] = True
+    obs, mask, legal, ids = agent.duel_inputs(state)
     policy = agent.model.policy
     obs_t, _ = policy.obs_to_tensor(obs)
     with torch.no_grad():

@@ -116,21 +116,12 @@ class LearnedAgent(Agent):
 
     def act(self, state: State) -> Choice:
         from hexdojo.envs.catalogue import catalogue_for
-        from hexdojo.envs.observation import encoder_for
 
         i = state.decision.fighter
         if self._plays_group(state):
             return self._act_group(state, i)
         cat = catalogue_for(state.t)
-        enc = encoder_for(state.game)
-        legal = state.legal_choices()
-        ids = cat.ids(legal)
-        flat = enc.encode_flat(state, i, ids)
-        self._check_spaces(flat.size, cat.n)
-        enc.rescale(flat, self._scaling_for(enc))
-        obs = flat if self._flat else enc.to_dict(flat)
-        mask = np.zeros(cat.n, dtype=bool)
-        mask[ids] = True
+        obs, mask, legal, ids = self.duel_inputs(state)
         action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
         choice = cat.choice_for(int(action), state, i)
         if choice not in legal:  # cannot happen with an exact mask; counted, never executed
@@ -138,6 +129,23 @@ class LearnedAgent(Agent):
             choice = legal[int(self._rng.integers(len(legal)))]
         return choice
 
+
+    def duel_inputs(self, state: State) -> tuple[Any, np.ndarray, list[Choice], list[int]]:
+        """What the model sees at the decider's duel decision, as in training: the
+        observation (in its scaling and form), the boolean mask, the legal choices and
+        their action ids (one per choice). Refuses a model of other spaces in one line."""
+        from hexdojo.envs.catalogue import catalogue_for
+        from hexdojo.envs.observation import encoder_for
+
+        cat, enc = catalogue_for(state.t), encoder_for(state.game)
+        legal = state.legal_choices()
+        ids = cat.ids(legal)
+        flat = enc.encode_flat(state, state.decision.fighter, ids)
+        self._check_spaces(flat.size, cat.n)
+        enc.rescale(flat, self._scaling_for(enc))
+        mask = np.zeros(cat.n, dtype=bool)
+        mask[ids] = True
+        return (flat if self._flat else enc.to_dict(flat)), mask, legal, ids
 
     def _plays_group(self, state: State) -> bool:
         """Was the model trained on a scene's group spaces (``hexdojo/Skirmish-v0``: the
