@@ -11,12 +11,31 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
+from .formulas import (
+    attack_basic,
+    break_hold_basics,
+    break_succeeds,
+    can_soak,
+    counter_hits,
+    damage_extra,
+    damage_resistance,
+    damage_type,
+    defence_basic,
+    hits,
+    knockback_band,
+    knockback_extra,
+    knockback_skill,
+    pain_effect,
+    pain_extra,
+    self_injury_basic,
+    soak_levels,
+    wound_level,
+)
 from .legality import Window, dodge_destination, locked_limb, maneuver_choices, throw_destination
 from .model import END, PASS, RELEASE, Choice, Decision, Hold
-from .tables import Tables, h2
+from .tables import h2
 
 if TYPE_CHECKING:
-    from .ruleset import Knockback
     from .state import State
 
 Step = tuple[Decision, list[Choice]] | None
@@ -457,15 +476,15 @@ class AttackFrame(Frame):
         if react is not None and self.counter(s):
             cres, crec = s.roll("attack", bd, dterms, self.rd)
             ev.update(counter=react.maneuver, counter_location=react.location, defence=crec)
-            hits = []
-            if att >= cres:
-                hits.append((self.a, self.t, c, att - cres))
-            if cres >= att:
-                hits.append((self.t, self.a, react, cres - att))
-            ev["outcome"] = "both hit" if len(hits) == 2 else (
-                "hit" if hits[0][0] == self.a else "countered")
+            landed = []
+            if counter_hits(att, cres):
+                landed.append((self.a, self.t, c, att - cres))
+            if counter_hits(cres, att):
+                landed.append((self.t, self.a, react, cres - att))
+            ev["outcome"] = "both hit" if len(landed) == 2 else (
+                "hit" if landed[0][0] == self.a else "countered")
             s.log("attack", "§1.6", **ev)
-            for x, y, ch, margin in hits:
+            for x, y, ch, margin in landed:
                 frames += success(s, x, y, ch, margin)
             # both blows land at once (§1.6): follow-on windows only after both hits
             frames.sort(key=lambda fr: isinstance(fr, FollowOnFrame))
@@ -475,12 +494,7 @@ class AttackFrame(Frame):
         dres, drec = s.roll("defence", bd, dterms, self.rd)
         ev.update(defence_maneuver=rname or "none", defence=drec)
         rm = s.t.maneuvers[rname] if rname else None
-        if rm is not None and rm.category == "leg_grab":
-            hit = dres < att  # aom3226: the grabber wins ties
-        elif s.t.data.attack.hit_requires_higher:
-            hit = att > dres  # §5.2 PROPOSED
-        else:
-            hit = att >= dres
+        hit = hits(s.t, att, dres, rname)  # ties: aom315, aom3226, §5.2
         margin = att - dres
         ev["outcome"] = "hit" if hit else "miss"
         ev["margin"] = margin / 2
@@ -514,79 +528,6 @@ class AttackFrame(Frame):
         skip = () if s.t.data.movement.dodge_triggers_attacker else (self.a,)
         queue = movement_reactions(s, self.t, start, near_before, skip)
         return [ReactionsFrame(self.t, react.maneuver or "", queue)] if queue else []
-
-
-def attack_modifiers(s: State, x: int, y: int, maneuver: str, location: str | None
-                     ) -> list[tuple[str, int]]:
-    """The §1.8 modifiers of ``x``'s ``maneuver`` on ``y`` aimed at ``location`` (None:
-    unaimed) in the current state: the maneuver's own, aim, rear, holds, mounted."""
-    t = s.t
-    m = t.maneuvers[maneuver]
-    extra: list[tuple[str, int]] = [(maneuver, h2(m.attack_mod))]
-    if location is not None:
-        aim = t.loc_aim[location]
-        extra.append((f"aim {location}", t.aim[aim].attack))
-    if s.arc(x, y) in t.rear_arc:
-        extra.append(("rear", h2(t.data.attack.rear_bonus)))  # aom315
-    h_on = s.hold_on(x)
-    if h_on is not None and h_on.holder == y:
-        extra.append((f"held ({h_on.kind})", h2(t.hold_kinds[h_on.kind].held_attack_mod)))
-    h_by = s.hold_by(x)
-    if h_by is not None:
-        kind = t.hold_kinds[h_by.kind]
-        if h_by.held == y:
-            extra.append(("holding", h2(kind.holder_attack_bonus)))  # aom3225
-        else:
-            extra.append((f"holding ({h_by.kind})", h2(kind.holder_other_mod)))  # aom322a
-    f = s.fighters[x]
-    if f.mounted and m.mounted == "same_height":
-        mod = t.data.mounted.attack_mod if m.mounted_attack_mod is None else m.mounted_attack_mod
-        extra.append(("mounted", h2(mod)))  # aom3221, aom3225 (-2); aom3216 Grapple 0
-    return extra
-
-
-def attack_basic(s: State, x: int, y: int, maneuver: str, location: str | None
-                 ) -> tuple[int, list[tuple[str, int]]]:
-    """§1.8 basic attack value (half points) and its terms: skill (+ specialism) + CO (+
-    encumbrance, doubled for Martial Arts) + modifiers + wounds and stagger/stun. Public
-    (and pure) so that agents estimate with exactly the numbers the engine rolls on."""
-    m = s.t.maneuvers[maneuver]
-    return s.basic(x, m.skill, m.characteristic, m.specialisms,
-                   attack_modifiers(s, x, y, maneuver, location))
-
-
-def defence_basic(s: State, y: int, x: int, rname: str | None, attack: str | None,
-                  location: str | None) -> tuple[int, list[tuple[str, int]]]:
-    """§1.8 defence table (aom315): basic defence (half points) and terms of ``y`` against
-    ``x``'s ``attack`` aimed at ``location``, by ``y``'s defensive reaction ``rname`` or,
-    for None, the default defence. Public and pure, like :func:`attack_basic`."""
-    t = s.t
-    extra: list[tuple[str, int]] = []
-    h_by = s.hold_by(y)
-    if h_by is not None and h_by.held != x:
-        extra.append((f"holding ({h_by.kind})", h2(t.hold_kinds[h_by.kind].holder_other_mod)))
-    if rname is None:
-        d = t.data.attack.default_defence
-        extra.append(("bonus", h2(d.bonus)))
-        return s.basic(y, d.skill, d.characteristic, d.specialisms, extra)
-    m = t.maneuvers[rname]
-    extra.append((rname, defence_bonus(t, rname, attack, location)))
-    return s.basic(y, m.skill, m.characteristic, m.specialisms, extra)
-
-
-def defence_bonus(t: Tables, rname: str, attack: str | None, location: str | None) -> int:
-    """The defensive reaction's own bonus (half points, aom315 table): the only part of a
-    defence that depends on the attack (Drop Dodge by maneuver or aim, §5.11 PROPOSED)."""
-    m = t.maneuvers[rname]
-    if m.bonus_by_attack:
-        dd = t.data.drop_dodge
-        if attack in dd.by_maneuver:
-            return h2(dd.by_maneuver[attack or ""])
-        aim = t.loc_aim[location] if location is not None else t.data.attack.default_aim
-        return h2(dd.by_aim.get(aim, 0))
-    if m.category == "block":
-        return h2(t.data.forearm_block.bonus_vs_unarmed)
-    return h2(m.defence_bonus)
 
 
 # ======================================================================= success (§2 effects)
@@ -631,7 +572,7 @@ def success(s: State, x: int, y: int, c: Choice, margin: int) -> list[Frame]:
         if s.t.data.mounted.pull_down_lands == "adjacent":
             land_beside(s, x, y)
     if m.damage is not None:
-        dtype = m.damage_types[min(c.option, len(m.damage_types) - 1)]  # striker's choice (aom3221)
+        dtype = damage_type(t, c.maneuver or "", c.option)
         frames.append(HitFrame(x, y, c.maneuver or "", loc, dtype, margin, "attack"))
         if m.self_injury is not None:
             frames.append(self_injury(s, x, y, c.maneuver or "", loc))
@@ -665,14 +606,9 @@ def self_injury(s: State, x: int, y: int, maneuver: str, loc: str) -> Frame:
     """§1.17: striking armour hurts: basic damage = target DR - striker's skill (+2 Head Butt)."""
     t = s.t
     m = t.maneuvers[maneuver]
-    fx, fy = s.fighters[x], s.fighters[y]
     part_loc = t.data.self_injury.locations[m.self_injury or "hand"]
-    dr = fy.p.char(t.data.damage.resistance) + fy.p.pv[loc]
-    skill = fx.p.skill(m.self_injury_skill) + fx.p.spec_total(m.specialisms)
-    basic = dr - skill + h2(m.self_injury_extra)
-    armoured = fy.p.pv[loc] > 0
     return HitFrame(y, x, maneuver, part_loc, t.data.self_injury.damage_type, 0, "self",
-                    fixed=basic if (armoured or not t.data.self_injury.requires_armour) else None)
+                    fixed=self_injury_basic(t, s.fighters[x].p, s.fighters[y].p, maneuver, loc))
 
 
 def lock_damage(s: State, h: Hold) -> Frame:
@@ -709,8 +645,7 @@ class HitFrame(Frame):
                 pop(s, self)
                 return None
             self.roll_damage(s)
-            soak = s.t.maneuvers[s.t.soak]
-            if self.level > 0 and self.kind != "self" and v.ap >= soak.ap:
+            if can_soak(s.t, self.level, v.ap, self.kind):
                 self.at = "soak"
             else:
                 self.at = "apply"
@@ -749,23 +684,18 @@ class HitFrame(Frame):
     def roll_damage(self, s: State) -> None:
         t = s.t
         v = s.fighters[self.victim]
-        aim = t.aim[t.loc_aim[self.loc]]
         if self.kind == "self":
             self.damage = self.fixed or 0
             rec: dict[str, Any] = {"what": "self-injury", "result": self.damage / 2}
         else:
-            m = t.maneuvers[self.maneuver]
             use_margin = self.kind == "attack" or t.data.lock_damage.uses_margin
-            per_point = t.data.attack.margin_damage_per_point  # aom316; floor to half points
-            extra = [("rating", h2(m.damage or 0)),
-                     ("margin", int(self.margin * per_point) if use_margin else 0),
-                     (f"location {self.loc}", aim.damage)]
+            extra = damage_extra(t, self.maneuver, self.margin, self.loc, use_margin)
             risk = s.fighters[self.src].p.risk.damage if self.kind == "attack" else \
                 s.fighters[self.src].p.risk.lock_damage
             b, terms = s.basic(self.src, None, t.data.damage.characteristic, (), extra)
             self.damage, rec = s.roll("damage", b, terms, risk)
-        dr = v.p.char(t.data.damage.resistance) + v.p.pv[self.loc]
-        self.level = t.wound_level(self.damage - dr)
+        dr = damage_resistance(t, v.p, self.loc)
+        self.level = wound_level(t, self.damage - dr)
         s.log("damage", "aom316", a=self.src, t=self.victim, actor=s.fighters[self.src].name,
               target=v.name, maneuver=self.maneuver, kind=self.kind, location=self.loc,
               damage_type=self.dtype, roll=rec, dr=dr / 2, wound=t.wound_levels[self.level])
@@ -780,7 +710,7 @@ class HitFrame(Frame):
     def soak(self, s: State, risk: int) -> None:
         t = s.t
         res, rec = s.roll_spec(self.victim, "soak", t.data.soak.roll, risk)
-        levels = t.soak_levels(res)
+        levels = soak_levels(t, res)
         before = self.level
         self.level = max(0, self.level - levels)
         s.log("soak", "aom314c", a=self.victim, actor=s.fighters[self.victim].name, roll=rec,
@@ -818,29 +748,22 @@ class HitFrame(Frame):
         t = s.t
         p = t.data.pain
         v = s.fighters[self.victim]
-        aim = t.aim[t.loc_aim[self.loc]]
-        extra = [(f"{self.dtype}", h2(t.data.damage_types[self.dtype].pain)),
-                 (f"location {self.loc}", aim.pain),
-                 (t.wound_levels[self.level], t.wound_pain[self.level])]
+        extra = pain_extra(t, self.dtype, self.loc, self.level)
         res, rec = s.roll_spec(self.victim, "pain", p.roll, v.p.risk.pain, extra)
-        if res <= h2(p.unconscious_at_most):
-            effect = "unconscious"
+        effect = pain_effect(t, res)
+        if effect == "unconscious":
             s.knock_out(self.victim, "unconscious")
             if v.mounted:
                 fall_off(s, self.victim, "unconscious")
-        elif res < h2(p.stunned_below):
-            effect = "stunned"
+        elif effect == "stunned":
             v.ap = 0
             v.status = "stunned"
             v.pen = min(v.pen, h2(p.stun_penalty))
-        elif res < h2(p.staggered_below):
-            effect = "staggered"
+        elif effect == "staggered":
             s.lose_ap(self.victim, p.stagger_ap_loss)
             if v.status != "stunned":
                 v.status = "staggered"
             v.pen = min(v.pen, h2(p.stagger_penalty))
-        else:
-            effect = "none"
         s.log("pain", "aom1d31", a=self.victim, actor=v.name, roll=rec, effect=effect)
         if effect in ("stunned", "staggered") and self.kind == "attack":
             h = s.hold_by(self.victim)
@@ -862,13 +785,8 @@ class HitFrame(Frame):
         t = s.t
         kb = t.data.knockback
         v = s.fighters[self.victim]
-        aim_name = t.loc_aim[self.loc]
-        row = t.data.aim[aim_name]
-        loc_mod = h2(row.knockback_mounted if v.mounted and row.knockback_mounted is not None
-                     else row.knockback)
-        extra = [(self.dtype, h2(t.data.damage_types[self.dtype].knockback)),
-                 (f"location {self.loc}", loc_mod)]
-        skill = kb.mounted_skill if v.mounted else kb.roll.skill
+        extra = knockback_extra(t, self.dtype, self.loc, v.mounted)
+        skill = knockback_skill(t, v.mounted)
         b, terms = s.basic(self.victim, skill, kb.roll.characteristic, kb.roll.specialisms, extra,
                            worst=worst)
         res, rec = s.roll("knock-back", b, terms, v.p.risk.knockback)
@@ -932,19 +850,6 @@ class HitFrame(Frame):
                       if g.pos == dest and g.idx not in (self.victim, self.src, *skip) and g.out is None)
         if there:
             s.stack.append(ReactionsFrame(self.victim, self.maneuver, there))
-
-
-def knockback_band(kb: Knockback, fail: int) -> tuple[str, int, bool]:
-    """§1.13 (aom1d34, §5.20): what failing the knock-back roll by ``fail`` half points
-    does: (effect, AP lost, knocked over). Knocked back and knocked over also move the
-    victim; a victim with fewer AP than it loses falls as well (the caller knows its AP)."""
-    if fail <= 0:
-        return "none", 0, False
-    if fail <= h2(kb.off_balance_max_fail):
-        return "off balance", kb.off_balance_ap_loss, False
-    if fail < h2(kb.knocked_over_min_fail):
-        return "knocked back", kb.knocked_back_ap_loss, False
-    return "knocked over", kb.knocked_back_ap_loss, True
 
 
 # ======================================================================= follow-on (§3)
@@ -1015,24 +920,8 @@ class BreakHoldFrame(Frame):
 
     def basics(self, s: State, h: Hold) -> tuple[tuple[int, list[tuple[str, int]], str],
                                                    tuple[int, list[tuple[str, int]], str]]:
-        """(basic, terms, method) of the escaper and of the holder, who resists with its
-        best method (``break_hold.holder_method_choice`` "best", hexdojo) or the one it names."""
-        bh = s.t.data.break_hold
-        kind = s.t.hold_kinds[h.kind]
-        method = bh.escaper_methods[self.c.option]
-        spec = bh.methods[method]
-        eb, eterms = s.basic(self.i, spec.skill, spec.characteristic,
-                             (), [("earlier attempts", h2(s.t.data.holds.break_attempt_bonus) * h.attempts)])
-        best = None
-        choice = bh.holder_method_choice
-        for hm in bh.holder_methods if choice == "best" else [choice]:
-            hs = bh.methods[hm]
-            hb, hterms = s.basic(h.holder, hs.skill, hs.characteristic, (),
-                                 [(f"{h.kind} hold", h2(kind.break_holder_bonus))])
-            if best is None or hb > best[0]:
-                best = (hb, hterms, hm)
-        assert best is not None
-        return (eb, eterms, method), best
+        """(basic, terms, method) of the escaper and of the holder (aom322d)."""
+        return break_hold_basics(s, self.i, h, self.c.option)
 
     def roll_context(self, s: State) -> dict[str, Any]:
         """Risk decisions of a Break Hold: both sides' basic values."""
@@ -1047,7 +936,7 @@ class BreakHoldFrame(Frame):
         (eb, eterms, method), best = self.basics(s, h)
         eres, erec = s.roll(f"break hold ({method})", eb, eterms, self.re)
         hres, hrec = s.roll(f"hold ({best[2]})", best[0], best[1], self.rh)
-        ok = eres > hres  # the escaper must score higher (aom322d)
+        ok = break_succeeds(eres, hres)
         s.log("break_hold", "aom322d", a=self.i, t=h.holder, actor=s.fighters[self.i].name,
               maneuver=self.c.maneuver, via=self.via,
               target=s.fighters[h.holder].name, escaper=erec, holder=hrec,

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from . import formulas
 from . import hexgrid as hx
 from .dice import Dice, roll_result
 from .events import render_event
@@ -25,7 +26,7 @@ from .model import Choice, Decision, FighterState, Hold
 from .resolution import PhaseFrame, TurnFrame
 from .ruleset import RulesError, deep_merge, read_toml
 from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
-from .tables import Tables, h2, load_tables
+from .tables import Tables, load_tables
 
 
 class IllegalChoice(ValueError):
@@ -420,44 +421,15 @@ class State:
         wound_penalties: bool = True,
         worst: int | None = None,
     ) -> tuple[int, list[tuple[str, int]]]:
-        """Basic value (half points) and its terms: skill + specialisms + characteristic +
-        modifiers (encumbrance for CO rolls, doubled with Martial Arts, §1.16; a helmet on
-        PE rolls, §1.4; wounds, §1.14; stagger/stun, §1.12). ``worst`` overrides the worst
-        wound the impairment comes from: the rolls a hit forces are made before its own
-        wound impairs (aom1d31, aom1d32)."""
+        """Basic value (half points) and its terms of fighter ``i``'s roll as he stands
+        (:func:`formulas.basic`: sheet, modifiers, wounds, stagger/stun). ``worst``
+        overrides the worst wound the impairment comes from: the rolls a hit forces are
+        made before its own wound impairs (aom1d31, aom1d32)."""
         f = self.fighters[i]
-        p = f.p
-        data = self.t.data
-        terms: list[tuple[str, int]] = []
-        if skill:
-            terms.append((skill, p.skills.get(skill, 0)))
-            if specs:
-                sp = 0  # p.spec_total(specs), inlined: every roll comes here
-                for name in specs:
-                    sp += p.specs.get(name, 0)
-                if sp:
-                    terms.append(("specialism", sp))
-        if char:
-            terms.append((char, p.chars.get(char, 0)))
-            enc = data.encumbrance
-            if char == enc.characteristic and p.enc_mod:
-                mult = enc.martial_arts_multiplier if skill in enc.multiplied_with else 1
-                terms.append(("encumbrance", int(p.enc_mod * mult)))
-            if p.helmet_mod and char == data.helmets.characteristic:
-                terms.append(("helmet", p.helmet_mod))  # §1.4 aom312
-        for e in extra:
-            if e[1]:
-                terms.append(e)
-        if wound_penalties:
-            imp = self.t.impairment[f.worst if worst is None else worst]
-            if imp:
-                terms.append(("wounds", imp))
-            if f.pen:
-                terms.append((f.status or "penalty", f.pen))
-        total = 0
-        for _, v in terms:
-            total += v
-        return total, terms
+        if not wound_penalties:
+            return formulas.basic(self.t, f.p, skill, char, specs, extra)
+        return formulas.basic(self.t, f.p, skill, char, specs, extra,
+                              f.worst if worst is None else worst, f.pen, f.status)
 
     def roll(
         self, what: str, basic_h: int, terms: list[tuple[str, int]], risk: int
@@ -482,7 +454,7 @@ class State:
         """Basic value and terms of a roll described in the rules data (skill,
         characteristic, specialisms, bonus), e.g. soak."""
         return self.basic(i, spec.skill, spec.characteristic, spec.specialisms,
-                          list(extra) + [("bonus", h2(getattr(spec, "bonus", 0)))])
+                          formulas.spec_extra(spec, extra))
 
     def roll_spec(self, i: int, what: str, spec: Any, risk: int,
                   extra: Sequence[tuple[str, int]] = ()) -> tuple[int, dict[str, Any]]:
