@@ -48,7 +48,7 @@ def _root(
     """hexdojo: Age of Magic unarmed combat on a hex board, for AI fighters."""
 
 #: modules that may add commands (``register(app)``); missing ones are skipped
-EXTRA_COMMANDS = ("hexdojo.agents.train_cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise")
+EXTRA_COMMANDS = ("hexdojo.agents.training.cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise")
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_BAD_INPUT = 2

@@ -64,8 +64,8 @@ def ppo_settings(path: str | None) -> dict[str, Any]:
     """SB3's defaults (nothing passed) or the ``[ppo]`` table of a training TOML."""
     if path is None:
         return {}
-    from hexdojo.agents.train import ppo_kwargs
-    from hexdojo.agents.train_config import load_config
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.ppo import ppo_kwargs
 
     return ppo_kwargs(load_config(path).ppo)
 
@@ -87,7 +87,7 @@ def make_callback(args: argparse.Namespace, env_id: str, options: dict[str, Any]
     import gymnasium as gym
     from stable_baselines3.common.callbacks import BaseCallback
 
-    from hexdojo.agents.train import evaluate_env
+    from hexdojo.agents.training.evaluate import evaluate_env
 
     class Progress(BaseCallback):
         """The progress line comes from a timer thread: PPO's gradient phase calls no
@@ -233,7 +233,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
 
     import hexdojo.envs  # noqa: F401  (registers the ids)
     from hexdojo.agents.report import atomic_write_bytes
-    from hexdojo.agents.train import evaluate_env
+    from hexdojo.agents.training.evaluate import evaluate_env
 
     torch.set_num_threads(args.threads)
     options = parse_options(args.option, args.policy)

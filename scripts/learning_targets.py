@@ -1,6 +1,6 @@
 """Learning targets of issue 4, measured: MaskablePPO against one fixed opponent.
 
-Trains an NPC (``hexdojo.agents.train``) against a single opponent for a step budget,
+Trains an NPC (``hexdojo.agents.training``) against a single opponent for a step budget,
 then plays held-out fights (half on each side, fixed seeds) and prints the win rate with
 its 95 % Wilson interval, the number of illegal actions the masked agent executed, and the
 share of training wall time spent inside the environments.
@@ -21,8 +21,9 @@ import time
 from pathlib import Path
 
 from hexdojo.agents.policy import LearnedAgent
-from hexdojo.agents.train import evaluate, train
-from hexdojo.agents.train_config import load_config
+from hexdojo.agents.training.config import load_config
+from hexdojo.agents.training.evaluate import evaluate
+from hexdojo.agents.training.ppo import train
 from hexdojo.envs.rules import Game
 
 

@@ -16,8 +16,9 @@ pytest.importorskip("sb3_contrib")
 
 from hexdojo.agents.checkpoint_meta import extends_run, read_meta  # noqa: E402
 from hexdojo.agents.cli import app  # noqa: E402
-from hexdojo.agents.train import RunDir, train  # noqa: E402
-from hexdojo.agents.train_config import load_config  # noqa: E402
+from hexdojo.agents.training.config import load_config  # noqa: E402
+from hexdojo.agents.training.ppo import train  # noqa: E402
+from hexdojo.agents.training.rundir import RunDir  # noqa: E402
 from hexdojo.envs.rules import Game  # noqa: E402
 
 TINY = {
@@ -151,7 +152,7 @@ def test_run_steps_more_trains_on(npc: Path, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("seconds, more", [(1e-6, True), (1e4, False)])
 def test_checkpoints_on_wall_time(tmp_path: Path, monkeypatch, seconds: float, more: bool) -> None:
-    import hexdojo.agents.train as tr
+    import hexdojo.agents.training.rundir as tr
 
     saved: list[str] = []
     real = tr.atomic_save_model

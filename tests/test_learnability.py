@@ -13,8 +13,9 @@ pytest.importorskip("sb3_contrib")
 import hexdojo.envs  # noqa: E402,F401  (registers the ids)
 from hexdojo.agents.base import AgentError  # noqa: E402
 from hexdojo.agents.policy import LearnedAgent, check_checkpoint_observation  # noqa: E402
-from hexdojo.agents.train import evaluate_env, train  # noqa: E402
-from hexdojo.agents.train_config import HYPERPARAMS, TrainConfig, load_config  # noqa: E402
+from hexdojo.agents.training.config import HYPERPARAMS, TrainConfig, load_config  # noqa: E402
+from hexdojo.agents.training.evaluate import evaluate_env  # noqa: E402
+from hexdojo.agents.training.ppo import train  # noqa: E402
 from hexdojo.envs.duel import DuelEnv  # noqa: E402
 from hexdojo.envs.observation import encoder_for  # noqa: E402
 

@@ -164,8 +164,10 @@ def test_env_opponent_by_plugin_spec(plugin: str) -> None:
 
 def test_pool_opponent_and_a_tiny_training_against_a_plugin(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    from hexdojo.agents.train import PoolOpponent, read_eval, train
-    from hexdojo.agents.train_config import load_config
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.pool import PoolOpponent
+    from hexdojo.agents.training.ppo import train
+    from hexdojo.agents.training.rundir import read_eval
 
     pool = PoolOpponent([KICKER], None, 0.0)
     pool.reset(3)
@@ -183,8 +185,8 @@ def test_pool_opponent_and_a_tiny_training_against_a_plugin(tmp_path: Path) -> N
 
 def test_a_bad_plugin_in_the_pool_fails_before_anything_is_written(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    from hexdojo.agents.train import train
-    from hexdojo.agents.train_config import load_config
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.ppo import train
 
     cfg = load_config(overrides={"pool": {"scripted": [str(tmp_path / "x.py") + ":Bot"]}})
     with pytest.raises(AgentError, match="not found"):

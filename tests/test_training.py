@@ -16,8 +16,10 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from hexdojo.agents.policy import LearnedAgent  # noqa: E402
-from hexdojo.agents.train import RunDir, evaluate, read_eval, train  # noqa: E402
-from hexdojo.agents.train_config import load_config  # noqa: E402
+from hexdojo.agents.training.config import load_config  # noqa: E402
+from hexdojo.agents.training.evaluate import evaluate  # noqa: E402
+from hexdojo.agents.training.ppo import train  # noqa: E402
+from hexdojo.agents.training.rundir import RunDir, read_eval  # noqa: E402
 from hexdojo.envs.rules import Game, RulesError  # noqa: E402
 
 TINY = {
@@ -61,8 +63,8 @@ def test_killed_run_resumes_from_its_checkpoint(tmp_path):
     out = tmp_path / "killed"
     cfg = dict(TINY, total_steps=100_000, checkpoint_every=64)
     code = (
-        "import sys, json; from hexdojo.agents.train import train; "
-        "from hexdojo.agents.train_config import load_config; "
+        "import sys, json; from hexdojo.agents.training.ppo import train; "
+        "from hexdojo.agents.training.config import load_config; "
         f"train(load_config(overrides=json.loads(sys.argv[1])), {str(out)!r}, progress=False)"
     )
     proc = subprocess.Popen([sys.executable, "-c", code, json.dumps(cfg)])

@@ -1,0 +1,202 @@
+"""Training configuration: the shipped recommended settings, optionally overridden.
+
+``hexdojo train``'s defaults are data, the way the RL Zoo keeps a ``hyperparams/*.yml``
+per environment: ``agents/hyperparams/duel_v1.toml`` (``HYPERPARAMS``), then the user's
+TOML file, then command-line flags. Every value is validated; a bad one gets one error
+naming the file, the field, the value and what is allowed. The defaults train a Chu NPC
+against a mixed pool for a few minutes on two cores. The models' ``Field`` defaults are
+the schema's fallback and equal the shipped file (tested).
+
+Every field carries its meaning as a ``description`` (CleanRL's ``Args`` docstrings): the
+configuration table of ``docs/training.md`` is generated from them (:func:`config_table`;
+regenerate with ``python -m hexdojo.agents.training.config --write docs/training.md``,
+a test keeps it in sync).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from hexdojo.envs.rules.ruleset import RulesError, deep_merge, read_toml
+
+#: The recommended settings for hexdojo/Duel-v1 that ``load_config`` starts from.
+HYPERPARAMS = Path(__file__).resolve().parent.parent / "hyperparams" / "duel_v1.toml"
+
+LADDER_POOL = ("random", "striker", "grappler", "counter")
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PPOConfig(_Model):
+    """MaskablePPO hyper-parameters (sb3-contrib names)."""
+
+    # Chosen by measurement (scripts/learning_targets.py, docs/benchmarks.md): a 256x256
+    # net with 10 epochs won more than 128x128 / 5 epochs and spends a smaller share of
+    # the wall time in the environments; a linearly decaying learning rate kept the late
+    # part of a 1M-step run from drifting (80.5 % vs 73.5 % against the striker); no
+    # entropy bonus won more in 1M steps against the grappler on both seeds tried
+    # (79.6 % / 74.5 % vs 78.6 % / 71.0 % with 0.01) and the same within 50k vs random.
+    learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam learning rate (the start "
+                                 "of the schedule)")
+    n_steps: int = Field(1024, ge=8, le=1_000_000, description="steps per environment between "
+                         "updates (the rollout is `n_steps * n_envs`)")
+    batch_size: int = Field(512, ge=8, le=1_000_000, description="minibatch size")
+    n_epochs: int = Field(10, ge=1, le=100, description="passes over each rollout")
+    gamma: float = Field(0.995, gt=0, le=1, description="discount factor")
+    gae_lambda: float = Field(0.95, gt=0, le=1, description="GAE lambda")
+    ent_coef: float = Field(0.0, ge=0, le=1, description="entropy bonus (0: none; it won more "
+                            "without, docs/benchmarks.md)")
+    clip_range: float = Field(0.2, gt=0, le=1, description="PPO clipping range")
+    lr_schedule: Literal["constant", "linear"] = Field(
+        "linear", description="`linear`: the learning rate decays to 0 at the end of the run; "
+        "`constant` keeps it")
+    net_arch: list[int] = Field(default_factory=lambda: [256, 256],
+                                description="hidden layer sizes of the policy and value nets")
+
+    @field_validator("net_arch")
+    @classmethod
+    def _arch(cls, v: list[int]) -> list[int]:
+        if not v or any(n < 1 or n > 4096 for n in v):
+            raise ValueError("layer sizes must be 1..4096, at least one layer")
+        return v
+
+
+class PoolConfig(_Model):
+    """Who the learner fights: scripted ladder bots mixed with frozen snapshots of itself."""
+
+    scripted: list[str] = Field(default_factory=lambda: list(LADDER_POOL), min_length=1,
+                                description="agent specs of the scripted opponents in the pool")
+    self_play: bool = Field(True, description="also fight frozen snapshots of the learner")
+    self_play_prob: float = Field(0.3, ge=0, le=1, description="chance that a fight's opponent "
+                                  "is a snapshot (once one exists)")
+    snapshot_every: int = Field(10_000, ge=1, description="env steps between snapshots")
+    max_snapshots: int = Field(5, ge=1, le=100, description="snapshots kept (the newest)")
+
+
+class EvalConfig(_Model):
+    """The periodic evaluation: the deterministic policy against fixed opponents."""
+
+    every: int = Field(25_000, ge=1, description="env steps between evaluations (`eval.csv`, "
+                       "TensorBoard `eval/win_rate_*`; the best mean is kept as `best.zip`)")
+    episodes: int = Field(20, ge=1, le=100_000, description="fights per opponent, half on "
+                          "each side")
+    opponents: list[str] = Field(default_factory=lambda: list(LADDER_POOL),
+                                 description="agent specs evaluated against")
+
+
+class TrainConfig(_Model):
+    """A training run (``hexdojo train --config FILE``)."""
+
+    name: str = Field("npc", pattern=r"^[A-Za-z0-9_.-]{1,64}$",
+                      description="run name (default folder `runs/<name>`)")
+    fighters: list[str] = Field(default_factory=lambda: ["chu", "boris"], min_length=2,
+                                max_length=2, description="the two fighter presets or files; "
+                                "the learner plays both sides")
+    side: Literal["alternate", "random", "0", "1"] = Field(
+        "alternate", description="the learner's side: `alternate` (swapped every episode), "
+        "`random`, `0` or `1`")
+    scene: str | None = Field(None, description="a scene (shipped name or TOML): train one "
+                              "place of it on hexdojo/Skirmish-v0, every other place played by "
+                              "the pool; its fighters, start and arena replace `fighters`")
+    place: int | None = Field(None, ge=0, le=7, description="with a scene, the place the "
+                              "learner plays (none: a random place each episode)")
+    radius: int = Field(4, ge=1, le=20, description="arena radius in hexes")
+    turn_limit: int = Field(20, ge=1, le=10_000, description="turns before a fight is a draw")
+    rules: str | None = Field(None, description="a TOML file overriding rule values (none: "
+                              "the shipped rules)")
+    shaping: float = Field(0.05, ge=0, le=1, description="reward per wound level inflicted "
+                           "minus taken, on top of +1 win, -1 loss, 0 draw")
+    observation_scale: Literal["raw", "unit"] = Field(
+        "unit", description="`unit`: Duel-v1's observation (every number in [-1, 1]); `raw`: "
+        "Duel-v0's; a checkpoint of the other scaling is refused in one line")
+    total_steps: int = Field(150_000, ge=1, le=1_000_000_000,
+                             description="environment steps of the learner")
+    n_envs: int = Field(4, ge=1, le=256, description="vectorised environments")
+    vec_env: Literal["dummy", "subproc"] = Field(
+        "dummy", description="`dummy` (one process) or `subproc` (a process per environment)")
+    seed: int = Field(0, ge=0, description="seed of the model, the environments and the pool")
+    checkpoint_every: int = Field(25_000, ge=1, description="env steps between checkpoints "
+                                  "(`checkpoints/latest.zip`, `run.json`)")
+    checkpoint_seconds: float = Field(
+        60.0, gt=0, le=86_400, description="also checkpoint after this many seconds of wall "
+        "time since the last one, so that a run killed in its first minutes resumes")
+    device: Literal["cpu", "auto", "cuda"] = Field("cpu", description="torch device")
+    ppo: PPOConfig = Field(default_factory=PPOConfig, description="MaskablePPO hyper-parameters")
+    pool: PoolConfig = Field(default_factory=PoolConfig, description="the opponent pool")
+    eval: EvalConfig = Field(default_factory=EvalConfig, description="the periodic evaluation")
+
+
+def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> TrainConfig:
+    """``HYPERPARAMS``, then the TOML file at ``path``, then ``overrides`` (e.g. CLI flags)."""
+    raw: dict[str, Any] = read_toml(HYPERPARAMS)
+    source = str(HYPERPARAMS)
+    if path is not None:
+        raw = deep_merge(raw, read_toml(path))
+        source = str(path)
+    if overrides:
+        raw = deep_merge(raw, {k: v for k, v in overrides.items() if v is not None})
+    try:
+        return TrainConfig.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"])
+        raise RulesError(
+            f"{source}: field '{field}': value {err.get('input')!r}: {err['msg']}"
+        ) from None
+
+
+# ----------------------------------------------------------------------------- the doc table
+
+TABLE_START = "<!-- config table: generated from agents/training/config.py, do not edit -->"
+TABLE_END = "<!-- end of config table -->"
+
+
+def _shown(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, str):
+        return value
+    return json.dumps(value)
+
+
+def _rows(model: type[BaseModel], prefix: str = "") -> list[str]:
+    rows = []
+    defaults = model().model_dump()
+    for name, field in model.model_fields.items():
+        if isinstance(field.annotation, type) and issubclass(field.annotation, BaseModel):
+            rows += _rows(field.annotation, f"{prefix}{name}.")
+            continue
+        rows.append(f"| `{prefix}{name}` | `{_shown(defaults[name])}` | {field.description} |")
+    return rows
+
+
+def config_table() -> str:
+    """The Markdown table of every field: dotted name, default, description."""
+    return "\n".join(["| field | default | meaning |", "|---|---|---|", *_rows(TrainConfig)])
+
+
+def with_config_table(doc: str) -> str:
+    """``doc`` with the text between the table markers replaced by :func:`config_table`."""
+    head, sep, rest = doc.partition(TABLE_START)
+    _, sep2, tail = rest.partition(TABLE_END)
+    if not sep or not sep2:
+        raise ValueError(f"the page has no {TABLE_START!r} ... {TABLE_END!r} markers")
+    return f"{head}{TABLE_START}\n{config_table()}\n{TABLE_END}{tail}"
+
+
+if __name__ == "__main__":  # python -m hexdojo.agents.training.config [--write PAGE]
+    if sys.argv[1:2] == ["--write"] and len(sys.argv) == 3:
+        from hexdojo.agents.report import atomic_write_text
+
+        page = Path(sys.argv[2])
+        atomic_write_text(page, with_config_table(page.read_text(encoding="utf-8")))
+    else:
+        print(config_table())
