@@ -34,11 +34,15 @@ class LearnedAgent(Agent):
 
     def __init__(self, model: Any, name: str | None = None, deterministic: bool = True,
                  seed: int | None = None, path: str | None = None,
-                 observation: str | None = None) -> None:
+                 observation: str | None = None, temperature: float | None = None) -> None:
         """``observation`` ("raw": Duel-v0, "unit": Duel-v1) makes the agent refuse a
         model trained on the other scaling; None plays whichever the model was trained on
-        (read from its saved observation space at the first decision)."""
+        (read from its saved observation space at the first decision). ``temperature``
+        (duel decisions): sample from the masked logits divided by it, seeded per fight
+        (0: the most probable choice; None: ``deterministic`` decides, as before), how
+        ``hexdojo calibrate`` makes weaker levels of one policy."""
         self.model = model
+        self.temperature = temperature
         self.observation = observation
         self._scaling: str | None = None
         self.path = path  # set when loaded from a checkpoint: pickles as the path
@@ -56,7 +60,8 @@ class LearnedAgent(Agent):
 
     @classmethod
     def load(cls, path: str | Path, deterministic: bool = True, name: str | None = None,
-             observation: str | None = None) -> LearnedAgent:
+             observation: str | None = None, temperature: float | None = None
+             ) -> LearnedAgent:
         p = Path(path)
         if not p.is_file():
             raise AgentError(f"checkpoint {str(p)!r}: file not found")
@@ -66,7 +71,7 @@ class LearnedAgent(Agent):
         except Exception as exc:  # corrupt or foreign zip
             raise AgentError(f"checkpoint {str(p)!r}: not a MaskablePPO model ({exc})") from None
         return cls(model, name=name or p.stem, deterministic=deterministic, path=str(p),
-                   observation=observation)
+                   observation=observation, temperature=temperature)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickle a checkpoint agent as its path (for tournament worker processes)."""
@@ -122,13 +127,34 @@ class LearnedAgent(Agent):
             return self._act_group(state, i)
         cat = catalogue_for(state.t)
         obs, mask, legal, ids = self.duel_inputs(state)
-        action, _ = self.model.predict(obs, action_masks=mask, deterministic=self.deterministic)
+        if self.temperature is not None:
+            action = self._tempered(obs, mask)
+        else:
+            action, _ = self.model.predict(obs, action_masks=mask,
+                                           deterministic=self.deterministic)
         choice = cat.choice_for(int(action), state, i)
         if choice not in legal:  # cannot happen with an exact mask; counted, never executed
             self.illegal += 1
             choice = legal[int(self._rng.integers(len(legal)))]
         return choice
 
+    def _tempered(self, obs: Any, mask: np.ndarray) -> int:
+        """An action drawn from softmax(masked logits / temperature) with the agent's own
+        seeded generator (temperature 0: the arg-max); illegal actions keep probability 0."""
+        import torch
+
+        policy = self.model.policy
+        obs_t, _ = policy.obs_to_tensor(obs)
+        with torch.no_grad():
+            dist = policy.get_distribution(obs_t, action_masks=mask[None])
+            logits = dist.distribution.logits[0].cpu().numpy().astype(np.float64)
+        legal = np.flatnonzero(mask)
+        z = logits[legal]
+        if not self.temperature:
+            return int(legal[int(np.argmax(z))])
+        z = (z - z.max()) / float(self.temperature)
+        p = np.exp(z)
+        return int(legal[int(self._rng.choice(len(legal), p=p / p.sum()))])
 
     def duel_inputs(self, state: State) -> tuple[Any, np.ndarray, list[Choice], list[int]]:
         """What the model sees at the decider's duel decision, as in training: the

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .base import Agent, AgentError, key_values
+from .base import Agent, AgentError, FunctionAgent, key_values
 
 ParamSpec = dict[str, tuple[type, float, float, str]]
 
@@ -82,6 +82,20 @@ def agent_names() -> list[str]:
     return list(AGENTS)
 
 
+def as_agent(obj: Any) -> Agent:
+    """An :class:`Agent` from an agent, a spec string (see ``make_agent``) or a callable."""
+    if isinstance(obj, Agent):
+        return obj
+    if isinstance(obj, str):
+        return make_agent(obj)
+    if callable(obj):
+        return FunctionAgent(obj)
+    raise AgentError(
+        f"agent {obj!r}: expected an Agent, an agent name (e.g. 'greedy') or a callable "
+        "f(state) -> Choice"
+    )
+
+
 def describe_agents() -> list[tuple[str, str, str]]:
     """(name, what it does, its parameters) for help texts."""
     out = []
@@ -113,8 +127,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     if name not in AGENTS:
         raise AgentError(
             f"unknown agent {spec!r}; allowed: {', '.join(AGENTS)} "
-            "(optionally NAME:key=value,...), a checkpoint path ending in .zip or a "
-            "plug-in FILE.py:Class[:key=value,...]"
+            "(optionally NAME:key=value,...), a checkpoint path ending in .zip, a "
+            "plug-in FILE.py:Class[:key=value,...] or a calibrated run's level RUN:LEVEL"
         )
     table = AGENTS[name][2]()
     raw = key_values(spec, rest, table, lambda key: f"unknown parameter {key!r}")
@@ -137,6 +151,10 @@ def make_agent(spec: str) -> Agent:
     """An agent from a spec: a registered name with parameters, or a checkpoint path."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentError(f"agent spec {spec!r}: expected a name such as {', '.join(AGENTS)}")
+    from .calibrate import level_agent, split_level_spec
+
+    if split_level_spec(spec) is not None:  # a calibrated run's level: runs/npc:hard
+        return level_agent(spec)
     from .plugins import PluginAgent, is_plugin_spec
 
     if is_plugin_spec(spec):  # the user's own class: FILE.py:Class[:key=value,...]

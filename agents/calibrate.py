@@ -1,0 +1,462 @@
+"""``hexdojo calibrate RUN``: a trained run's named levels (easy, fair, hard, master).
+
+Why: a GM wants "a brawler who fights well but not perfectly", not a checkpoint. A level
+is an agent spec plus options (a snapshot of the run, the final policy sampled at a
+temperature, or any agent spec given with ``--candidate``: the hook for the policy with
+search at play time), measured **on the NPC's own side(s)** (its sidecar's ``side``)
+against a stand-in for a competent player (a scripted style, default the best of the
+main job's ladder) on common seeds, with its score and 95 % Wilson interval. The levels
+are a chain picked from the measured candidates so that easy < fair < hard < master in
+measured score, as evenly spread as the candidates allow; where the candidates' natural
+order (a lower temperature, a later snapshot) is not monotone, or two levels' intervals
+overlap, ``levels.json`` and the command say so.
+
+Levels are agents by name everywhere (``runs/npc:hard``, :func:`level_agent`, used by the
+registry's ``make_agent``).
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from itertools import combinations
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .base import Agent, AgentError
+from .style import Recorder, StyleStats
+
+LEVELS = ("easy", "fair", "hard", "master")
+LEVELS_FILE = "levels.json"
+FORMAT = "hexdojo-levels"
+#: the best scripted style of the main job's ladder (chu vs boris: greedy 1587, striker
+#: 1576, counter 1575; README benchmarks)
+DEFAULT_OPPONENT = "greedy"
+#: the final policy sampled at these temperatures (0: its most probable choice)
+TEMPERATURES = (0.0, 0.5, 1.0, 2.0, 5.0)
+OPTIONS = ("temperature",)
+#: the confirming fights' seeds start this far from the selection's
+CONFIRM_SEEDS = 1_000_000
+
+
+# --------------------------------------------------------------------------- levels by name
+def split_level_spec(spec: str) -> tuple[Path, str] | None:
+    """``runs/npc:hard`` -> (run folder, level); None if ``spec`` is no run folder's level."""
+    folder, sep, level = spec.strip().rpartition(":")
+    if not sep or not folder or not level or "=" in level or "/" in level:
+        return None
+    root = Path(folder)
+    if not root.is_dir() or not any((root / f).is_file()
+                                    for f in (LEVELS_FILE, "npc.zip", "config.json")):
+        return None
+    return root, level.strip().lower()
+
+
+def read_levels(root: Path) -> dict[str, Any]:
+    """The run's ``levels.json``, or one line saying how to make it."""
+    path = root / LEVELS_FILE
+    if not path.is_file():
+        raise AgentError(f"{root}: no {LEVELS_FILE} yet; run `hexdojo calibrate {root}` "
+                         "to make its levels")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AgentError(f"{path}: not valid JSON ({exc}); run hexdojo calibrate again") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not doc.get("levels"):
+        raise AgentError(f"{path}: not a hexdojo levels file (format {FORMAT!r})")
+    return doc
+
+
+def build(root: Path, entry: dict[str, Any], name: str | None = None) -> Agent:
+    """The agent of a level (or candidate) entry: its spec (a file of the run folder, or
+    any agent spec) with its options applied."""
+    from .registry import make_agent
+
+    spec = str(entry["agent"])
+    local = root / spec
+    agent = make_agent(str(local) if local.is_file() else spec)
+    for key, value in (entry.get("options") or {}).items():
+        if key not in OPTIONS:
+            raise AgentError(f"{root / LEVELS_FILE}: option {key!r}: unknown; allowed: "
+                             f"{', '.join(OPTIONS)}")
+        if not hasattr(agent, key):
+            raise AgentError(f"{root / LEVELS_FILE}: option {key}={value!r}: {spec} is not a "
+                             "learned policy (only learned policies take a temperature)")
+        setattr(agent, key, None if value is None else float(value))
+    if name is not None:
+        agent.name = name
+    return agent
+
+
+def level_agent(spec: str) -> Agent:
+    """``runs/npc:hard``: the level ``hard`` of the run ``runs/npc``."""
+    got = split_level_spec(spec)
+    if got is None:
+        raise AgentError(f"agent {spec!r}: not a run folder's level (RUN:LEVEL)")
+    root, level = got
+    doc = read_levels(root)
+    names = [e["name"] for e in doc["levels"]]
+    if level not in names:
+        raise AgentError(f"{root}: no level {level!r}; allowed: {', '.join(names)} "
+                         f"(from {root / LEVELS_FILE})")
+    entry = doc["levels"][names.index(level)]
+    return build(root, entry, name=f"{root.name}:{level}")
+
+
+# --------------------------------------------------------------------------- candidates
+@dataclass
+class Candidate:
+    """One agent that may become a level; ``chain``/``rank`` order the natural ladder
+    it belongs to (higher rank: expected stronger), for the monotonicity note."""
+
+    label: str
+    entry: dict[str, Any]
+    chain: str = ""
+    rank: float = 0.0
+
+
+def candidates(root: Path, temperatures: tuple[float, ...] = TEMPERATURES,
+               extra: tuple[str, ...] = ()) -> list[Candidate]:
+    """The final policy at each temperature, the best-evaluated model and the run's
+    snapshots at temperature 0, then the ``extra`` agent specs (e.g. search)."""
+    from .train import snapshot_paths
+
+    out = [Candidate(f"npc.zip T={t:g}", {"agent": "npc.zip", "options": {"temperature": t}},
+                     "temperature", -t) for t in temperatures]
+    if (root / "best.zip").is_file():
+        out.append(Candidate("best.zip T=0", {"agent": "best.zip",
+                                              "options": {"temperature": 0.0}}))
+    for p in snapshot_paths(root / "snapshots"):
+        steps = int(p.stem.rpartition("_")[2]) if p.stem.rpartition("_")[2].isdigit() else 0
+        out.append(Candidate(f"{p.stem} T=0", {"agent": f"snapshots/{p.name}",
+                                               "options": {"temperature": 0.0}},
+                             "training", float(steps)))
+    out += [Candidate(spec, {"agent": spec, "options": {}}) for spec in extra]
+    return out
+
+
+# --------------------------------------------------------------------------- measuring
+@dataclass
+class Measured:
+    """A candidate's fights against the stand-in, from the NPC's side."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    stats: StyleStats = field(default_factory=StyleStats)
+    chains: Counter = field(default_factory=Counter)  #: chain -> uses
+    chain_wounds: Counter = field(default_factory=Counter)  #: chain -> wounds dealt in it
+    turns: int = 0
+
+    @property
+    def n(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        return (self.wins + 0.5 * self.draws) / self.n if self.n else 0.0
+
+    def ci(self) -> tuple[float, float]:
+        from .ratings import wilson
+
+        return wilson(self.wins + 0.5 * self.draws, self.n)
+
+    def add(self, other: Measured) -> None:
+        self.wins += other.wins
+        self.draws += other.draws
+        self.losses += other.losses
+        self.turns += other.turns
+        self.stats.add(other.stats)
+        self.chains.update(other.chains)
+        self.chain_wounds.update(other.chain_wounds)
+
+    def summary(self) -> dict[str, Any]:
+        lo, hi = self.ci()
+        return {"score": round(self.score, 4), "ci": [round(lo, 4), round(hi, 4)],
+                "wins": self.wins, "draws": self.draws, "losses": self.losses, "n": self.n}
+
+
+@dataclass
+class Match:
+    """What a measurement plays: the game, the NPC's sides, the seeds."""
+
+    game: Any
+    sides: tuple[int, ...]
+    fights: int
+    seed: int = 0
+
+
+_W: dict[str, Any] = {}
+
+
+def _init(agents: list[Agent], opponents: list[Agent], match: Match) -> None:
+    _W.update(agents=agents, opponents=opponents, match=match)
+
+
+def _unit(unit: tuple[int, int, int, int, int]) -> tuple[int, int, Measured]:
+    """Seeds [start, stop) of agent ``a`` on ``side`` against opponent ``o``."""
+    from .lab.runner import observe_fight
+
+    a, o, side, start, stop = unit
+    match: Match = _W["match"]
+    npc, opp = Recorder(_W["agents"][a]), _W["opponents"][o]
+    m = Measured()
+    for seed in range(start, stop):
+        pair = (npc, opp) if side == 0 else (opp, npc)
+        f, _ = observe_fight(match.game, pair, ("npc", side, a, o, match.seed + seed))
+        sc = f.score(side)
+        m.wins += sc == 1.0
+        m.draws += sc == 0.5
+        m.losses += sc == 0.0
+        m.turns += f.turns
+        for chain, dealt in f.sides[side].chains:
+            m.chains[chain] += 1
+            m.chain_wounds[chain] += dealt
+    m.stats = npc.stats
+    return a, o, m
+
+
+def side_split(fights: int, sides: tuple[int, ...]) -> list[tuple[int, int]]:
+    """(side, fights on it): ``fights`` shared between the NPC's sides (same seeds)."""
+    per = max(1, fights // len(sides))
+    return [(s, per) for s in sides]
+
+
+def measure(agents: list[Agent], opponents: list[Agent], match: Match, workers: int = 1,
+            say: Callable[[str], None] | None = None, progress: bool = True
+            ) -> dict[tuple[int, int], Measured]:
+    """Every agent against every opponent on the NPC's sides; (agent, opponent) -> results.
+    The same seeds for all, so the comparisons are paired; identical for any ``workers``."""
+    from .lab.runner import Progress
+
+    chunk = 25
+    units = [(a, o, s, lo, min(n, lo + chunk)) for a in range(len(agents))
+             for o in range(len(opponents)) for s, n in side_split(match.fights, match.sides)
+             for lo in range(0, n, chunk)]
+    out = {(a, o): Measured() for a in range(len(agents)) for o in range(len(opponents))}
+    bar = Progress(sum(u[4] - u[3] for u in units), progress, say)
+    try:
+        if workers > 1 and len(units) > 1:
+            ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+            with ctx.Pool(workers, initializer=_init, initargs=(agents, opponents, match)) as pool:
+                done = list(_advance(pool.imap(_unit, units), bar))
+        else:
+            _init(agents, opponents, match)
+            done = list(_advance(map(_unit, units), bar))
+    finally:
+        bar.stop()
+    for a, o, m in done:  # in unit order: the sums do not depend on who finished first
+        out[(a, o)].add(m)
+    return out
+
+
+def _advance(results: Any, bar: Any) -> Any:
+    for a, o, m in results:
+        bar.advance(m.n)
+        yield a, o, m
+
+
+# --------------------------------------------------------------------------- choosing
+def pick_chain(scores: list[float], n: int = len(LEVELS)) -> list[int]:
+    """Indices of ``n`` candidates, weakest to strongest by measured score: the weakest,
+    the strongest, and between them those that spread the chain most evenly (the largest
+    smallest step). Monotone in measured score by construction; ties keep list order."""
+    if len(scores) < n:
+        raise ValueError(f"calibrate: {len(scores)} candidate(s) measured; {n} levels need "
+                         f"at least {n} (give more --temperatures or --candidate)")
+    order = sorted(range(len(scores)), key=lambda i: (scores[i], -i))
+    lo, hi = order[0], order[-1]
+
+    def spread(mid: tuple[int, ...]) -> tuple[float, float]:
+        chain = [scores[i] for i in (lo, *mid, hi)]
+        steps = [b - a for a, b in zip(chain, chain[1:], strict=False)]
+        return min(steps), -sum((s - sum(steps) / len(steps)) ** 2 for s in steps)
+
+    mid = max(combinations(order[1:-1], n - 2), key=spread)
+    return [lo, *mid, hi]
+
+
+def monotony_notes(cands: list[Candidate], results: list[Measured]) -> list[str]:
+    """Where a natural order (lower temperature, later snapshot) is not monotone in score."""
+    notes = []
+    for chain in sorted({c.chain for c in cands if c.chain}):
+        idx = sorted((i for i, c in enumerate(cands) if c.chain == chain), key=lambda i: cands[i].rank)
+        for a, b in zip(idx, idx[1:], strict=False):
+            if results[b].score < results[a].score:
+                ra, rb = results[a], results[b]
+                overlap = ra.ci()[0] <= rb.ci()[1]
+                notes.append(
+                    f"not monotone in {chain}: {cands[b].label} scored {rb.score:.1%} < "
+                    f"{cands[a].label} {ra.score:.1%}" + (" (the intervals overlap: within "
+                                                          "the noise)" if overlap else ""))
+    return notes
+
+
+def overlap_notes(levels: list[dict[str, Any]]) -> list[str]:
+    """Adjacent levels whose 95 % intervals overlap: not told apart at this many fights."""
+    out = []
+    for a, b in zip(levels, levels[1:], strict=False):
+        if b["ci"][0] <= a["ci"][1]:
+            out.append(f"{a['name']} [{a['ci'][0]:.1%}, {a['ci'][1]:.1%}] and {b['name']} "
+                       f"[{b['ci'][0]:.1%}, {b['ci'][1]:.1%}] overlap: not told apart at "
+                       f"{b['n']} fights (more --fights may separate them)")
+    return out
+
+
+# --------------------------------------------------------------------------- the run
+def run_match(root: Path, fights: int, seed: int) -> tuple[dict[str, Any], Match]:
+    """The run's sidecar and what its NPC is measured on: its game and its side(s)."""
+    from hexdojo.envs.rules import Game
+
+    from .checkpoint_meta import read_meta
+
+    final = root / "npc.zip"
+    if not final.is_file():
+        raise AgentError(f"{root}: no npc.zip (a finished `hexdojo train` / `hexdojo run` "
+                         "folder is needed)")
+    meta = read_meta(final)
+    if meta is None:
+        raise AgentError(f"{root}: npc.zip has no sidecar npc.json (an older run): calibrate "
+                         "needs its fighters and sides; retrain it with this hexdojo")
+    if meta.get("scene"):
+        raise AgentError(f"{root}: trained on scene {meta['scene']!r}; calibrate measures duel "
+                         "NPCs only (for now)")
+    game = Game.create(list(meta["fighters"]), rules=meta.get("rules"),
+                       radius=int(meta.get("radius", 4)), turn_limit=meta.get("turn_limit"))
+    side = str(meta.get("side", "alternate"))
+    sides = (int(side),) if side in ("0", "1") else (0, 1)
+    return meta, Match(game, sides, fights, seed)
+
+
+@dataclass
+class Calibration:
+    """What ``calibrate`` measured and chose (``doc`` is ``levels.json``)."""
+
+    doc: dict[str, Any]
+    chosen: list[int]
+    cands: list[Candidate]
+    results: list[Measured]
+    match: Match
+
+
+def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, seed: int = 0,
+              temperatures: tuple[float, ...] = TEMPERATURES, extra: tuple[str, ...] = (),
+              workers: int = 1, say: Callable[[str], None] = print, progress: bool = True
+              ) -> Calibration:
+    """Measure the candidates, pick the levels, write ``levels.json`` atomically."""
+    from .registry import make_agent
+    from .report import atomic_write_text
+
+    meta, match = run_match(root, fights, seed)
+    opp = make_agent(opponent)  # a bad name fails before any fight
+    cands = candidates(root, temperatures, extra)
+    agents = [build(root, c.entry, name=c.label) for c in cands]
+    say(f"calibrating {root}: {len(cands)} candidates x {match.fights} fights against "
+        f"{opp.name} on {side_words(match.sides)} ({' vs '.join(meta['fighters'])})")
+    got = measure(agents, [opp], match, workers, say, progress)
+    results = [got[(a, 0)] for a in range(len(cands))]
+    chosen, fresh, notes = confirm(pick_chain([r.score for r in results]), cands, agents, opp,
+                                   match, workers, say, progress)
+    levels = [{"name": name, "label": cands[i].label, **cands[i].entry, **m.summary(),
+               "selection": results[i].summary()}
+              for name, i, m in zip(LEVELS, chosen, fresh, strict=False)]
+    notes = monotony_notes(cands, results) + notes + overlap_notes(levels)
+    doc = {"format": FORMAT, "version": 1, "run": str(root), "opponent": opp.name,
+           "fighters": list(meta["fighters"]), "sides": list(match.sides),
+           "rules_id": meta.get("rules_id"), "steps": meta.get("steps"),
+           "fights": match.fights, "seed": seed, "levels": levels,
+           "candidates": [{"label": c.label, **c.entry, **r.summary()}
+                          for c, r in zip(cands, results, strict=False)], "notes": notes}
+    atomic_write_text(root / LEVELS_FILE, json.dumps(doc, indent=2) + "\n")
+    return Calibration(doc, chosen, cands, results, match)
+
+
+def confirm(chosen: list[int], cands: list[Candidate], agents: list[Agent], opp: Agent,
+            match: Match, workers: int, say: Callable[[str], None], progress: bool
+            ) -> tuple[list[int], list[Measured], list[str]]:
+    """Measure the chosen chain again on fresh seeds: the best of many noisy candidates
+    scores high partly by luck (the winner's curse), so the levels' scores are these. If
+    the fresh scores are not monotone, say so and order the levels by them."""
+    say(f"confirming the {len(chosen)} levels on {match.fights} fresh fights each")
+    again = Match(match.game, match.sides, match.fights, match.seed + CONFIRM_SEEDS)
+    got = measure([agents[i] for i in chosen], [opp], again, workers, say, progress)
+    fresh = [got[(k, 0)] for k in range(len(chosen))]
+    order = sorted(range(len(chosen)), key=lambda k: (fresh[k].score, k))
+    if order == list(range(len(chosen))):
+        return chosen, fresh, []
+    was = ", ".join(f"{cands[i].label} {m.score:.1%}" for i, m in zip(chosen, fresh, strict=False))
+    note = (f"on fresh seeds the chosen chain was not monotone ({was}): the levels are "
+            "ordered by their fresh scores")
+    return [chosen[k] for k in order], [fresh[k] for k in order], [note]
+
+
+def side_words(sides: tuple[int, ...] | list[int]) -> str:
+    return "both sides" if len(sides) == 2 else f"side {'AB'[sides[0]]} only"
+
+
+def table_lines(doc: dict[str, Any]) -> list[str]:
+    """The candidates and the chosen levels, for the terminal."""
+    chosen = {e["label"]: e["name"] for e in doc["levels"]}
+    lines = [f"{'candidate':<28} {'score':>7}  95 % interval      level"]
+    for c in sorted(doc["candidates"], key=lambda c: c["score"]):
+        lines.append(f"{c['label']:<28} {c['score']:>7.1%}  [{c['ci'][0]:.1%}, {c['ci'][1]:.1%}]"
+                     f"{'':<4}{chosen.get(c['label'], '')}")
+    lines += [f"note: {n}" for n in doc["notes"]]
+    return lines
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        values = ()
+    if not values or any(not 0 <= v <= 100 for v in values):
+        raise ValueError(f"--temperatures: value {text!r}: numbers 0..100, comma-separated "
+                         "(0: the policy's most probable choice)")
+    return values
+
+
+def register(app: Any) -> None:
+    """Add ``calibrate`` to the ``hexdojo`` app (listed in ``cli.EXTRA_COMMANDS``)."""
+    from .cli import clean_errors
+
+    @app.command("calibrate")
+    @clean_errors
+    def calibrate_cmd(
+        run: Annotated[Path, typer.Argument(help="a trained run folder (hexdojo train/run)")],
+        opponent: Annotated[str, typer.Option(
+            "--opponent", help="the stand-in for a competent player")] = DEFAULT_OPPONENT,
+        fights: Annotated[int, typer.Option("--fights", "-n", min=4, max=1_000_000,
+                                            help="fights per candidate")] = 200,
+        temperatures: Annotated[str, typer.Option(
+            help="the final policy's sampling temperatures tried")] = ",".join(
+                f"{t:g}" for t in TEMPERATURES),
+        candidate: Annotated[list[str] | None, typer.Option(
+            "--candidate", help="another agent spec to measure (repeatable), e.g. search")] = None,
+        seed: Annotated[int, typer.Option(min=0)] = 0,
+        workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
+        cards: Annotated[bool, typer.Option(help="write every level's card")] = True,
+        card_fights: Annotated[int, typer.Option(
+            min=2, max=100_000, help="cards: fights per ladder opponent")] = 100,
+        progress: Annotated[bool, typer.Option(help="a progress bar (or a line every 30 s)")] = True,
+    ) -> None:
+        """A trained run's levels (easy, fair, hard, master), measured on the NPC's side(s)
+        against a scripted stand-in; writes RUN/levels.json (and the levels' cards)."""
+        say = lambda s: typer.echo(s, err=True)  # noqa: E731
+        cal = calibrate(run, opponent, fights, seed, _floats(temperatures),
+                        tuple(candidate or ()), workers, say, progress)
+        for line in table_lines(cal.doc):
+            typer.echo(line)
+        typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
+        if cards:
+            from .card import make_cards
+
+            for f in make_cards(run, None, card_fights, seed, workers, say=say,
+                                progress=progress):
+                if f.suffix != ".json":
+                    typer.echo(f"wrote {f}")

@@ -1,0 +1,128 @@
+"""Fighting styles of a learned NPC: what it does (the style share metric) and a reward
+term that steers training toward a style.
+
+Why here and not in the trainer: the same counts serve three places. ``hexdojo
+calibrate`` and ``hexdojo card`` describe how a level fights (maneuvers, attack categories,
+dice risked, waiting and passing); style-conditioned training (``style = "grappler"``)
+rewards the style's maneuvers and checks the result with the same share. The categories
+are the rules data's (``maneuvers[...].category``), never a list of maneuver names copied
+from the rules: a grappler's attacks are those of the categories the scripted grappler
+favours (:data:`hexdojo.agents.scripted.GRABS`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .base import Agent
+
+if TYPE_CHECKING:
+    from hexdojo.envs.rules import Choice, State
+
+DEFENCES = frozenset({"dodge", "block", "leg_grab"})
+
+
+def style_categories() -> dict[str, frozenset[str]]:
+    """style -> the attack categories that make it (counter: the defences it answers with)."""
+    from .scripted import GRABS
+
+    return {"grappler": frozenset(GRABS), "striker": frozenset({"strike"}),
+            "counter": DEFENCES}
+
+
+STYLE_NAMES = ("grappler", "striker", "counter")
+
+
+@dataclass
+class StyleStats:
+    """What one agent did over some fights (one side each), summed."""
+
+    decisions: int = 0
+    maneuvers: Counter = field(default_factory=Counter)  #: name -> times chosen
+    attacks: Counter = field(default_factory=Counter)  #: category -> attacks made
+    attack_names: Counter = field(default_factory=Counter)  #: attack name -> times
+    windows: Counter = field(default_factory=Counter)  #: (decision kind, what) -> times
+    risk: Counter = field(default_factory=Counter)  #: (about, dice risked, most allowed)
+    end_ap: Counter = field(default_factory=Counter)  #: AP left when it ended its phase
+
+    def add(self, other: StyleStats) -> None:
+        self.decisions += other.decisions
+        for name in ("maneuvers", "attacks", "attack_names", "windows", "risk", "end_ap"):
+            getattr(self, name).update(getattr(other, name))
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-friendly (tuple keys joined with '|')."""
+        def flat(c: Counter) -> dict[str, int]:
+            return {("|".join(map(str, k)) if isinstance(k, tuple) else str(k)): int(v)
+                    for k, v in sorted(c.items(), key=lambda kv: str(kv[0]))}
+
+        return {"decisions": self.decisions, "maneuvers": flat(self.maneuvers),
+                "attacks": flat(self.attacks), "attack_names": flat(self.attack_names),
+                "windows": flat(self.windows), "risk": flat(self.risk),
+                "end_ap": flat(self.end_ap)}
+
+
+def is_attack(state: State, name: str) -> bool:
+    """An attack for the style counts: the engine's attacks and every grab-like move."""
+    from .scripted import GRABS
+
+    return state.t.is_attack(name) or state.t.maneuvers[name].category in GRABS
+
+
+def record(stats: StyleStats, state: State, c: Choice) -> None:
+    """Count the choice ``c`` made at ``state``'s decision."""
+    d = state.decision
+    if d is None:
+        return
+    stats.decisions += 1
+    kind = d.kind
+    if c.kind == "maneuver" and c.maneuver:
+        cat = state.t.maneuvers[c.maneuver].category
+        stats.maneuvers[c.maneuver] += 1
+        stats.windows[(kind, cat)] += 1
+        if is_attack(state, c.maneuver) and kind in ("action", "reaction", "follow_on"):
+            stats.attacks[cat] += 1
+            stats.attack_names[c.maneuver] += 1
+    elif c.kind == "risk":
+        most = max(x.risk for x in state.legal_choices())
+        stats.risk[(d.about or "roll", int(c.risk), int(most))] += 1
+    elif c.kind == "phase":
+        stats.windows[("phase", "take" if c.option else "wait")] += 1
+    elif c.kind == "end":
+        stats.windows[(kind, "end")] += 1
+        stats.end_ap[int(state.fighters[d.fighter].ap)] += 1
+    else:
+        stats.windows[(kind, c.kind)] += 1
+
+
+class Recorder(Agent):
+    """Wraps an agent and counts its choices (:func:`record`) without changing them."""
+
+    def __init__(self, inner: Agent) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.path = getattr(inner, "path", None)
+        self.stats = StyleStats()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.inner.reset(seed)
+
+    def act(self, state: State) -> Choice:
+        c = self.inner.act(state)
+        record(self.stats, state, c)
+        return c
+
+
+def style_share(stats: StyleStats, style: str) -> tuple[int, int]:
+    """(style moves, out of) for ``style``: grappler / striker = the share of its attacks
+    in the style's categories; counter = the share of the attacks it faced that it met
+    with a dodge, a block or a leg grab (rather than no reaction or an attack of its own)."""
+    cats = style_categories()[style]
+    if style == "counter":
+        faced = sum(v for (k, _), v in stats.windows.items() if k == "reaction")
+        met = sum(v for (k, cat), v in stats.windows.items() if k == "reaction" and cat in cats)
+        return met, faced
+    total = sum(stats.attacks.values())
+    return sum(v for cat, v in stats.attacks.items() if cat in cats), total

@@ -1,0 +1,159 @@
+"""``hexdojo calibrate`` (issue 14): a trained run's levels easy < fair < hard < master,
+measured on the NPC's own side(s), usable by name (``RUN:LEVEL``) wherever agents are
+taken; the temperature option of a learned agent; the choice of a monotone chain."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("sb3_contrib")
+
+from hexdojo.agents import calibrate as cal  # noqa: E402
+from hexdojo.agents.base import AgentError  # noqa: E402
+from hexdojo.agents.cli import app  # noqa: E402
+from hexdojo.agents.registry import make_agent  # noqa: E402
+from hexdojo.agents.training.config import load_config  # noqa: E402
+from hexdojo.agents.training.ppo import train  # noqa: E402
+
+#: a run small enough for a test: 1,024 steps against random, both sides
+TINY = {
+    "total_steps": 1024, "n_envs": 1, "turn_limit": 6, "checkpoint_every": 1024,
+    "fighters": ["chu", "boris"], "side": "alternate",
+    "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 2, "net_arch": [32]},
+    "pool": {"scripted": ["random"], "self_play": False},
+    "eval": {"every": 100_000, "episodes": 2, "opponents": ["random"]},
+}
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture(scope="module")
+def npc(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("cal") / "npc"
+    train(load_config(overrides=TINY), out, progress=False)
+    return out
+
+
+@pytest.fixture(scope="module")
+def levels(npc: Path) -> dict:
+    res = run("calibrate", str(npc), "--opponent", "random", "--fights", "24",
+              "--temperatures", "0,1,3,20", "--no-cards", "--no-progress")
+    assert res.exit_code == 0, res.output
+    return json.loads((npc / "levels.json").read_text())
+
+
+def test_levels_are_monotone_and_measured_on_both_sides(levels: dict) -> None:
+    names = [e["name"] for e in levels["levels"]]
+    assert names == ["easy", "fair", "hard", "master"]
+    scores = [e["score"] for e in levels["levels"]]
+    assert scores == sorted(scores)  # monotone from easy to master
+    assert levels["sides"] == [0, 1] and levels["opponent"] == "random"
+    for e in levels["levels"]:
+        assert e["n"] == 24 and e["wins"] + e["draws"] + e["losses"] == 24
+        assert e["ci"][0] <= e["score"] <= e["ci"][1]
+        assert e["agent"] in ("npc.zip", "best.zip") or e["agent"].startswith("snapshots/")
+    assert len(levels["candidates"]) >= 4
+
+
+def test_a_level_by_name_plays_what_was_measured(npc: Path, levels: dict) -> None:
+    """The confirming fights replayed with the level taken by name give its score."""
+    hard = next(e for e in levels["levels"] if e["name"] == "hard")
+    agent = make_agent(f"{npc}:hard")
+    assert agent.name == "npc:hard"
+    assert agent.temperature == hard["options"]["temperature"]
+    meta, match = cal.run_match(npc, 24, cal.CONFIRM_SEEDS)
+    got = cal.measure([agent], [make_agent("random")], match, progress=False)[(0, 0)]
+    assert got.summary()["score"] == hard["score"]
+
+
+def test_levels_by_name_in_the_tournament(npc: Path, levels: dict, tmp_path: Path) -> None:
+    res = run("tournament", f"{npc}:easy", f"{npc}:master", "-n", "2", "-o",
+              str(tmp_path / "t"), "--no-progress")
+    assert res.exit_code == 0, res.output
+    ratings = (tmp_path / "t" / "ratings.csv").read_text()
+    assert "npc:easy" in ratings and "npc:master" in ratings
+
+
+def test_bad_level_name_is_one_line_naming_the_levels(npc: Path, levels: dict) -> None:
+    with pytest.raises(AgentError, match=r"no level 'hardest'; allowed: easy, fair, hard, master"):
+        make_agent(f"{npc}:hardest")
+    res = run("tournament", f"{npc}:hardest", "random", "-n", "2")
+    assert res.exit_code == 2
+    assert "allowed: easy, fair, hard, master" in res.output
+    assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_a_run_without_levels_says_to_calibrate(tmp_path: Path) -> None:
+    run_dir = tmp_path / "r"
+    run_dir.mkdir()
+    (run_dir / "config.json").write_text("{}")
+    with pytest.raises(AgentError, match="no levels.json yet; run `hexdojo calibrate"):
+        make_agent(f"{run_dir}:hard")
+
+
+def test_temperature_zero_is_the_arg_max_and_high_temperature_varies(npc: Path) -> None:
+    """T=0 plays the policy's most probable choice (the deterministic agent's); a high
+    temperature samples: over a fight's decisions it departs from the arg-max."""
+    from hexdojo.envs.rules import Game
+
+    det, t0, hot = (make_agent(str(npc / "npc.zip")) for _ in range(3))
+    t0.temperature, hot.temperature = 0.0, 50.0
+    game = Game.create(["chu", "boris"], turn_limit=6)
+    differ = 0
+    for seed in range(3):
+        state = game.new_state(seed)
+        for a in (det, t0, hot):
+            a.reset(seed)
+        while not state.is_over:
+            c = det.act(state)
+            assert t0.act(state) == c
+            legal = state.legal_choices()
+            h = hot.act(state)
+            assert h in legal
+            differ += h != c
+            state.apply(c)
+    assert differ > 0
+
+
+def test_pick_chain_spreads_the_levels_by_hand() -> None:
+    # sorted: 0.1 (5), 0.2 (1), 0.4 (3), 0.5 (0), 0.6 (4), 0.9 (2); 0.1-0.4-0.6-0.9 has
+    # the largest smallest step (0.2); every other pair in the middle has one of 0.1
+    assert cal.pick_chain([0.5, 0.2, 0.9, 0.4, 0.6, 0.1]) == [5, 3, 4, 2]
+    with pytest.raises(ValueError, match="4 levels need at least 4"):
+        cal.pick_chain([0.1, 0.2, 0.3])
+
+
+def test_a_chain_not_monotone_on_fresh_seeds_is_said_and_reordered(monkeypatch) -> None:
+    def fake(agents, opponents, match, workers=1, say=None, progress=True):
+        scores = {"a": (3, 7), "b": (6, 4), "c": (5, 5), "d": (9, 1)}  # c below b
+        out = {}
+        for k, ag in enumerate(agents):
+            w, lo = scores[ag.name]
+            out[(k, 0)] = cal.Measured(wins=w, losses=lo)
+        return out
+
+    monkeypatch.setattr(cal, "measure", fake)
+
+    class A:
+        def __init__(self, n: str) -> None:
+            self.name = n
+
+    cands = [cal.Candidate(n, {"agent": n}) for n in "abcd"]
+    chosen, fresh, notes = cal.confirm([0, 1, 2, 3], cands, [A(n) for n in "abcd"], A("x"),
+                                       cal.Match(None, (0, 1), 10), 1, lambda s: None, False)
+    assert chosen == [0, 2, 1, 3] and [m.score for m in fresh] == [0.3, 0.5, 0.6, 0.9]
+    assert len(notes) == 1 and "not monotone" in notes[0]
+
+
+def test_monotony_notes_name_an_inverted_temperature() -> None:
+    cands = [cal.Candidate(f"T={t}", {}, "temperature", -t) for t in (0.0, 1.0, 5.0)]
+    res = [cal.Measured(wins=4, losses=6), cal.Measured(wins=5, losses=5),
+           cal.Measured(wins=1, losses=9)]
+    notes = cal.monotony_notes(cands, res)
+    assert len(notes) == 1 and "T=0.0 scored 40.0% < T=1.0 50.0%" in notes[0]
