@@ -1,0 +1,58 @@
+"""The learned policy as the prior of the MCTS agent: the NPC's strongest level.
+
+Why: the MCTS agent's tree children are the scripted greedy policy's best ``width``
+choices, so the search can never find a move greedy ranks low. The trained NPC ranks
+choices by what won in training; giving the tree its ranking (and, optionally, its
+rollouts) lets the search refine the policy instead of a scripted one, the way
+AlphaZero's search refines its network's prior. Decisions the search leaves to the
+policy (forced ones, and risk, soak and hold, answered from exact odds) stay with the
+scripted policy, whose odds are exact there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexdojo.envs.rules import Choice, State
+
+from .mcts import MCTSAgent, Node
+
+GUIDED_PARAMS: dict[str, tuple[type, float, float, str]] = {
+    "sims": (int, 1, 100_000, "simulations per decision"),
+    "width": (int, 1, 64, "children per node (the learned policy's most probable choices)"),
+    "horizon": (int, 1, 100, "turns simulated beyond the current one"),
+    "c": (float, 0, 10, "UCB1 exploration constant (values lie in -1..1)"),
+}
+
+
+def policy_ranking(agent: Any, state: State) -> list[Choice]:
+    """The decider's legal choices, most probable first under a learned agent's policy
+    (ties: the engine's legal order)."""
+    import torch
+
+    obs, mask, legal, ids = agent.duel_inputs(state)
+    policy = agent.model.policy
+    obs_t, _ = policy.obs_to_tensor(obs)
+    with torch.no_grad():
+        logits = policy.get_distribution(obs_t, action_masks=mask[None]).distribution.logits
+    z = logits[0].cpu().numpy()[ids]
+    order = np.argsort(-z, kind="stable")
+    return [legal[int(k)] for k in order]
+
+
+class GuidedMCTS(MCTSAgent):
+    """Open-loop UCT whose children are a learned policy's top ``width`` choices."""
+
+    def __init__(self, prior: Any, sims: int = 96, width: int = 4, horizon: int = 2,
+                 c: float = 0.7, seed: int | None = 0, name: str = "guided") -> None:
+        super().__init__(sims=sims, width=width, horizon=horizon, c=c, seed=seed, name=name)
+        self.prior = prior
+
+    def _expand(self, node: Node, sim: State) -> None:
+        node.children = {ch: Node() for ch in policy_ranking(self.prior, sim)[: self.width]}
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self.prior.reset(seed)

@@ -1,0 +1,122 @@
+"""Imitation warm start: clone a scripted teacher into the NPC's policy before PPO.
+
+Why: PPO from a random policy spends most of a short run rediscovering what the scripted
+styles already know (close, strike, defend), and within the main job's budget it
+plateaus just below them. Cloning the teacher first starts PPO at the teacher's level;
+the PPO phase then looks for what beats the pool instead of what any style knows.
+
+The dataset is the learner side's decisions in seeded fights of the training game: the
+teacher plays that side (both sides, alternately), an opponent drawn from a list plays
+the other, and each decision is recorded as the policy would see it in training (the
+duel environment's flat observation in its scaling, the exact mask, the teacher's
+action id). The value head learns the fight's outcome, discounted by the decisions left,
+so PPO's first advantages are not noise. Everything is seeded: the same arguments give
+the same dataset and the same cloned weights.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hexdojo.envs.rules import Choice, Game, State
+
+from .base import Agent
+
+
+@dataclass
+class Demonstrations:
+    """Recorded decisions: observation, boolean mask, teacher action, value target."""
+
+    obs: np.ndarray
+    masks: np.ndarray
+    actions: np.ndarray
+    returns: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+class _Recorder(Agent):
+    """Plays the teacher's choice and writes down what the policy would have seen."""
+
+    def __init__(self, teacher: Agent, scaling: str) -> None:
+        self.teacher, self.scaling, self.name = teacher, scaling, teacher.name
+        self.rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        self.teacher.reset(seed)
+
+    def act(self, state: State) -> Choice:
+        from hexdojo.envs.catalogue import catalogue_for
+        from hexdojo.envs.observation import encoder_for
+
+        choice = self.teacher.act(state)
+        cat, enc = catalogue_for(state.t), encoder_for(state.game)
+        ids = cat.ids(state.legal_choices())
+        if len(ids) > 1:  # a forced decision teaches nothing
+            flat = enc.encode_flat(state, state.decision.fighter, ids)
+            enc.rescale(flat, self.scaling)
+            mask = np.zeros(cat.n, dtype=bool)
+            mask[ids] = True
+            self.rows.append((flat.astype(np.float32), mask, cat.ids([choice])[0]))
+        return choice
+
+
+def demonstrate(game: Game, teacher: Agent, opponents: list[Agent], fights: int, seed: int,
+                scaling: str = "unit", gamma: float = 0.995) -> Demonstrations:
+    """The teacher's decisions in ``fights`` seeded fights, alternating sides, the
+    opponent cycling through ``opponents``; value targets are the outcome for the
+    teacher's side (+1 win, -1 loss, 0 draw) discounted by the decisions still to come."""
+    from .tournament import play_fight
+
+    obs, masks, acts, rets = [], [], [], []
+    for k in range(fights):
+        rec = _Recorder(teacher, scaling)
+        side, opp = k % 2, opponents[(k // 2) % len(opponents)]
+        record = play_fight(game, (rec, opp) if side == 0 else (opp, rec), seed + k)
+        outcome = 0.0 if record.winner is None else (1.0 if record.winner == side else -1.0)
+        n = len(rec.rows)
+        for j, (o, m, a) in enumerate(rec.rows):
+            obs.append(o)
+            masks.append(m)
+            acts.append(a)
+            rets.append(outcome * gamma ** (n - 1 - j))
+    return Demonstrations(np.stack(obs), np.stack(masks), np.asarray(acts, dtype=np.int64),
+                          np.asarray(rets, dtype=np.float32))
+
+
+def clone(policy: Any, demos: Demonstrations, epochs: int = 8, batch: int = 256,
+          lr: float = 1e-3, value_weight: float = 0.5, seed: int = 0) -> dict[str, float]:
+    """Fit a MaskablePPO policy to the demonstrations (masked cross-entropy on the
+    actions, squared error on the values); returns the last epoch's loss and the share of
+    decisions where the policy's top action is the teacher's."""
+    import torch
+
+    gen = torch.Generator().manual_seed(seed)
+    obs = torch.as_tensor(demos.obs)
+    acts = torch.as_tensor(demos.actions)
+    rets = torch.as_tensor(demos.returns)
+    masks = demos.masks
+    opt = torch.optim.Adam(policy.parameters(), lr=lr)
+    policy.set_training_mode(True)
+    n, last = len(demos), 0.0
+    for _ in range(epochs):
+        order = torch.randperm(n, generator=gen)
+        total = 0.0
+        for start in range(0, n, batch):
+            idx = order[start:start + batch]
+            values, logp, _ = policy.evaluate_actions(obs[idx], acts[idx], masks[idx.numpy()])
+            loss = -logp.mean() + value_weight * torch.mean((values.flatten() - rets[idx]) ** 2)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += float(loss) * len(idx)
+        last = total / n
+    policy.set_training_mode(False)
+    with torch.no_grad():
+        dist = policy.get_distribution(obs, action_masks=masks)
+        top = dist.distribution.probs.argmax(dim=1)
+    return {"loss": last, "agreement": float((top == acts).float().mean())}
