@@ -443,6 +443,9 @@ def register(app: Any) -> None:
         cards: Annotated[bool, typer.Option(help="write every level's card")] = True,
         card_fights: Annotated[int, typer.Option(
             min=2, max=100_000, help="cards: fights per ladder opponent")] = 100,
+        card_ladder: Annotated[str, typer.Option(
+            help="cards: the ladder's opponents, comma-separated")] = "random,greedy,striker,"
+                                                                    "grappler,counter",
         progress: Annotated[bool, typer.Option(help="a progress bar (or a line every 30 s)")] = True,
     ) -> None:
         """A trained run's levels (easy, fair, hard, master), measured on the NPC's side(s)
@@ -454,9 +457,9 @@ def register(app: Any) -> None:
             typer.echo(line)
         typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
         if cards:
-            from .card import make_cards
+            from .card import ladder_specs, make_cards
 
-            for f in make_cards(run, None, card_fights, seed, workers, say=say,
-                                progress=progress):
+            for f in make_cards(run, None, card_fights, seed, workers, ladder_specs(card_ladder),
+                                say=say, progress=progress):
                 if f.suffix != ".json":
                     typer.echo(f"wrote {f}")

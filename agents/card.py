@@ -143,7 +143,8 @@ def sections(c: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
         [["opponent", "score [95 % CI]", "W-D-L"]] +
         [[e["opponent"], _ci(e), f"{e['wins']}-{e['draws']}-{e['losses']}"] for e in c["ladder"]]))
     if c["levels"]:
-        out.append((f"Levels (against {c['stand_in']}, on its side(s))", c["notes"],
+        out.append((f"Levels (against {c['stand_in']}, on its side(s))",
+                    [f"Note: {n}." for n in c["notes"]],
                     [["level", "agent", "score [95 % CI]", "fights"]] +
                     [[e["name"], e["label"], _ci(e), str(e["n"])] for e in c["levels"]]))
     out.append(("Attacks it makes, by category", [
@@ -167,8 +168,8 @@ def sections(c: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
         f"Waits instead of taking its phase in {t['waits']:.0%} of {t['phases']} phase choices; "
         f"lets {t['no_reaction']:.0%} of {t['reactions']} attacks through without a reaction; "
         f"declines {t['declined']:.0%} of {t['follow_ons']} follow-on chances; ends its phase "
-        f"with AP left in {t['ends_with_ap']:.0%} of {t['ends']} phases "
-        f"(on average {t['ap_left']:.1f} AP)."], []))
+        f"itself {t['ends']} times, with AP left in {t['ends_with_ap']:.0%} of them "
+        f"(on average {t['ap_left']:.1f} AP left)."], []))
     return out
 
 
@@ -259,7 +260,7 @@ def make_cards(root: Path, levels: list[str] | None = None, fights: int = 100, s
     return files
 
 
-def _ladder(text: str) -> tuple[str, ...]:
+def ladder_specs(text: str) -> tuple[str, ...]:
     names = tuple(x.strip() for x in text.split(",") if x.strip())
     if not names:
         raise ValueError(f"--ladder: value {text!r}: give agent specs, comma-separated")
@@ -287,7 +288,7 @@ def register(app: Any) -> None:
         root, levels = (got[0], [got[1]]) if got else (Path(run), None)
         if not root.is_dir():
             raise ValueError(f"{run}: not a run folder (or RUN:LEVEL)")
-        files = make_cards(root, levels, fights, seed, workers, _ladder(ladder),
+        files = make_cards(root, levels, fights, seed, workers, ladder_specs(ladder),
                            say=lambda s: typer.echo(s, err=True), progress=progress)
         for f in files:
             if f.suffix != ".json":

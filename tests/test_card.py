@@ -1,0 +1,141 @@
+"""NPC cards (issue 14): ``hexdojo card RUN[:LEVEL]`` writes Markdown and HTML saying how
+the NPC fights (maneuvers, chains, attack categories and style shares, dice risked, when
+it waits), its strength against the ladder on its side(s) with intervals, and its levels;
+checked as text and, in headless Chromium, as a page."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+pytest.importorskip("sb3_contrib")
+
+from hexdojo.agents import card  # noqa: E402
+from hexdojo.agents.calibrate import Measured  # noqa: E402
+from hexdojo.agents.cli import app  # noqa: E402
+from hexdojo.agents.style import StyleStats, style_share  # noqa: E402
+from hexdojo.agents.training.config import load_config  # noqa: E402
+from hexdojo.agents.training.ppo import train  # noqa: E402
+
+TINY = {
+    "total_steps": 512, "n_envs": 1, "turn_limit": 6, "checkpoint_every": 512,
+    "fighters": ["chu", "boris"], "side": "1",
+    "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 1, "net_arch": [16]},
+    "pool": {"scripted": ["random"], "self_play": False},
+    "eval": {"every": 100_000, "episodes": 2, "opponents": ["random"]},
+}
+
+
+def run(*args: str):
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.fixture(scope="module")
+def npc(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("card") / "npc"
+    train(load_config(overrides=TINY), out, progress=False)
+    res = run("calibrate", str(out), "--opponent", "random", "--fights", "8",
+              "--temperatures", "0,1,5,30", "--card-fights", "6", "--card-ladder", "random", "--no-progress")
+    assert res.exit_code == 0, res.output
+    return out
+
+
+def test_calibrate_writes_a_card_per_level(npc: Path) -> None:
+    for level in ("easy", "fair", "hard", "master"):
+        for ext in ("md", "html", "json"):
+            assert (npc / "cards" / f"{level}.{ext}").is_file()
+    md = (npc / "cards" / "hard.md").read_text()
+    assert md.startswith("# NPC card: npc, level hard (Chu vs Boris)")
+    for head in ("Strength against the ladder", "Levels (against random", "Chains it favours",
+                 "Dice it risks", "When it waits or passes", "Attacks it makes, by category"):
+        assert f"## {head}" in md
+
+
+def test_card_of_one_level_on_its_own_side(npc: Path) -> None:
+    res = run("card", f"{npc}:master", "--ladder", "random,striker",
+              "-n", "6", "--no-progress")
+    assert res.exit_code == 0, res.output
+    data = json.loads((npc / "cards" / "master.json").read_text())
+    assert data["sides"] == "side B only"  # trained with side = "1"
+    assert [e["opponent"] for e in data["ladder"]] == ["random", "striker"]
+    assert all(e["n"] == 6 and e["ci"][0] <= e["score"] <= e["ci"][1] for e in data["ladder"])
+    how = data["how"]
+    assert how["fights"] == 12
+    shares = [s for _, _, s in how["attacks"]]
+    assert shares == sorted(shares, reverse=True) and abs(sum(shares) - 1) < 1e-9
+    assert [e["name"] for e in data["levels"]] == ["easy", "fair", "hard", "master"]
+
+
+def test_bad_level_is_one_line(npc: Path) -> None:
+    res = run("card", f"{npc}:brutal", "--no-progress")
+    assert res.exit_code == 2
+    assert "no level 'brutal'; allowed: easy, fair, hard, master" in res.output
+
+
+def test_style_shares_and_risk_by_hand() -> None:
+    s = StyleStats()
+    s.attacks.update({"strike": 6, "grab": 2, "throw": 1, "lock": 1})
+    s.windows.update({("reaction", "dodge"): 3, ("reaction", "pass"): 1,
+                      ("reaction", "strike"): 1, ("phase", "wait"): 1, ("phase", "take"): 3})
+    s.risk.update({("attack", 6, 6): 3, ("attack", 3, 6): 1, ("defence", 0, 4): 1})
+    assert style_share(s, "grappler") == (4, 10)  # grab, throw, lock of 10 attacks
+    assert style_share(s, "striker") == (6, 10)
+    assert style_share(s, "counter") == (3, 5)  # 3 dodges of 5 attacks faced
+    risk = {r["roll"]: r for r in card.risk_facts(s)}
+    assert risk["attack"]["all_in"] == 0.75 and risk["attack"]["mean"] == 5.25
+    assert risk["defence"]["none"] == 1.0
+    tempo = card.tempo_facts(s)
+    assert tempo["waits"] == 0.25 and tempo["no_reaction"] == 0.2
+    m = Measured(wins=1, stats=s, chains=Counter({"Martial Strike > Arm Grab": 2}),
+                 chain_wounds=Counter({"Martial Strike > Arm Grab": 1}))
+    facts = card.fighting(m)
+    assert facts["chains"][0] == {"chain": "Martial Strike > Arm Grab", "uses": 2,
+                                  "share": 1.0, "wounds_per_use": 0.5}
+
+
+# --------------------------------------------------------------------------- the browser
+CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def _chromium() -> str | None:
+    for c in CANDIDATES:
+        if Path(c).is_file():
+            return c
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def page():
+    if os.environ.get("CI"):  # CI installs both (README test command): a skip would hide a break
+        import playwright.sync_api as sync
+    else:
+        sync = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("no system chromium: the README's test command installs it")
+        pytest.skip("no system chromium (apt-get install chromium)")
+    with sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        yield browser.new_page()
+        browser.close()
+
+
+def test_html_card_in_a_browser(page, npc: Path) -> None:
+    page.goto((npc / "cards" / "easy.html").as_uri())
+    assert page.title() == "NPC card: npc, level easy (Chu vs Boris)"
+    heads = page.locator("h2").all_inner_texts()
+    assert heads[0] == "What it is" and "Chains it favours" in heads
+    levels = page.locator("section", has_text="Levels (against random").locator("tr")
+    assert levels.count() == 5  # header + 4 levels
+    assert levels.nth(1).locator("td").first.inner_text() == "easy"
+    ladder = page.locator("section", has_text="Strength against the ladder").locator("td")
+    assert ladder.first.inner_text() == "random"
+    widths = page.eval_on_selector_all(".bar", "els => els.map(e => e.getBoundingClientRect().width)")
+    assert widths and max(widths) > 0  # the share bars are drawn
