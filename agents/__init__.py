@@ -4,8 +4,8 @@
     striker = make_agent("striker:aggression=0.8")
 """
 
-from .base import Agent, AgentError, FunctionAgent, as_agent
-from .registry import agent_names, make_agent
+from .base import Agent, AgentError, FunctionAgent
+from .registry import agent_names, as_agent, make_agent
 from .tournament import TournamentConfig, play_fight, run_tournament
 
 __all__ = [

@@ -59,22 +59,6 @@ class FunctionAgent(Agent):
         return self.fn(state)
 
 
-def as_agent(obj: Any) -> Agent:
-    """An :class:`Agent` from an agent, a spec string (see ``make_agent``) or a callable."""
-    if isinstance(obj, Agent):
-        return obj
-    if isinstance(obj, str):
-        from .registry import make_agent
-
-        return make_agent(obj)
-    if callable(obj):
-        return FunctionAgent(obj)
-    raise AgentError(
-        f"agent {obj!r}: expected an Agent, an agent name (e.g. 'greedy') or a callable "
-        "f(state) -> Choice"
-    )
-
-
 def key_values(spec: str, text: str, allowed: Any, unknown: Callable[[str], str]) -> dict[str, str]:
     """The ``key=value,...`` part of an agent spec, as raw strings by key: every part must be
     key=value, every key one of ``allowed`` (``unknown(key)`` says why not) and given once.

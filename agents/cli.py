@@ -8,19 +8,14 @@ listed there that exists and defines ``register(app)`` adds its commands to this
 
 from __future__ import annotations
 
-import functools
 import importlib
-import os
 import sys
-from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
 
-from hexdojo.envs.rules import RulesError, preset_names
-
-from .base import AgentError
+from .cli_common import EXIT_BAD_INPUT, clean_errors, fail, out_folder, parse_fighters
 from .registry import agent_names
 
 app = typer.Typer(
@@ -50,62 +45,7 @@ def _root(
 #: modules that may add commands (``register(app)``); missing ones are skipped
 EXTRA_COMMANDS = ("hexdojo.agents.training.cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise")
 
-F = TypeVar("F", bound=Callable[..., Any])
-EXIT_BAD_INPUT = 2
-
-
-def out_folder(value: Path | None) -> Path | None:
-    """An ``--out`` folder option: refuse an existing file before any work is done."""
-    if value is not None and value.exists() and not value.is_dir():
-        raise typer.BadParameter(f"{str(value)!r} is a file; give a folder (created if missing)")
-    return value
-
-
-def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
-    """Print ``error: message`` on stderr and exit with ``code``."""
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
-def clean_errors(fn: F) -> F:
-    """Turn the library's input errors into one-line messages and exit status 2."""
-
-    @functools.wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        from .play import FightFileError
-
-        try:
-            return fn(*args, **kwargs)
-        except (AgentError, RulesError, FightFileError) as exc:
-            fail(str(exc).replace("\n", " "))
-        except ValueError as exc:
-            fail(str(exc).replace("\n", " "))
-        except BrokenPipeError:  # e.g. `hexdojo demo | head`: the reader left
-            sys.stdout = open(os.devnull, "w")  # nothing more can be written
-            raise typer.Exit(0) from None
-        except (FileExistsError, NotADirectoryError) as exc:
-            if exc.filename is None and exc.args:  # raised with its own sentence
-                fail(str(exc).replace("\n", " "))
-            fail(f"{exc.filename or ''}: a file is where a folder must be written (--out/-o "
-                 "needs a folder)".lstrip(": "))
-        except OSError as exc:
-            fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
-        except KeyboardInterrupt:
-            fail("interrupted", 130)
-        return None
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _fighters(text: str) -> list[str]:
-    parts = [p.strip() for p in text.split(",") if p.strip()]
-    if len(parts) == 1:
-        parts = parts * 2
-    if len(parts) != 2:
-        raise ValueError(
-            f"fighters: value {text!r}: give two presets or fighter files, e.g. chu,urlik "
-            f"(presets: {', '.join(preset_names())})")
-    return parts
+_fighters = parse_fighters  # the name advise.py imports
 
 
 FightersOpt = Annotated[str, typer.Option(
@@ -177,7 +117,7 @@ def demo(
     if len(names) != 2:
         raise ValueError(f"agents: value {agents!r}: give exactly two, e.g. striker,counter")
     pair = [make_agent(n) for n in names]
-    fs = _fighters(fighters) if scene is None else []
+    fs = parse_fighters(fighters) if scene is None else []
     game = _game(fs, rules, radius, turn_limit, scene)
     if scene is not None:
         _two_sides(game, scene)
@@ -249,7 +189,7 @@ def tournament(
         raise ValueError(f"rules: file {str(rules)!r} not found")
     fighters, scene = _tournament_setup(built, fighters, scene)
     turn_limit = _npc_turn_limit(built, turn_limit)
-    cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(_fighters(fighters)),
+    cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(parse_fighters(fighters)),
                            seed, str(rules) if rules else None, radius, turn_limit,
                            workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)

@@ -24,7 +24,8 @@ import numpy as np
 
 from hexdojo.envs.rules import Choice, Game, State
 
-from .base import Agent, AgentError, as_agent
+from .base import Agent, AgentError
+from .registry import as_agent
 
 CHAIN_SEP = " > "
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from hexdojo.agents.base import Agent, AgentError, FunctionAgent, as_agent
+from hexdojo.agents.base import Agent, AgentError, FunctionAgent
 from hexdojo.agents.mcts import MCTSAgent
-from hexdojo.agents.registry import agent_names, make_agent, parse_spec
+from hexdojo.agents.registry import agent_names, as_agent, make_agent, parse_spec
 from hexdojo.agents.scripted import HeuristicAgent, RandomAgent
 from hexdojo.agents.search import SearchAgent
 from hexdojo.envs.rules import Game

@@ -5,13 +5,23 @@ engine imports nothing of the environments' packages."""
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).parent.parent
 
 
+def module_name(path: Path) -> str:
+    """``agents/training/ppo.py`` -> ``hexdojo.agents.training.ppo`` (a package: its name)."""
+    parts = ["hexdojo", *path.relative_to(ROOT).with_suffix("").parts]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
 def imported(path: Path) -> list[tuple[int, str]]:
-    """Every module a file imports, anywhere in it (relative imports made absolute)."""
+    """Every module a file imports, anywhere in it (relative imports made absolute): each
+    ``from M import x`` gives ``M`` and ``M.x`` (which may be a submodule), and a string
+    naming a module of the package (``"hexdojo.envs.duel:DuelEnv"``, a command module in
+    ``EXTRA_COMMANDS``) counts as an import by name."""
     parts = ["hexdojo", *path.relative_to(ROOT).with_suffix("").parts]
     out = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -24,6 +34,10 @@ def imported(path: Path) -> list[tuple[int, str]]:
             else:
                 name = node.module or ""
             out.append((node.lineno, name))
+            out += [(node.lineno, f"{name}.{a.name}") for a in node.names if a.name != "*"]
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and re.fullmatch(r"hexdojo(\.\w+)+(:\w+)?", node.value):
+            out.append((node.lineno, node.value.split(":")[0]))
     return out
 
 

@@ -1,6 +1,6 @@
 """The lab's commands: ``compare``, ``ablate``, ``tactics`` (registered by ``register(app)``).
 
-Bad input becomes one ``error:`` line (the main CLI's ``clean_errors``); each command prints
+Bad input becomes one ``error:`` line (``cli_common.clean_errors``); each command prints
 how long it took and where its report is.
 """
 
@@ -170,7 +170,7 @@ def _finish(res: dict, paths: dict) -> None:
 
 def register(app: typer.Typer) -> None:
     """Add the lab's commands to the ``hexdojo`` app."""
-    from ..cli import clean_errors
+    from ..cli_common import clean_errors
 
     app.command("compare")(clean_errors(compare))
     app.command("ablate")(clean_errors(ablate))

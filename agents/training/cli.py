@@ -74,7 +74,7 @@ def _train_rllib(out: Path | None, steps: int | None, fighters: str | None, seed
     """``train --backend rllib``: the run folder is an agent (``make_agent(folder)``)."""
     from hexdojo.envs import DUEL_V1_DEFAULTS
 
-    from ..cli import out_folder
+    from ..cli_common import out_folder
     from ..rllib_backend import need_rllib, train_rllib
 
     need_rllib()
@@ -229,7 +229,7 @@ def _ladder_tournament(cfg: Any, npc_path: Path, fights: int, out: Path, bar: bo
 
 def register(app: typer.Typer) -> None:
     """Add ``train`` and ``run`` to the ``hexdojo`` app."""
-    from ..cli import clean_errors
+    from ..cli_common import clean_errors
 
     app.command("train")(clean_errors(train_command))
     app.command("run")(clean_errors(run_command))

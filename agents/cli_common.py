@@ -1,0 +1,74 @@
+"""What every ``hexdojo`` command module shares: one-line errors, the ``--out`` check, the
+fighters option's parsing.
+
+A leaf module (it imports nothing of the agents), so that the main CLI and the modules that
+plug commands into it (``training.cli``, ``lab.cli``, ``advise``, ...) all import it
+without importing each other (issue 16: no import cycles).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+
+from hexdojo.envs.rules import preset_names
+
+F = TypeVar("F", bound=Callable[..., Any])
+EXIT_BAD_INPUT = 2
+
+
+def out_folder(value: Path | None) -> Path | None:
+    """An ``--out`` folder option: refuse an existing file before any work is done."""
+    if value is not None and value.exists() and not value.is_dir():
+        raise typer.BadParameter(f"{str(value)!r} is a file; give a folder (created if missing)")
+    return value
+
+
+def fail(message: str, code: int = EXIT_BAD_INPUT) -> None:
+    """Print ``error: message`` on stderr and exit with ``code``."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def clean_errors(fn: F) -> F:
+    """Turn the library's input errors into one-line messages and exit status 2."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except ValueError as exc:  # AgentError, RulesError, FightFileError are ValueErrors
+            fail(str(exc).replace("\n", " "))
+        except BrokenPipeError:  # e.g. `hexdojo demo | head`: the reader left
+            sys.stdout = open(os.devnull, "w")  # nothing more can be written
+            raise typer.Exit(0) from None
+        except (FileExistsError, NotADirectoryError) as exc:
+            if exc.filename is None and exc.args:  # raised with its own sentence
+                fail(str(exc).replace("\n", " "))
+            fail(f"{exc.filename or ''}: a file is where a folder must be written (--out/-o "
+                 "needs a folder)".lstrip(": "))
+        except OSError as exc:
+            fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+        return None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def parse_fighters(text: str) -> list[str]:
+    """A ``--fighters`` value: two presets or fighter files, comma-separated (one = mirror)."""
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    if len(parts) == 1:
+        parts = parts * 2
+    if len(parts) != 2:
+        raise ValueError(
+            f"fighters: value {text!r}: give two presets or fighter files, e.g. chu,urlik "
+            f"(presets: {', '.join(preset_names())})")
+    return parts
