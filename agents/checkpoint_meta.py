@@ -61,6 +61,7 @@ def npc_meta(cfg: TrainConfig, game: Game, steps: int) -> dict[str, Any]:
         "scene": cfg.scene, "place": cfg.place, "side": cfg.side,
         "radius": cfg.radius, "turn_limit": cfg.turn_limit,
         "env": env_id(cfg), "observation_scale": cfg.observation_scale,
+        "style": getattr(cfg, "style", None),
         "steps": int(steps), "hexdojo": hexdojo_version(),
     }
 

@@ -16,6 +16,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import gymnasium as gym
+
 from .base import Agent
 
 if TYPE_CHECKING:
@@ -126,3 +128,51 @@ def style_share(stats: StyleStats, style: str) -> tuple[int, int]:
         return met, faced
     total = sum(stats.attacks.values())
     return sum(v for cat, v in stats.attacks.items() if cat in cats), total
+
+
+# --------------------------------------------------------------------------- training
+def style_move(state: State, c: Choice, style: str) -> int:
+    """+1 a move of ``style``, -1 a move against it, 0 anything else, for the learner's
+    choice ``c`` at ``state``: grappler/striker: an attack (action, reaction or follow-on
+    window) in / out of the style's categories; counter: a reaction that meets the attack
+    with a defence (a dodge, a block, a leg grab) / lets it through or attacks instead."""
+    d = state.decision
+    if d is None:
+        return 0
+    cats = style_categories()[style]
+    name = c.maneuver if c.kind == "maneuver" else None
+    if style == "counter":
+        if d.kind != "reaction":
+            return 0
+        return 1 if name and state.t.maneuvers[name].category in cats else -1
+    if name is None or d.kind not in ("action", "reaction", "follow_on") \
+            or not is_attack(state, name):
+        return 0
+    return 1 if state.t.maneuvers[name].category in cats else -1
+
+
+class StyleReward(gym.Wrapper):
+    """``env`` (a ``DuelEnv``, possibly wrapped) with ``weight`` added to the reward for
+    each of the learner's moves of ``style`` and taken away for each move against it
+    (:func:`style_move`). Why a signed term: a bonus alone pays for attacking more (a
+    cheap failed grab still earns it); +/- only pays for choosing the style's attack
+    over another one, so winning stays the main thing learned."""
+
+    def __init__(self, env: gym.Env, style: str, weight: float) -> None:
+        if style not in STYLE_NAMES:
+            raise ValueError(f"style: value {style!r}: allowed {', '.join(STYLE_NAMES)}")
+        super().__init__(env)
+        self.style, self.weight = style, float(weight)
+        self.moves: Counter = Counter()  #: +1 / -1 -> how often, over the wrapper's life
+
+    def step(self, action: Any) -> Any:
+        base = self.env.unwrapped
+        st, a = base.fight, int(action)
+        sign = 0
+        if st is not None and not st.is_over and base.action_masks()[a]:
+            sign = style_move(st, base.catalogue.choice_for(a, st, base.side), self.style)
+        obs, reward, term, trunc, info = self.env.step(action)
+        if sign:
+            self.moves[sign] += 1
+            reward += self.weight * sign
+        return obs, reward, term, trunc, info

@@ -114,6 +114,12 @@ class TrainConfig(_Model):
                               "the shipped rules)")
     shaping: float = Field(0.05, ge=0, le=1, description="reward per wound level inflicted "
                            "minus taken, on top of +1 win, -1 loss, 0 draw")
+    style: Literal["grappler", "striker", "counter"] | None = Field(
+        None, description="fight in a scripted style (agents/style.py): `style_weight` is "
+        "added per attack of the style's categories (grappler: grab, lock, throw, pull down; "
+        "striker: strikes; counter: a defence against an attack) and taken per other one")
+    style_weight: float = Field(0.05, ge=0, le=1, description="with `style`, the reward per "
+                                "style move (docs/npc.md: the style/strength trade-off)")
     observation_scale: Literal["raw", "unit"] = Field(
         "unit", description="`unit`: Duel-v1's observation (every number in [-1, 1]); `raw`: "
         "Duel-v0's; a checkpoint of the other scaling is refused in one line")

@@ -111,8 +111,10 @@ def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
     old = json.loads(run.config.read_text())
     new = json.loads(cfg.model_dump_json())
     free = ("total_steps", "checkpoint_seconds")  # may change between sessions of a run
+    fields = type(cfg).model_fields  # a setting added since the run began: its default
+    added = {k: fields[k].default for k in set(new) - set(old) if k in fields}
     diff = sorted(k for k in set(old) | set(new)
-                  if k not in free and old.get(k) != new.get(k))
+                  if k not in free and old.get(k, added.get(k)) != new.get(k))
     if diff:
         raise ValueError(
             f"{run.root}: this run was trained with other settings ({', '.join(diff)}); "

@@ -48,6 +48,10 @@ def make_env(cfg: TrainConfig, rank: int, snapshot_dir: Path | None) -> gym.Env:
                            turn_limit=cfg.turn_limit, opponent=opp, agent_side=side,
                            shaping=cfg.shaping, flat_observation=True,
                            observation_scale=cfg.observation_scale)
+    if cfg.style is not None:  # a reward term per style move (agents/style.py)
+        from ..style import StyleReward
+
+        env = StyleReward(env, cfg.style, cfg.style_weight)
     if cfg.side == "alternate":
         env = AlternateSides(env, start=rank % 2)
     return Monitor(env)
