@@ -26,63 +26,21 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from hexdojo.envs.rules import Choice, param_domain
-from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules.notation import FIXED_WORDS, choice_words
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import State, Tables
 
-#: The non-maneuver, non-risk choices, in id order, with their readable names.
-FIXED_CHOICES: tuple[tuple[Choice, str], ...] = (
-    (Choice("phase", option=1), "phase: act now"),
-    (Choice("phase", option=0), "phase: wait"),
-    (Choice("end"), "end phase"),
-    (Choice("release"), "release hold"),
-    (Choice("pass"), "pass"),
-    (Choice("hold", option=1), "hold: move along"),
-    (Choice("hold", option=0), "hold: let go"),
-)
-
-_TURN_WORDS = {0: "", 1: "turning left", -1: "turning right"}
-_TURN_MANEUVER_WORDS = {1: "60 left", -1: "60 right", 2: "120 left", -2: "120 right", 3: "180"}
-
-
-def _option_words(tables: Tables, name: str, option: int) -> str:
-    """What ``option`` means for maneuver ``name`` (see ``Choice``'s docstring)."""
-    m = tables.maneuvers[name]
-    data = tables.data
-    if m.category == "move":
-        return f"{option} forward" if option > 0 else f"{-option} back"
-    if m.moves == "side":
-        offs = data.movement.side_step_offsets_adjacent
-        return ("left", "right")[option] if len(offs) == 2 else f"way {option}"
-    if m.may_advance:
-        return "flying" if option == 1 else ""
-    if len(m.damage_types) > 1:
-        return m.damage_types[option]
-    if m.category == "throw":
-        return f"land {hx.RELATIVE_NAMES[option]}"
-    if m.category == "break":
-        return data.break_hold.escaper_methods[option]
-    return ""
-
-
-def _maneuver_name(tables: Tables, name: str, turn: int, loc: str | None, option: int) -> str:
-    m = tables.maneuvers[name]
-    if m.category == "turn":
-        return f"{name} {_TURN_MANEUVER_WORDS.get(turn, turn)}"
-    parts = [name]
-    if loc is not None:
-        parts.append(f"@ {loc}")
-    words = [w for w in (_option_words(tables, name, option), _TURN_WORDS[turn]) if w]
-    if words:
-        parts.append("(" + ", ".join(words) + ")")
-    return " ".join(parts)
+#: The non-maneuver, non-risk choices, in id order, with their readable names (the
+#: notation's words: ``hexdojo.envs.rules.notation`` names every choice).
+FIXED_CHOICES: tuple[tuple[Choice, str], ...] = FIXED_WORDS
 
 
 class Catalogue:
     """Every choice of a duellist as an integer id, with names and fast id lookups.
 
-    Attributes: ``n`` (size), ``names`` (readable name per id), ``templates`` (the engine
+    Attributes: ``n`` (size), ``names`` (readable name per id: the notation's words,
+    ``notation.choice_words``), ``templates`` (the engine
     ``Choice`` per id, attacks without target), ``maneuvers`` (unarmed maneuver names in
     catalogue order), ``maneuver_of`` (per id: index into ``maneuvers``, -1 if none) and
     ``first_risk`` (id of ``risk: 0 dice``).
@@ -95,7 +53,7 @@ class Catalogue:
         self.first_risk = len(templates)
         for r in range(tables.max_risk + 1):
             templates.append(Choice("risk", risk=r))
-            names.append(f"risk: {r} dice")
+            names.append(choice_words(tables, templates[-1]))
         self.first_maneuver = len(templates)
         self.maneuvers: tuple[str, ...] = tuple(
             n for n, m in tables.maneuvers.items() if m.unarmed
@@ -108,7 +66,7 @@ class Catalogue:
                 for loc in locs:
                     for op in opts:
                         templates.append(Choice("maneuver", name, None, loc, tu, op))
-                        names.append(_maneuver_name(tables, name, tu, loc, op))
+                        names.append(choice_words(tables, templates[-1]))
                         maneuver_of.append(k)
                         if tables.is_attack(name):
                             attack.append(len(templates) - 1)

@@ -8,19 +8,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .notation import points
+
 if TYPE_CHECKING:
     from .state import State
 
 
 def num(v: float | int) -> str:
-    if isinstance(v, float) and v.is_integer():
-        v = int(v)
-    if isinstance(v, float):
-        whole = int(v)
-        if whole == 0:
-            return "-½" if v < 0 else "½"
-        return f"{whole}½" if v > 0 else f"-{-whole}½"
-    return str(v)
+    """A logged value (9 or 9.5, see ``state.half``) as the rulebook writes it: the one
+    half-point writer, :func:`.notation.points`."""
+    h = v * 2
+    return points(int(h)) if float(h).is_integer() else str(v)
 
 
 def signed(v: float | int) -> str:

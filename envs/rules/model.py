@@ -27,6 +27,10 @@ class Choice(NamedTuple):
     -1 back; Side-step 0 = left, 1 = right; Martial Kick 1 = flying kick; Martial Strike the
     damage type index; Martial Throw the landing hex (2, 3, 4 = rear-left, rear,
     rear-right of the thrower); Break Hold the method index.
+
+    In words (for people, menus, logs and the action catalogue's names) a choice is
+    written and read back by :mod:`.notation` (``words(state, c)``, ``parse(state,
+    text)``), the one place that names choices.
     """
 
     kind: str
