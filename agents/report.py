@@ -90,9 +90,39 @@ def ratings_of(result: TournamentResult, prior: float = 1.0) -> Ratings:
 def summary(result: TournamentResult) -> dict[str, Any]:
     """Everything the report shows, as plain JSON-ready data."""
     names = result.names
-    n = len(names)
+    n_f = len(result.fights)
+    side0 = sum(1 for f in result.fights if f[3] == 0)
+    rt = ratings_of(result)
+    return {
+        "config": _config(result),
+        "fights": n_f,
+        "elapsed_s": round(result.elapsed, 3),
+        "fights_per_s": round(n_f / result.elapsed, 1) if result.elapsed > 0 else None,
+        "avg_turns": sum(f[5] for f in result.fights) / n_f if n_f else 0.0,
+        "side0_win_rate": side0 / n_f if n_f else 0.0,
+        "matrix": _matrix(result),
+        "ordered_pairs": _ordered_pairs(result),
+        "ratings": {"method": "Bradley-Terry MLE, Elo scale, 95% CI from the observed "
+                              "information; 1 virtual draw per pairing",
+                    "converged": rt.converged, "table": rt.as_rows()},
+        "agents": {nm: _agent_summary(result, i) for i, nm in enumerate(names)},
+    }
+
+
+def _config(result: TournamentResult) -> dict[str, Any]:
     cfg = result.config
-    # row agent vs column agent, both sides pooled
+    return {"agents": result.names, "fights_per_ordered_pair": cfg.fights,
+            "fighters": list(cfg.fighters), "scene": cfg.scene,
+            "sides": [{"side": k, "name": nm, "fighters": fs}
+                      for k, (nm, fs) in enumerate(result.sides)],
+            "seed": cfg.seed, "rules": cfg.rules,
+            "rules_id": result.rules_id, "radius": cfg.radius,
+            "turn_limit": cfg.turn_limit, "workers": cfg.workers}
+
+
+def _matrix(result: TournamentResult) -> list[list[dict[str, Any] | None]]:
+    """Row agent vs column agent, both sides pooled: W/D/L, score and win rate with CIs."""
+    n = len(result.names)
     matrix: list[list[dict[str, Any] | None]] = [[None] * n for _ in range(n)]
     for i in range(n):
         for j in range(n):
@@ -107,60 +137,45 @@ def summary(result: TournamentResult) -> dict[str, Any]:
             matrix[i][j] = {"wins": w, "draws": d, "losses": lo, "n": tot,
                             "score": sc, "score_lo": s_lo, "score_hi": s_hi,
                             "win_rate": st.rate, "win_lo": st.rate_lo, "win_hi": st.rate_hi}
-    ordered = []
-    for (i, j), ps in sorted(result.pairs.items()):
-        ordered.append({"fighter0": names[i], "fighter1": names[j], "wins": ps.wins,
-                        "draws": ps.draws, "losses": ps.losses, "n": ps.n,
-                        "avg_turns": ps.turns / ps.n if ps.n else 0.0,
-                        "avg_decisions": ps.decisions / ps.n if ps.n else 0.0})
-    rt = ratings_of(result)
-    per_agent: dict[str, Any] = {}
-    for i, nm in enumerate(names):
-        w = d = lo = turns = dec = 0
-        for (a, b), ps in result.pairs.items():
-            if a == i:
-                w, d, lo = w + ps.wins, d + ps.draws, lo + ps.losses
-            elif b == i:
-                w, d, lo = w + ps.losses, d + ps.draws, lo + ps.wins
-            else:
-                continue
-            turns += ps.turns
-            dec += ps.decisions
-        tot = w + d + lo
-        use = result.usage[nm]
-        used = sum(use.values())
-        per_agent[nm] = {
-            "fights": tot, "wins": w, "draws": d, "losses": lo,
-            "score": (w + d / 2) / tot if tot else 0.0,
-            "avg_turns": turns / tot if tot else 0.0,
-            "avg_decisions": dec / tot if tot else 0.0,
-            "maneuvers": {m: {"count": c, "per_fight": c / tot if tot else 0.0,
-                              "share": c / used if used else 0.0}
-                          for m, c in sorted(use.items(), key=lambda kv: (-kv[1], kv[0]))},
-            "top_chains": [[ch, c] for ch, c in sorted(result.chains[nm].items(),
-                                                        key=lambda kv: (-kv[1], kv[0]))[:TOP_CHAINS]],
-        }
-    n_f = len(result.fights)
-    side0 = sum(1 for f in result.fights if f[3] == 0)
+    return matrix
+
+
+def _ordered_pairs(result: TournamentResult) -> list[dict[str, Any]]:
+    """Each ordered pairing (side 0 vs side 1) on its own."""
+    names = result.names
+    return [{"fighter0": names[i], "fighter1": names[j], "wins": ps.wins,
+             "draws": ps.draws, "losses": ps.losses, "n": ps.n,
+             "avg_turns": ps.turns / ps.n if ps.n else 0.0,
+             "avg_decisions": ps.decisions / ps.n if ps.n else 0.0}
+            for (i, j), ps in sorted(result.pairs.items())]
+
+
+def _agent_summary(result: TournamentResult, i: int) -> dict[str, Any]:
+    """Agent ``i`` over all its fights: W/D/L, score, length, maneuver use, top chains."""
+    nm = result.names[i]
+    w = d = lo = turns = dec = 0
+    for (a, b), ps in result.pairs.items():
+        if a == i:
+            w, d, lo = w + ps.wins, d + ps.draws, lo + ps.losses
+        elif b == i:
+            w, d, lo = w + ps.losses, d + ps.draws, lo + ps.wins
+        else:
+            continue
+        turns += ps.turns
+        dec += ps.decisions
+    tot = w + d + lo
+    use = result.usage[nm]
+    used = sum(use.values())
     return {
-        "config": {"agents": names, "fights_per_ordered_pair": cfg.fights,
-                   "fighters": list(cfg.fighters), "scene": cfg.scene,
-                   "sides": [{"side": k, "name": nm, "fighters": fs}
-                             for k, (nm, fs) in enumerate(result.sides)],
-                   "seed": cfg.seed, "rules": cfg.rules,
-                   "rules_id": result.rules_id, "radius": cfg.radius,
-                   "turn_limit": cfg.turn_limit, "workers": cfg.workers},
-        "fights": n_f,
-        "elapsed_s": round(result.elapsed, 3),
-        "fights_per_s": round(n_f / result.elapsed, 1) if result.elapsed > 0 else None,
-        "avg_turns": sum(f[5] for f in result.fights) / n_f if n_f else 0.0,
-        "side0_win_rate": side0 / n_f if n_f else 0.0,
-        "matrix": matrix,
-        "ordered_pairs": ordered,
-        "ratings": {"method": "Bradley-Terry MLE, Elo scale, 95% CI from the observed "
-                              "information; 1 virtual draw per pairing",
-                    "converged": rt.converged, "table": rt.as_rows()},
-        "agents": per_agent,
+        "fights": tot, "wins": w, "draws": d, "losses": lo,
+        "score": (w + d / 2) / tot if tot else 0.0,
+        "avg_turns": turns / tot if tot else 0.0,
+        "avg_decisions": dec / tot if tot else 0.0,
+        "maneuvers": {m: {"count": c, "per_fight": c / tot if tot else 0.0,
+                          "share": c / used if used else 0.0}
+                      for m, c in sorted(use.items(), key=lambda kv: (-kv[1], kv[0]))},
+        "top_chains": [[ch, c] for ch, c in sorted(result.chains[nm].items(),
+                                                    key=lambda kv: (-kv[1], kv[0]))[:TOP_CHAINS]],
     }
 
 
@@ -219,18 +234,14 @@ def _png(fig: Any) -> bytes:
 
 
 # --------------------------------------------------------------------------- HTML
-def _html(s: dict[str, Any], heat: bytes, bars: bytes) -> str:
+def _img(data: bytes, alt: str) -> str:
+    return (f'<img alt="{html.escape(alt)}" '
+            f'src="data:image/png;base64,{base64.b64encode(data).decode()}">')
+
+
+def _matrix_rows(s: dict[str, Any]) -> str:
     e = html.escape
     names = s["config"]["agents"]
-    cfg = s["config"]
-
-    def img(data: bytes, alt: str) -> str:
-        return f'<img alt="{e(alt)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
-
-    rat = "".join(
-        f"<tr><td>{r['rank']}</td><td>{e(r['agent'])}</td><td>{r['elo']:.0f}</td>"
-        f"<td>{r['ci_lo']:.0f} .. {r['ci_hi']:.0f}</td></tr>" for r in s["ratings"]["table"])
-    head = "".join(f"<th>{e(n)}</th>" for n in names)
     body = ""
     for i, nm in enumerate(names):
         cells = ""
@@ -243,14 +254,31 @@ def _html(s: dict[str, Any], heat: bytes, bars: bytes) -> str:
                           f"[{c['score_lo']:.1%}, {c['score_hi']:.1%}]'>"
                           f"{c['wins']}/{c['draws']}/{c['losses']}</td>")
         body += f"<tr><th>{e(nm)}</th>{cells}</tr>"
+    return body
+
+
+def _agent_rows(s: dict[str, Any]) -> str:
+    e = html.escape
     agents = ""
-    for nm in names:
+    for nm in s["config"]["agents"]:
         a = s["agents"][nm]
         man = ", ".join(f"{e(m)} {v['per_fight']:.2f}" for m, v in list(a["maneuvers"].items())[:8])
         chains = "<br>".join(f"{e(ch)} ({c})" for ch, c in a["top_chains"]) or "-"
         agents += (f"<tr><td>{e(nm)}</td><td>{a['wins']}/{a['draws']}/{a['losses']}</td>"
                    f"<td>{a['score']:.1%}</td><td>{a['avg_turns']:.2f}</td>"
                    f"<td>{man or '-'}</td><td>{chains}</td></tr>")
+    return agents
+
+
+def _html(s: dict[str, Any], heat: bytes, bars: bytes) -> str:
+    e, img = html.escape, _img
+    names = s["config"]["agents"]
+    cfg = s["config"]
+    rat = "".join(
+        f"<tr><td>{r['rank']}</td><td>{e(r['agent'])}</td><td>{r['elo']:.0f}</td>"
+        f"<td>{r['ci_lo']:.0f} .. {r['ci_hi']:.0f}</td></tr>" for r in s["ratings"]["table"])
+    head = "".join(f"<th>{e(n)}</th>" for n in names)
+    body, agents = _matrix_rows(s), _agent_rows(s)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>hexdojo tournament</title>
 <style>

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
+from pettingzoo.utils import BaseWrapper
 
 from .base import Agent, AgentError
 
@@ -43,27 +45,27 @@ def need_rllib() -> None:
                          "'torch==2.13.0' -e '.[rl,rllib]'") from None
 
 
+class RLlibKeys(BaseWrapper):
+    """``{"observation", "action_mask" int8}`` -> ``{"observations", "action_mask" float32}``:
+    the keys and dtype RLlib's action-masking RLModule expects."""
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        inner = self.env.observation_space(agent)
+        n = inner["action_mask"].shape[0]
+        return spaces.Dict({"observations": inner["observation"],
+                            "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32)})
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        o = self.env.observe(agent)
+        return {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
+
+
 def masked_env(env_options: dict[str, Any]) -> Any:
     """``duel_v1`` with a flat observation, renamed to RLlib's masking keys, as an RLlib
     ``MultiAgentEnv`` (``PettingZooEnv``)."""
-    from gymnasium import spaces
-    from pettingzoo.utils import BaseWrapper
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
     from hexdojo.envs import duel_v1
-
-    class RLlibKeys(BaseWrapper):
-        """``{"observation", "action_mask" int8}`` -> ``{"observations", "action_mask" float32}``."""
-
-        def observation_space(self, agent: str) -> spaces.Space:
-            inner = self.env.observation_space(agent)
-            n = inner["action_mask"].shape[0]
-            return spaces.Dict({"observations": inner["observation"],
-                                "action_mask": spaces.Box(0.0, 1.0, (n,), np.float32)})
-
-        def observe(self, agent: str) -> dict[str, np.ndarray]:
-            o = self.env.observe(agent)
-            return {"observations": o["observation"], "action_mask": o["action_mask"].astype(np.float32)}
 
     return PettingZooEnv(RLlibKeys(duel_v1.env(**{**env_options, "flat_observation": True})))
 

@@ -244,12 +244,23 @@ def run_tournament(
         dup = next(n for n in names if names.count(n) > 1)
         raise AgentError(f"agents: {dup!r} given twice; every agent needs its own name")
     game = config.game()  # validates fighters / rules before any work starts
+    t0 = time.perf_counter()
+    results = _play_units(config, built, game, progress)
+    elapsed = time.perf_counter() - t0
+    pairs, usage, chains, fights = _collect(results, names)
+    return TournamentResult(config, names, pairs, usage, chains, fights, elapsed,
+                            getattr(game.tables, "id", ""), side_roster(game))
+
+
+def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
+                progress: bool) -> dict[tuple[int, int, int], tuple]:
+    """Every unit of fights (an ordered pairing's chunk of seeds), in worker processes
+    when there are several; results keyed by (i, j, first seed)."""
     n = len(built)
     chunk = max(1, min(50, config.fights // max(1, 4 * config.workers) or 1))
     units = _units(n, config.seed, config.fights, chunk)
     total = n * (n - 1) * config.fights
     results: dict[tuple[int, int, int], tuple] = {}
-    t0 = time.perf_counter()
     if config.workers > 1 and len(units) > 1:
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         # the pool forks before the progress bar starts its refresh thread
@@ -272,7 +283,13 @@ def run_tournament(
                 bar.advance(len(res[2]))
         finally:
             bar.stop()
-    elapsed = time.perf_counter() - t0
+    return results
+
+
+def _collect(results: dict[tuple[int, int, int], tuple], names: list[str]) -> tuple[
+        dict[tuple[int, int], PairStats], dict[str, Counter], dict[str, Counter], list[tuple]]:
+    """The units' results in seed order: per-pairing stats, usage, chains, the fights."""
+    n = len(names)
     pairs = {(i, j): PairStats() for i in range(n) for j in range(n) if i != j}
     usage = {nm: Counter() for nm in names}
     chains = {nm: Counter() for nm in names}
@@ -294,8 +311,7 @@ def run_tournament(
         usage[names[j]].update(us[1])
         chains[names[i]].update(ch[0])
         chains[names[j]].update(ch[1])
-    return TournamentResult(config, names, pairs, usage, chains, fights, elapsed,
-                            getattr(game.tables, "id", ""), side_roster(game))
+    return pairs, usage, chains, fights
 
 
 def side_roster(game: Game) -> list[tuple[str, list[str]]]:

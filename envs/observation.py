@@ -163,16 +163,19 @@ class ObservationEncoder:
         self._hold_index = {k: i for i, k in enumerate(t.hold_kinds)}
         self._n_hold = len(t.hold_kinds)
         self._radius = game.radius
-        #: offsets of the shared fields, in the order encode_flat unpacks them
-        self._fields = tuple(self.offset[k] for k in (
-            "decision_kind", "deciding", "risk_roll", "incoming_maneuver",
-            "incoming_location", "incoming_arc", "incoming_closing", "follow_on_after",
-            "follow_ons", "roll_attack", "roll_reaction", "roll_location", "roll_basics",
-            "soak_wound", "opp_offset", "distance", "same_hex", "arc_of_opp",
-            "arc_of_self", "initiative", "phase", "turn"))
-        #: per-fighter field offsets (self, then opponent), in the order encode_flat uses
+        at = self.offset.__getitem__
+        #: field offsets by group, in the order the encoding steps unpack them
+        self._f_decision = tuple(map(at, ("decision_kind", "deciding", "risk_roll")))
+        self._f_roll = tuple(map(at, ("roll_attack", "roll_location", "roll_reaction",
+                                      "roll_basics", "soak_wound")))
+        self._f_incoming = tuple(map(at, ("incoming_maneuver", "incoming_location",
+                                          "incoming_arc", "incoming_closing",
+                                          "follow_on_after", "follow_ons")))
+        self._f_geometry = tuple(map(at, ("opp_offset", "distance", "same_hex", "arc_of_opp",
+                                          "arc_of_self", "initiative", "phase", "turn")))
+        #: per-fighter field offsets (self, then opponent), in the order _fighters uses
         self._per = tuple(
-            tuple(self.offset[f"{who}_{k}"] for k in (
+            tuple(at(f"{who}_{k}") for k in (
                 "pos", "facing", "ap", "flags", "height", "edge", "wounds", "worst", "hold"))
             for who in ("self", "opp")
         )
@@ -188,73 +191,83 @@ class ObservationEncoder:
         fields of a group fight through it, ``skirmish_spaces``).
         """
         b = array("f", self._zero)
-        (o_decision_kind, o_deciding, o_risk_roll, o_incoming_maneuver,
-         o_incoming_location, o_incoming_arc, o_incoming_closing, o_follow_on_after,
-         o_follow_ons, o_roll_attack, o_roll_reaction, o_roll_location, o_roll_basics,
-         o_soak_wound, o_opp_offset, o_distance, o_same_hex, o_arc_of_opp, o_arc_of_self,
-         o_initiative, o_phase, o_turn) = self._fields
         me, op = fighter, (1 - fighter) if opponent is None else opponent
-        fs = state.fighters
-        fm, fo = fs[me], fs[op]
-        rad = self._radius
-        # ---- the decision asked now (only when it is this fighter's)
         d = state.decision
-        if d is not None and d.fighter == me:
+        if d is not None and d.fighter == me:  # the decision asked now, if it is ours
+            o_kind, o_deciding, o_risk_roll = self._f_decision
             kind = d.kind
-            b[o_decision_kind + self._kind_index[kind]] = 1
+            b[o_kind + self._kind_index[kind]] = 1
             b[o_deciding] = 1
             if kind == "risk" or kind == "soak":
                 if kind == "risk":
                     k = self._about_index.get(d.about)
                     if k is not None:
                         b[o_risk_roll + k] = 1
-                # what the roll is about: maneuvers, aim, both basic values (State.context)
-                ctx = state.context()
-                att = ctx.get("attack")
-                if att is not None:
-                    b[o_roll_attack + self._man_index[att]] = 1
-                    loc = ctx.get("location")
-                    if loc is not None:
-                        b[o_roll_location + self._loc_index[loc]] = 1
-                    rea = ctx.get("reaction")
-                    if rea is not None:
-                        b[o_roll_reaction + self._man_index[rea]] = 1
-                basics = ctx.get("basics")
-                if basics:
-                    for who, v in basics.items():
-                        b[o_roll_basics + (0 if who == me else 1)] = min(
-                            max(v / 2, BASIC_MIN), BASIC_MAX)
-                lvl = ctx.get("wound")
-                if lvl is not None:
-                    b[o_soak_wound + lvl] = 1
+                self._roll(b, state, me)
             elif kind == "reaction" or kind == "follow_on":
-                ctx = state.context()
-                att = ctx.get("attack")
-                if att is not None:
-                    k = self._man_index.get(att)
-                    if k is not None:
-                        b[o_incoming_maneuver + k] = 1
-                    loc = ctx.get("location")
-                    if loc is not None:
-                        b[o_incoming_location + self._loc_index[loc]] = 1
-                    b[o_incoming_arc + ctx["arc"]] = 1
-                    if ctx.get("closing"):
-                        b[o_incoming_closing] = 1
-                after = ctx.get("after")
-                if after is not None:
-                    k = self._man_index.get(after)
-                    if k is not None:
-                        b[o_follow_on_after + k] = 1
-                    if legal_ids is None:
-                        legal_ids = self.cat.ids(state.legal_choices())
-                    base = o_follow_ons
-                    for k in self.cat.maneuver_ids(legal_ids):
-                        b[base + k] = 1
-        # ---- geometry
+                self._incoming(b, state, legal_ids)
+        fm, fo = state.fighters[me], state.fighters[op]
+        self._geometry(b, state, me, op, fm, fo)
+        self._fighters(b, state, me, fm, fo)
+        return np.frombuffer(b, dtype=np.float32)
+
+    def _roll(self, b: array, state: State, me: int) -> None:
+        """What a pending roll is about: maneuvers, aim, both basic values, the wound
+        (``State.context``)."""
+        o_attack, o_location, o_reaction, o_basics, o_soak = self._f_roll
+        ctx = state.context()
+        att = ctx.get("attack")
+        if att is not None:
+            b[o_attack + self._man_index[att]] = 1
+            loc = ctx.get("location")
+            if loc is not None:
+                b[o_location + self._loc_index[loc]] = 1
+            rea = ctx.get("reaction")
+            if rea is not None:
+                b[o_reaction + self._man_index[rea]] = 1
+        basics = ctx.get("basics")
+        if basics:
+            for who, v in basics.items():
+                b[o_basics + (0 if who == me else 1)] = min(max(v / 2, BASIC_MIN), BASIC_MAX)
+        lvl = ctx.get("wound")
+        if lvl is not None:
+            b[o_soak + lvl] = 1
+
+    def _incoming(self, b: array, state: State, legal_ids: list[int] | None) -> None:
+        """A reaction's or follow-on's context: the incoming attack, what the follow-on
+        comes after and which follow-ons are open."""
+        o_man, o_loc, o_arc, o_closing, o_after, o_follow_ons = self._f_incoming
+        ctx = state.context()
+        att = ctx.get("attack")
+        if att is not None:
+            k = self._man_index.get(att)
+            if k is not None:
+                b[o_man + k] = 1
+            loc = ctx.get("location")
+            if loc is not None:
+                b[o_loc + self._loc_index[loc]] = 1
+            b[o_arc + ctx["arc"]] = 1
+            if ctx.get("closing"):
+                b[o_closing] = 1
+        after = ctx.get("after")
+        if after is not None:
+            k = self._man_index.get(after)
+            if k is not None:
+                b[o_after + k] = 1
+            if legal_ids is None:
+                legal_ids = self.cat.ids(state.legal_choices())
+            for k in self.cat.maneuver_ids(legal_ids):
+                b[o_follow_ons + k] = 1
+
+    def _geometry(self, b: array, state: State, me: int, op: int, fm: Any, fo: Any) -> None:
+        """Where the opponent is, the arcs each side sees the other in, initiative, phase
+        and turn."""
+        (o_offset, o_distance, o_same_hex, o_arc_of_opp, o_arc_of_self, o_initiative,
+         o_phase, o_turn) = self._f_geometry
         pm, po = fm.pos, fo.pos
         dq, dr = po[0] - pm[0], po[1] - pm[1]
-        b[o_opp_offset] = dq
-        b[o_opp_offset + 1] = dr
+        b[o_offset] = dq
+        b[o_offset + 1] = dr
         dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
         b[o_distance] = dist
         if dist == 0:
@@ -273,7 +286,10 @@ class ObservationEncoder:
         ph = state.phasing
         b[o_phase + (2 if ph is None else (0 if ph == me else 1))] = 1
         b[o_turn] = state.turn
-        # ---- per fighter
+
+    def _fighters(self, b: array, state: State, me: int, fm: Any, fo: Any) -> None:
+        """Each fighter's position, facing, AP, flags, height, edge, wounds and holds."""
+        rad = self._radius
         for (pos, facing, ap, fl, height, edge, w, worst, _), f in zip(self._per, (fm, fo), strict=True):
             p = f.pos
             b[pos] = p[0]
@@ -304,7 +320,6 @@ class ObservationEncoder:
             b[base + self._hold_index[h.kind]] = 1
             if h.from_behind:
                 b[base + self._n_hold] = 1
-        return np.frombuffer(b, dtype=np.float32)
 
     def encode_with_mask(self, state: State, fighter: int) -> tuple[np.ndarray, np.ndarray]:
         """The flat observation and the exact int8 mask of ``fighter`` (all zeros when it
