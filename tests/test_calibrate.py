@@ -157,3 +157,91 @@ def test_monotony_notes_name_an_inverted_temperature() -> None:
            cal.Measured(wins=1, losses=9)]
     notes = cal.monotony_notes(cands, res)
     assert len(notes) == 1 and "T=0.0 scored 40.0% < T=1.0 50.0%" in notes[0]
+
+
+# --------------------------------------------------------------------------- a full disk
+def _enospc(*_args, **_kwargs):
+    import errno
+
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+class _HalfWriter:
+    """A file that writes half of what it is given, then finds the disk full."""
+
+    def __init__(self, fh) -> None:
+        self.fh = fh
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.fh.close()
+
+    def write(self, data: bytes) -> int:
+        self.fh.write(data[: len(data) // 2])
+        _enospc()
+        return 0
+
+
+def _no_temp_files(folder: Path) -> list[str]:
+    return [p.name for p in folder.rglob("*") if ".tmp" in p.name]
+
+
+def test_a_full_disk_leaves_the_old_levels_and_no_temp_file(npc: Path, levels: dict,
+                                                            monkeypatch) -> None:
+    import os
+
+    before = (npc / "levels.json").read_bytes()
+    real = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: _HalfWriter(real(fd, mode)))
+    res = run("calibrate", str(npc), "--opponent", "random", "--fights", "4",
+              "--temperatures", "0,1,3,20", "--no-cards", "--no-progress")
+    monkeypatch.undo()
+    assert res.exit_code == 2 and "No space left on device" in res.output
+    assert (npc / "levels.json").read_bytes() == before
+    assert _no_temp_files(npc) == []
+
+
+def test_a_full_disk_leaves_the_old_report_and_sidecar(tmp_path: Path, monkeypatch) -> None:
+    import os
+
+    from hexdojo.agents.checkpoint_meta import write_meta
+    from hexdojo.agents.report import atomic_write_text
+
+    atomic_write_text(tmp_path / "report.html", "old report")
+    write_meta(tmp_path / "npc.zip", {"format": "hexdojo-npc", "steps": 1})
+    real = os.fdopen
+    monkeypatch.setattr(os, "fdopen", lambda fd, mode="r", *a, **k: _HalfWriter(real(fd, mode)))
+    with pytest.raises(OSError, match="No space left"):
+        atomic_write_text(tmp_path / "report.html", "new report " * 1000)
+    with pytest.raises(OSError, match="No space left"):
+        write_meta(tmp_path / "npc.zip", {"format": "hexdojo-npc", "steps": 2})
+    monkeypatch.undo()
+    assert (tmp_path / "report.html").read_text() == "old report"
+    assert json.loads((tmp_path / "npc.json").read_text())["steps"] == 1
+    assert _no_temp_files(tmp_path) == []
+
+
+def test_a_full_disk_leaves_the_old_checkpoint(npc: Path, tmp_path: Path) -> None:
+    """``model.save`` failing half-way (the zip half written) keeps the old checkpoint
+    and removes the temp file."""
+    import shutil
+
+    from hexdojo.agents.training.rundir import atomic_save_model
+
+    path = tmp_path / "checkpoints" / "latest.zip"
+    path.parent.mkdir()
+    shutil.copy(npc / "npc.zip", path)
+    before = path.read_bytes()
+
+    class FullDisk:
+        def save(self, where: str) -> None:
+            Path(where).write_bytes(before[: len(before) // 2])
+            _enospc()
+
+    with pytest.raises(OSError, match="No space left"):
+        atomic_save_model(FullDisk(), path)
+    assert path.read_bytes() == before
+    assert _no_temp_files(tmp_path) == []
+    make_agent(str(path))  # still a loadable model

@@ -34,8 +34,12 @@ def atomic_save_model(model: Any, path: Path) -> None:
     """``model.save`` to ``path`` (a .zip) atomically."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.stem + ".tmp.zip")
-    model.save(str(tmp))
-    os.replace(tmp, path)
+    try:
+        model.save(str(tmp))
+        os.replace(tmp, path)
+    except BaseException:  # a full disk, an interrupt: the old file stays, no temp file
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 class RunDir:
