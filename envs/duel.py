@@ -26,33 +26,22 @@ Every ``info`` leaf is a number or a numeric array (``boundary``'s table).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from time import perf_counter
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from hexdojo.envs.rules import Choice, Game, IllegalChoice, State
+from hexdojo.envs.rules import Choice, Game, State
 
-from .boundary import (
-    DEFAULT_ILLEGAL_LIMIT,
-    ILLEGAL_REASONS,
-    RESULT_REASONS,
-    check_action,
-    check_illegal_limit,
-    check_options,
-    illegal_code,
-    result_info,
-)
+from .boundary import DEFAULT_ILLEGAL_LIMIT, ILLEGAL_REASONS, RESULT_REASONS, check_options
 from .catalogue import Catalogue, catalogue_for
+from .fight_env import FightEnv, Policy
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .opponents import resolve_opponent
-from .render import render_frame
 
-Policy = Callable[[State], Choice]
 FighterSpec = str | Path | Mapping[str, Any]
 
 
@@ -121,7 +110,7 @@ def terminal_reward(state: State, i: int) -> float:
     return 1.0 if w == i else -1.0
 
 
-class DuelEnv(gym.Env):
+class DuelEnv(FightEnv):
     """One fighter of a hex-board duel against an opponent played inside ``step()``.
 
     ## Description
@@ -232,8 +221,6 @@ class DuelEnv(gym.Env):
     * v0: initial version (natural-unit observation, Chu vs Urlik).
     """
 
-    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
-
     def __init__(
         self,
         fighters: tuple[FighterSpec, FighterSpec] | list[FighterSpec] | None = DEFAULT_FIGHTERS,
@@ -251,8 +238,7 @@ class DuelEnv(gym.Env):
         observation_scale: str = "raw",
         scene: str | Path | Mapping[str, Any] | None = None,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
+        self._setup(strict, illegal_penalty, illegal_limit, render_mode)
         if agent_side not in (None, 0, 1):
             raise ValueError(f"agent_side {agent_side!r}: allowed None (random), 0 or 1")
         self.game = make_game(fighters, rules, radius, turn_limit, scene)
@@ -262,43 +248,26 @@ class DuelEnv(gym.Env):
         # registry's (envs/opponents.py; the envs import nothing from the agents)
         opponent = resolve_opponent(opponent)
         self.opponent = opponent
-        self._policy = as_policy(opponent)
+        self._opponent_policy = as_policy(opponent)
         self.agent_side = agent_side
         self.shaping = float(shaping)
-        self.strict = strict
-        self.illegal_penalty = float(illegal_penalty)
-        self.illegal_limit = check_illegal_limit(illegal_limit)
         self.flat_observation = flat_observation
         self.observation_scale = check_scaling(observation_scale)
-        self.render_mode = render_mode
         self.action_space = gym.spaces.Discrete(self.catalogue.n)
         self.observation_space = self.encoder.observation_space(observation_scale, flat_observation)
-        self.fight: State | None = None
         self.side = 0
         self._choices: tuple[Choice, ...] = self.catalogue.choices_for(0)
         self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
         self._flat = np.zeros(self.encoder.size, dtype=np.float32)
-        self._illegal = 0
-        self._streak = 0
-        self._log_from = 0
-        #: the engine's sentence for the last rejected action ("" before any)
-        self.last_reason = ""
-        #: rejected actions over the env's whole life (a masked agent keeps this at 0)
-        self.illegal_total = 0
-        #: seconds spent inside an opponent agent's ``act`` over the env's whole life (the
-        #: opponent's thinking, not the rules: training reports the two apart); the
-        #: built-in random opponent is not timed
-        self.opponent_seconds = 0.0
 
-    # ------------------------------------------------------------------ gymnasium API
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[Any, dict[str, Any]]:
-        """Start a fight. Option ``side`` (0/1) fixes the agent's side for this episode.
+    @property
+    def reason_names(self) -> dict[str, tuple[str, ...]]:
+        """The readable text of ``info``'s codes (``boundary``'s tables)."""
+        return {"result.reason": RESULT_REASONS, "illegal_reason": ILLEGAL_REASONS}
 
-        Never returns a finished fight: should the opponent win before the agent is asked
-        anything, a new fight is drawn from the same generator.
-        """
-        super().reset(seed=seed)
+    # ------------------------------------------------------------------ FightEnv's hooks
+    def _place(self, options: dict[str, Any] | None) -> tuple[str, int]:
+        """Option ``side`` (0/1) fixes the agent's side for this episode."""
         side = check_options(options, ("side",)).get("side", self.agent_side)
         if side is None:
             side = int(self.np_random.integers(2))
@@ -306,91 +275,32 @@ class DuelEnv(gym.Env):
             raise ValueError(f"side {side!r}: allowed 0 or 1")
         self.side = side
         self._choices = self.catalogue.choices_for(side)
-        reset_opponent = getattr(self.opponent, "reset", None)
-        if callable(reset_opponent):
-            reset_opponent(seed=int(self.np_random.integers(2**31)))
-        for _ in range(1000):
-            self.fight = self.game.new_state(int(self.np_random.integers(2**63 - 1)))
-            self._run_opponent()
-            if not self.fight.is_over:
-                break
-        else:
-            raise RuntimeError("1000 fights in a row ended before the agent had a decision")
-        self._illegal = 0
-        self._streak = 0
-        self._log_from = 0
-        obs = self._observe()
-        if self.render_mode == "human":
-            self.render()
-        return obs, {"action_mask": self._mask, "side": side}
+        return "side", side
 
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        st = self.fight
-        if st is None:
-            raise RuntimeError("call reset() before step()")
-        a = check_action(action, self.catalogue.n)
-        if not self._mask[a]:
-            return self._reject(a)
-        self._streak = 0
+    def _agent(self) -> int:
+        return self.side
+
+    def _policy(self, fighter: int) -> Policy | None:
+        return self._opponent_policy
+
+    def _opponents(self) -> list[Any]:
+        return [self.opponent]
+
+    def _choice(self, a: int) -> Choice:
+        return self._choices[a]
+
+    def _before(self, st: State) -> int | None:
+        """Wound levels inflicted minus taken so far (what shaping rewards the change of)."""
+        if not self.shaping:
+            return None
+        return wound_total(st, 1 - self.side) - wound_total(st, self.side)
+
+    def _reward(self, st: State, terminated: bool, before: int | None) -> float:
         me, op = self.side, 1 - self.side
-        if self.shaping:
-            before = wound_total(st, op) - wound_total(st, me)
-        self._log_from = len(st.events)
-        st.apply(self._choices[a])
-        self._run_opponent()
-        terminated = st.is_over
         reward = terminal_reward(st, me) if terminated else 0.0
         if self.shaping:
             reward += self.shaping * (wound_total(st, op) - wound_total(st, me) - before)
-        obs = self._observe()
-        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
-        if terminated:
-            info["result"] = result_info(st.result)
-        if self.render_mode == "human":
-            self.render()
-        return obs, reward, terminated, False, info
-
-    def render(self) -> str | np.ndarray | None:
-        """The frame of ``render_mode``; "human" prints the ANSI board and returns None."""
-        return render_frame(self.fight, self.render_mode, self._log_from)
-
-    @property
-    def reason_names(self) -> dict[str, tuple[str, ...]]:
-        """The readable text of ``info``'s codes (``boundary``'s tables)."""
-        return {"result.reason": RESULT_REASONS, "illegal_reason": ILLEGAL_REASONS}
-
-    def close(self) -> None:
-        """Nothing to release (idempotent)."""
-
-    # ------------------------------------------------------------------ masks
-    def action_masks(self) -> np.ndarray:
-        """The exact legality mask of the current decision (what MaskablePPO reads)."""
-        return self._mask.astype(bool)
-
-    @property
-    def action_names(self) -> tuple[str, ...]:
-        """Readable name of every action id."""
-        return self.catalogue.names
-
-    # ------------------------------------------------------------------ internals
-    def _run_opponent(self) -> None:
-        """Let the opponent decide until it is the agent's turn or the fight is over."""
-        st = self.fight
-        assert st is not None
-        me = self.side
-        policy = self._policy
-        rand = self.np_random.random
-        d = st.decision
-        while d is not None and d.fighter != me:
-            if policy is None:
-                legal = st.legal_choices()
-                st.apply(legal[int(rand() * len(legal))])
-            else:
-                t0 = perf_counter()
-                choice = policy(st)
-                self.opponent_seconds += perf_counter() - t0
-                st.apply(choice)
-            d = st.decision
+        return reward
 
     def _observe(self) -> Any:
         """Fresh mask and observation of the agent's current decision."""
@@ -400,23 +310,7 @@ class DuelEnv(gym.Env):
             self.encoder.rescale(self._flat, self.observation_scale)
         return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
 
-    def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """An illegal action: no change (or ``IllegalChoice`` in strict mode)."""
-        st = self.fight
-        assert st is not None
-        choice = self._choices[a]
-        reason = st.why_illegal(choice) or "not legal now"
-        if self.strict:
-            raise IllegalChoice(choice, reason)
-        self.last_reason = f"{self.catalogue.names[a]}: {reason}"
-        self._illegal += 1
-        self.illegal_total += 1
-        self._streak += 1
+    def _observe_rejected(self) -> Any:
         self._mask = self._mask.copy()  # returned data is never shared between steps
         self._flat = self._flat.copy()
-        obs = self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
-        truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
-        terminated = st.is_over
-        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal,
-                                "illegal": a, "illegal_reason": illegal_code(st, choice)}
-        return obs, self.illegal_penalty, terminated, truncated, info
+        return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)

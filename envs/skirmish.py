@@ -10,25 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from time import perf_counter
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 
-from hexdojo.envs.rules import IllegalChoice, State
+from hexdojo.envs.rules import Choice, State
 
 from .boundary import (
     DEFAULT_ILLEGAL_LIMIT,
-    check_action,
-    check_illegal_limit,
     check_options,
-    illegal_code,
-    result_info,
 )
-from .duel import Policy, as_policy
+from .duel import as_policy
+from .fight_env import FightEnv, Policy
 from .opponents import resolve_opponent
-from .render import render_frame
 from .skirmish_spaces import observe, spaces_for
 from .skirmish_v0 import RENDER_MODES, make_scene_game, side_reward
 
@@ -38,7 +33,7 @@ def _resolve(opponent: Any) -> Any:
     return resolve_opponent(opponent)  # envs/opponents.py: the installed agent registry
 
 
-class SkirmishEnv(gym.Env):
+class SkirmishEnv(FightEnv):
     """One fighter of a scene against (and beside) fighters played inside ``step()``.
 
     ## Description
@@ -118,8 +113,7 @@ class SkirmishEnv(gym.Env):
                  strict: bool = False, illegal_penalty: float = 0.0,
                  illegal_limit: int | None = DEFAULT_ILLEGAL_LIMIT,
                  render_mode: str | None = None) -> None:
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r}: allowed {RENDER_MODES}")
+        self._setup(strict, illegal_penalty, illegal_limit, render_mode)
         self.game = make_scene_game(scene, rules, fighters)
         n = len(self.game.profiles)
         if fighter is not None and fighter not in range(n):
@@ -136,83 +130,12 @@ class SkirmishEnv(gym.Env):
         self._policies: list[Policy | None] = [as_policy(o) for o in self.opponents]
         self.catalogue, self.encoder = spaces_for(self.game)
         self.flat_observation = flat_observation
-        self.strict = strict
-        self.illegal_penalty = float(illegal_penalty)
-        self.illegal_limit = check_illegal_limit(illegal_limit)
-        #: the engine's sentence for the last rejected action ("" before any)
-        self.last_reason = ""
-        self.render_mode = render_mode
         self.action_space = gym.spaces.Discrete(self.catalogue.n)
         self.observation_space = self.encoder.observation_space(flat_observation)
-        self.fight: State | None = None
         self.me = 0 if fighter is None else fighter
         self._slots: tuple[int, ...] = ()
         self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
         self._obs: Any = None
-        self._illegal = self._streak = self._log_from = 0
-        #: rejected actions over the env's whole life (a masked agent keeps this at 0)
-        self.illegal_total = 0
-        #: seconds spent inside opponent agents' ``act`` (the built-in random play is not timed)
-        self.opponent_seconds = 0.0
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
-              ) -> tuple[Any, dict[str, Any]]:
-        """Start a fight. Option ``fighter`` fixes the agent's place for this episode."""
-        super().reset(seed=seed)
-        n = len(self.game.profiles)
-        me = check_options(options, ("fighter",)).get("fighter", self.fighter)
-        if me is None:
-            me = int(self.np_random.integers(n))
-        if me not in range(n):
-            raise ValueError(f"fighter {me!r}: allowed 0..{n - 1}")
-        self.me = me
-        seen = set()
-        for o in self.opponents:
-            r = getattr(o, "reset", None)
-            if callable(r) and id(o) not in seen:
-                seen.add(id(o))
-                r(seed=int(self.np_random.integers(2**31)))
-        for _ in range(1000):
-            self.fight = self.game.new_state(int(self.np_random.integers(2**63 - 1)))
-            self._run_others()
-            if not self.fight.is_over:
-                break
-        else:
-            raise RuntimeError("1000 fights in a row ended before the agent had a decision")
-        self._illegal = self._streak = self._log_from = 0
-        obs = self._observe()
-        if self.render_mode == "human":
-            self.render()
-        return obs, {"action_mask": self._mask, "fighter": me}
-
-    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        st = self.fight
-        if st is None:
-            raise RuntimeError("call reset() before step()")
-        a = check_action(action, self.catalogue.n)
-        if not self._mask[a]:
-            return self._reject(a)
-        self._streak = 0
-        self._log_from = len(st.events)
-        st.apply(self.catalogue.choice(a, self._slots))
-        self._run_others()
-        terminated = st.is_over
-        reward = side_reward(st, self.me) if terminated else 0.0
-        obs = self._observe()
-        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
-        if terminated:
-            info["result"] = result_info(st.result)
-        if self.render_mode == "human":
-            self.render()
-        return obs, reward, terminated, False, info
-
-    def action_masks(self) -> np.ndarray:
-        """The exact legality mask of the current decision (what MaskablePPO reads)."""
-        return self._mask.astype(bool)
-
-    @property
-    def action_names(self) -> tuple[str, ...]:
-        return self.catalogue.names
 
     @property
     def side(self) -> int:
@@ -220,50 +143,34 @@ class SkirmishEnv(gym.Env):
         ``DuelEnv.side``: evaluation code compares the two."""
         return self.game.sides[self.me]
 
-    def render(self) -> str | np.ndarray | None:
-        return render_frame(self.fight, self.render_mode, self._log_from)
+    # ------------------------------------------------------------------ FightEnv's hooks
+    def _place(self, options: dict[str, Any] | None) -> tuple[str, int]:
+        """Option ``fighter`` fixes the agent's place for this episode."""
+        n = len(self.game.profiles)
+        me = check_options(options, ("fighter",)).get("fighter", self.fighter)
+        if me is None:
+            me = int(self.np_random.integers(n))
+        if me not in range(n):
+            raise ValueError(f"fighter {me!r}: allowed 0..{n - 1}")
+        self.me = me
+        return "fighter", me
 
-    def close(self) -> None:
-        """Nothing to release (idempotent)."""
+    def _agent(self) -> int:
+        return self.me
 
-    def _run_others(self) -> None:
-        """Let the other places decide until the agent must, or the fight is over (an
-        agent who is out never decides again, so his fight is played to its end)."""
-        st = self.fight
-        assert st is not None
-        me, policies, rand = self.me, self._policies, self.np_random.random
-        d = st.decision
-        while d is not None and d.fighter != me:
-            policy = policies[d.fighter]
-            if policy is None:
-                legal = st.legal_choices()
-                st.apply(legal[int(rand() * len(legal))])
-            else:
-                t0 = perf_counter()
-                choice = policy(st)
-                self.opponent_seconds += perf_counter() - t0
-                st.apply(choice)
-            d = st.decision
+    def _policy(self, fighter: int) -> Policy | None:
+        return self._policies[fighter]
+
+    def _opponents(self) -> list[Any]:
+        return list({id(o): o for o in self.opponents}.values())  # each once, in order
+
+    def _choice(self, a: int) -> Choice:
+        return self.catalogue.choice(a, self._slots)
+
+    def _reward(self, st: State, terminated: bool, before: Any) -> float:
+        return side_reward(st, self.me) if terminated else 0.0
 
     def _observe(self) -> Any:
         assert self.fight is not None
         self._obs, self._mask, self._slots = observe(self.fight, self.me, self.flat_observation)
         return self._obs
-
-    def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """An illegal action: no change (or ``IllegalChoice`` in strict mode)."""
-        st = self.fight
-        assert st is not None
-        choice = self.catalogue.choice(a, self._slots)
-        reason = st.why_illegal(choice) or "not legal now"
-        if self.strict:
-            raise IllegalChoice(choice, reason)
-        self.last_reason = f"{self.catalogue.names[a]}: {reason}"
-        self._illegal += 1
-        self.illegal_total += 1
-        self._streak += 1
-        obs = self._observe()  # fresh copies of the same observation and mask
-        truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
-        info = {"action_mask": self._mask, "illegal_actions": self._illegal,
-                "illegal": a, "illegal_reason": illegal_code(st, choice)}
-        return obs, self.illegal_penalty, st.is_over, truncated, info
