@@ -1,5 +1,12 @@
 """Cheap analytic estimates used by the scripted agents (no cloning, no dice drawn).
 
+Every rule they apply is the engine's own: the arithmetic comes from
+:mod:`hexdojo.envs.rules.formulas`, who may defend how from
+:func:`~hexdojo.envs.rules.legality.defence_options`, a pending roll's basic values from
+``State.context()``; this module only adds the *values* (what a wound or a fall is worth)
+and the odds (:mod:`.odds`). ``tests/test_formulas.py`` fails if a rules formula reappears
+here.
+
 Why analytic: a 6-agent round robin of 30,000 fights must run in about two minutes, so a
 scripted agent may spend only tens of microseconds per decision. Instead of simulating,
 the agents estimate, from the fighters' sheets and the rules data:
@@ -19,9 +26,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from hexdojo.envs.rules import attack_basic, defence_basic, defence_bonus, knockback_band
-from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules.legality import limb_reason, locked_limb
+from hexdojo.envs.rules import formulas as fm
+from hexdojo.envs.rules.legality import allowed_locations, defence_options, locked_limb
 
 from .odds import Odds, odds_for
 
@@ -49,14 +55,9 @@ KNOCKBACK_AP_VALUE = 20.0
 KNOCKBACK_FALL_VALUE = 40.0
 #: value of holding the opponent, by kind of hold (painful locks hurt every turn)
 HOLD_VALUE = {"arm": 5.0, "both_arms": 6.0, "leg": 4.0, "arm_lock": 11.0, "head_lock": 12.0}
-DEFENSIVE = ("dodge", "block", "leg_grab")
 #: aimed locations a scripted agent weighs in full per attack (see Knowledge.aims)
 AIMS = 3
 _CACHE_MAX = 400_000
-
-
-def h2(x: float) -> int:
-    return int(round(x * 2))
 
 
 class Knowledge:
@@ -67,21 +68,8 @@ class Knowledge:
         d = t.data
         self.odds: Odds = odds_for(d.dice.die_sides, t.max_risk, t.per_die_h)
         self.R = t.max_risk
-        self.strict = d.attack.hit_requires_higher
-        self.ma_mult = d.encumbrance.martial_arts_multiplier
-        self.margin_per_point = d.attack.margin_damage_per_point
-        self.soak_ap = t.maneuvers["Soak"].ap if "Soak" in t.maneuvers else 99
         self.whole_loc = d.attack.whole_body_location
-        self.default_aim = d.attack.default_aim
-        self.pain_t = (h2(d.pain.unconscious_at_most), h2(d.pain.stunned_below),
-                       h2(d.pain.staggered_below))
-        self.defences = tuple(
-            (n, m) for n, m in t.maneuvers.items()
-            if m.unarmed and m.category in DEFENSIVE and "attack" in m.reacts_to
-        )
-        # one representative location per (aim row, armour piece): L/R Arm etc. coincide
         self._profiles: dict[int, Profile] = {}  # keeps ids in the memo keys unique
-        self._base: dict[tuple[int, str], int] = {}
         self._hit: dict[tuple, float] = {}
         self._aims: dict[tuple, frozenset[str]] = {}
         self._dc: dict[tuple, object] = {}  # memo for the current decision only
@@ -100,18 +88,6 @@ class Knowledge:
         return self._dc
 
     # ------------------------------------------------------------------ basic values
-    def base(self, p: Profile, skill: str | None, char: str | None,
-             specs: tuple[str, ...] | list[str] = ()) -> int:
-        """Skill + specialisms + characteristic (+ encumbrance on CO), half points."""
-        v = 0
-        if skill:
-            v = p.skill(skill) + p.spec_total(specs)
-        if char:
-            v += p.char(char)
-            if char == "CO" and p.enc_mod:
-                v += int(p.enc_mod * (self.ma_mult if skill == "Martial Arts" else 1))
-        return v
-
     def pid(self, p: Profile) -> int:
         """A memo key for a profile (kept alive here, so its id is never reused)."""
         k = id(p)
@@ -119,18 +95,10 @@ class Knowledge:
             self._profiles[k] = p
         return k
 
-    def maneuver_base(self, p: Profile, name: str) -> int:
-        key = (self.pid(p), name)
-        v = self._base.get(key)
-        if v is None:
-            m = self.t.maneuvers[name]
-            v = self.base(p, m.skill, m.characteristic, m.specialisms) + h2(m.attack_mod)
-            self._base[key] = v
-        return v
-
     def penalties(self, s: State, i: int) -> int:
+        """What fighter ``i``'s condition takes off every roll (:func:`formulas.penalty`)."""
         f = s.fighters[i]
-        return self.t.impairment[f.worst] + f.pen
+        return fm.penalty(self.t, f.worst, f.pen)
 
     def attack_basic(self, s: State, x: int, y: int, name: str, loc: str | None) -> int:
         """Basic attack value of ``x``'s maneuver on ``y`` (RULES §1.8), half points: the
@@ -140,7 +108,7 @@ class Knowledge:
         key = ("ab", x, y, name, self.t.loc_aim[loc] if loc is not None else None)
         v = memo.get(key)
         if v is None:
-            v = memo[key] = attack_basic(s, x, y, name, loc)[0]
+            v = memo[key] = fm.attack_basic(s, x, y, name, loc)[0]
         return v  # type: ignore[return-value]
 
     def default_defence(self, s: State, y: int, x: int) -> int:
@@ -149,7 +117,7 @@ class Knowledge:
         key = ("dd", y, x)
         v = memo.get(key)
         if v is None:
-            v = memo[key] = defence_basic(s, y, x, None, None, None)[0]
+            v = memo[key] = fm.defence_basic(s, y, x, None, None, None)[0]
         return v  # type: ignore[return-value]
 
     def defence_with(self, s: State, y: int, x: int, rname: str, attack: str | None,
@@ -160,21 +128,24 @@ class Knowledge:
         key = ("dw", y, x, rname)
         rest = memo.get(key)  # everything but the reaction's own bonus
         if rest is None:
-            rest = memo[key] = (defence_basic(s, y, x, rname, None, None)[0]
-                                - defence_bonus(self.t, rname, None, None))
+            rest = memo[key] = (fm.defence_basic(s, y, x, rname, None, None)[0]
+                                - fm.defence_bonus(self.t, rname, None, None))
         row = self.t.loc_aim[loc] if loc is not None else None
         bkey = (rname, attack, row)
         bonus = self._bonus.get(bkey)
         if bonus is None:
-            bonus = self._bonus[bkey] = defence_bonus(self.t, rname, attack, loc)
+            bonus = self._bonus[bkey] = fm.defence_bonus(self.t, rname, attack, loc)
         return rest + bonus  # type: ignore[operator]
 
     def best_defence(self, s: State, y: int, x: int, attack: str, loc: str | None,
                      restrict: str | None = None, ap: int | None = None) -> tuple[int, str | None]:
-        """The best defence ``y`` can probably muster against ``attack`` (basic, reaction).
+        """The best defence ``y`` can probably muster against ``attack``: (basic, reaction).
 
-        A rational defender with AP uses its best defensive reaction from the front arc
-        (it may turn 60 degrees first); otherwise the default defence (Combat + CO).
+        A rational defender with AP uses its best defensive reaction (the engine's
+        :func:`defence_options`: AP, arc with the optional turn, holds, limbs, room to
+        dodge); otherwise the default defence. The basic is on the default defence's scale
+        of ties (:func:`formulas.hit_threshold`: a Leg Grab, which wins ties, counts half a
+        point more), so that :meth:`p_hit` needs no reaction.
         """
         t = self.t
         fy = s.fighters[y]
@@ -184,49 +155,32 @@ class Knowledge:
         got = memo.get(key)
         if got is not None:
             return got  # type: ignore[return-value]
-        got = self._best_defence(s, y, x, attack, loc, restrict, ap)
-        memo[key] = got
-        return got
-
-    def _best_defence(self, s: State, y: int, x: int, attack: str, loc: str | None,
-                      restrict: str | None, ap: int) -> tuple[int, str | None]:
-        t = self.t
-        fy = s.fighters[y]
         best = self.default_defence(s, y, x)
-        am = t.maneuvers[attack]
-        if ap <= 0 or am.no_defence or fy.out:
-            return best, None
-        arc = s.arc(x, y)
-        hold = s.hold_on(y)
-        held_may = t.hold_kinds[hold.kind].held_may if hold is not None else None
-        prone_ok = t.data.prone.allowed if fy.prone else None
         name: str | None = None
-        for rname, rm in self.defences:
-            if rm.ap > ap:
-                continue
-            if rm.against and attack not in rm.against:
-                continue
-            if rm.front_arc_only and arc not in hx.FRONT_ARC and not (rm.may_turn and arc != 3):
-                continue
-            if held_may is not None and rname not in held_may:
-                continue
-            if prone_ok is not None and rname not in prone_ok:
-                continue
-            if restrict is not None and limb_reason(s, rname, rm, hold, restrict):
-                continue  # the engine's rule: the limb a block locked cannot answer (aom322e)
-            if fy.mounted and rm.mounted == "no":
-                continue
-            v = self.defence_with(s, y, x, rname, attack, loc)
-            if rm.category == "leg_grab":
-                v += 1  # the grabber wins ties (aom3226)
-            if v > best:
-                best, name = v, rname
+        if ap > 0 and fy.out is None:
+            tie = fm.hit_threshold(t, None)
+            for rname in defence_options(s, y, x, attack, restrict, ap):
+                v = self.defence_with(s, y, x, rname, attack, loc) + fm.hit_threshold(t, rname) - tie
+                if v > best:
+                    best, name = v, rname
+        memo[key] = (best, name)
         return best, name
 
     # ------------------------------------------------------------------ outcomes
-    def p_hit(self, ba: int, bd: int) -> float:
-        """Chance to hit when both sides risk the most dice (their usual best, §1.3)."""
-        return self.odds.p_beat(ba, self.R, bd, self.R, self.strict)
+    def p_hit(self, ba: int, bd: int, reaction: str | None = None) -> float:
+        """Chance to hit when both sides risk the most dice (their usual best, §1.3),
+        against the defence ``reaction`` (None: the default defence; the tie rule is
+        :func:`formulas.hit_threshold`'s)."""
+        strict = fm.hit_threshold(self.t, reaction) > 0
+        return self.odds.p_beat(ba, self.R, bd, self.R, strict)
+
+    def p_counter(self, mine: int, theirs: int) -> float:
+        """Chance that my counter-attack lands (:func:`formulas.counter_hits`: ties land)."""
+        return self.odds.p_beat(mine, self.R, theirs, self.R, strict=False)
+
+    def p_break(self, esc: int, hold: int) -> float:
+        """Chance that a Break Hold succeeds (:func:`formulas.break_succeeds`: strictly higher)."""
+        return self.odds.p_beat(esc, self.R, hold, self.R, strict=True)
 
     def margin(self, ba: int, bd: int) -> float:
         return self.odds.margin(ba, self.R, bd, self.R)
@@ -268,11 +222,9 @@ class Knowledge:
             v += PRONE_VALUE + PRONE_FOLLOW * x_left
         if m.damage is not None:
             where = loc or self.whole_loc
-            types = m.damage_types
-            dtype = types[min(dtype_index, len(types) - 1)] if types else "Blunt"
-            b = xp.char("ST") + x_pen + h2(m.damage) \
-                + int(margin * self.margin_per_point) + t.aim[t.loc_aim[where]].damage
-            dr = yp.char("ST") + yp.pv[where]
+            dtype = fm.damage_type(t, name, dtype_index)
+            b = fm.damage_basic_of(t, xp, x_pen, name, margin, where)
+            dr = fm.damage_resistance(t, yp, where)
             v += self.wound_value(yp, y_worst, y_pen, y_ap, b, xp.risk.damage, dr, where,
                                   dtype, x_left)
             if not m.no_knockback:
@@ -289,21 +241,17 @@ class Knowledge:
         §1.10-1.14); ``y_pen`` is its stun/stagger penalty this turn."""
         t = self.t
         vals, probs = self.odds.dist(dmg_basic - dr, n)
-        pens = t.impairment[y_worst] + y_pen
+        pens = fm.penalty(t, y_worst, y_pen)
         soak_red = 0
-        if y_ap >= self.soak_ap:
-            sr = t.data.soak.roll
-            soak_b = self.base(yp, sr.skill, sr.characteristic, sr.specialisms) \
-                + pens + self.R  # about the mean of a risky soak
-            soak_red = t.soak_levels(soak_b)
-        pr = t.data.pain.roll
-        pain_b = self.base(yp, pr.skill, pr.characteristic, pr.specialisms) \
-            + pens + h2(t.data.damage_types[dtype].pain) + t.aim[t.loc_aim[loc]].pain
+        if fm.can_soak(t, 1, y_ap):
+            # about the mean of a risky soak
+            soak_b = fm.spec_basic_of(t, yp, t.data.soak.roll, pens) + self.R
+            soak_red = fm.soak_levels(t, soak_b)
         pn = yp.risk.pain
         total = 0.0
-        imp_now = t.impairment[y_worst]
+        imp_now = fm.penalty(t, y_worst, 0)
         for val, pv in zip(vals.tolist(), probs.tolist(), strict=True):
-            lv = t.wound_level(val)
+            lv = fm.wound_level(t, val)
             if lv >= t.fatal:
                 total += pv * KO  # soak may still save: approximate as lethal
                 continue
@@ -312,8 +260,8 @@ class Knowledge:
             if lv == 0:
                 continue
             worst = max(y_worst, lv)
-            w = WOUND_VALUE[lv] + IMPAIR_VALUE * (imp_now - t.impairment[worst])
-            unc, stun, stag = self.pain_bands(pain_b + t.wound_pain[lv], pn)
+            w = WOUND_VALUE[lv] + IMPAIR_VALUE * (imp_now - fm.penalty(t, worst, 0))
+            unc, stun, stag = self.pain_bands(fm.pain_basic_of(t, yp, pens, dtype, loc, lv), pn)
             stun_v = STUN_VALUE + 1.5 * y_ap + min(0.8, STUN_FOLLOW * x_left) * KO
             w += unc * KO + stun * stun_v + stag * STAGGER_VALUE
             total += pv * w
@@ -326,15 +274,10 @@ class Knowledge:
         hit = self._pain.get(key)
         if hit is None:
             pvals, pprobs = self.odds.dist(basic, n)
-            unc = stun = stag = 0.0
+            band = {"unconscious": 0.0, "stunned": 0.0, "staggered": 0.0, "none": 0.0}
             for pval, pp in zip(pvals.tolist(), pprobs.tolist(), strict=True):
-                if pval <= self.pain_t[0]:
-                    unc += pp
-                elif pval < self.pain_t[1]:
-                    stun += pp
-                elif pval < self.pain_t[2]:
-                    stag += pp
-            hit = self._pain[key] = (unc, stun, stag)
+                band[fm.pain_effect(self.t, pval)] += pp
+            hit = self._pain[key] = (band["unconscious"], band["stunned"], band["staggered"])
         return hit
 
     def knockback_value(self, yp: Profile, y_worst: int, y_pen: int, y_ap: int,
@@ -357,16 +300,14 @@ class Knowledge:
             return 0.0
         t = self.t
         kb = t.data.knockback
-        kb_b = self.base(yp, kb.roll.skill, kb.roll.characteristic, kb.roll.specialisms) \
-            + t.impairment[y_worst] + y_pen + h2(t.data.damage_types[dtype].knockback) \
-            + t.aim[t.loc_aim[loc]].knockback
+        kb_b = fm.knockback_basic_of(t, yp, fm.penalty(t, y_worst, y_pen), dtype, loc)
         dv, dp = self.odds.dist(dmg_basic, min(n, self.R))
         kv, kp = self.odds.dist(kb_b, min(yp.risk.knockback, self.R))
         fall_v = 0.0 if y_prone else KNOCKBACK_FALL_VALUE + PRONE_FOLLOW * x_left
         total = 0.0
         for dmg, pd in zip(dv.tolist(), dp.tolist(), strict=True):
             for res, pk in zip(kv.tolist(), kp.tolist(), strict=True):
-                effect, loss, over = knockback_band(kb, dmg - res)
+                effect, loss, over = fm.knockback_band(kb, dmg - res)
                 if effect != "none":
                     falls = over or loss > y_ap
                     total += pd * pk * (KNOCKBACK_AP_VALUE * min(loss, y_ap) + fall_v * falls)
@@ -398,7 +339,7 @@ class Knowledge:
         xp, yp = s.fighters[x].p, fy.p
         scored = []
         for n, loc in enumerate(locs):
-            ba = gap + t.aim[t.loc_aim[loc]].attack
+            ba = gap + fm.aim_attack(t, loc)
             p = self.p_hit(ba, 0)
             v = p * self.hit_core(xp, yp, name, loc, dtype_index, int(self.margin(ba, 0)),
                                   0, fy.worst, 0, 3, fy.prone, False, 0, fy.mounted,
@@ -458,16 +399,10 @@ class Knowledge:
             m = t.maneuvers[name]
             if m.ap > ap:
                 continue
-            if m.aim == "whole":
-                loc = None
-            elif m.aim == "any" or self.default_aim in m.aim:
-                loc = self.whole_loc
-            else:
-                loc = next(lc for lc in t.locations if t.loc_aim[lc] in m.aim)
+            locs = allowed_locations(t, name, floored or s.fighters[y].prone)
+            loc = self.whole_loc if self.whole_loc in locs else locs[0]
             if m.needs_hold or m.category in ("throw", "pull_down") or floored:
-                ba = self.maneuver_base(s.fighters[x].p, name) + self.penalties(s, x)
-                if loc is not None:
-                    ba += t.aim[t.loc_aim[loc]].attack
+                ba = self.attack_basic(s, x, y, name, loc)
                 bd = self.default_defence(s, y, x)
                 p = self.p_hit(ba, bd)
                 v = p * self.hit_value(s, x, y, name, loc, 0, self.margin(ba, bd))

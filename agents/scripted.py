@@ -24,7 +24,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from hexdojo.envs.rules import Choice
+from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules.legality import DEFENSIVE, allowed_locations, move_path
 
 from .base import Agent
 from .heuristics import (
@@ -168,80 +170,47 @@ class HeuristicAgent(Agent):
 
     # ------------------------------------------------------------------ risk (§1.3)
     def risk_for(self, state: State, k: Knowledge, i: int, about: str) -> int:
-        """Dice to risk: the odds-best number for the roll being made (exact tables)."""
-        ev = state.events
-        if about in ("attack", "defence", "counter-attack"):
-            dec = reac = None
-            for e in reversed(ev):
-                t = e["type"]
-                if t == "reaction" and reac is None:
-                    reac = e
-                elif t == "declare":
-                    dec = e
-                    break
-            if dec is None:
-                return k.R
-            x, y = dec["a"], dec["t"]
-            if reac is not None and reac.get("a") != y:
-                reac = None
-            ba = k.attack_basic(state, x, y, dec["maneuver"], dec.get("location"))
-            rname = reac["maneuver"] if reac is not None else None
-            if rname is not None and k.t.is_attack(rname):
-                bd = k.attack_basic(state, y, x, rname, None)
-            elif rname is not None and k.t.maneuvers[rname].category in ("dodge", "block", "leg_grab"):
-                bd = k.defence_with(state, y, x, rname, dec["maneuver"], dec.get("location"))
-            else:
-                bd = k.default_defence(state, y, x)
-            if about == "attack":
-                return k.odds.first_risk(ba, bd)
-            return k.odds.answer_risk(bd, ba, k.odds.first_risk(ba, bd))
+        """Dice to risk: the odds-best number for the roll being made (exact tables), on
+        the basic values the engine will roll on (``State.context()["basics"]``). The
+        side that chooses first (attacker, escaper) plays against the best answer; the
+        answering side against the first side's odds-best choice."""
+        ctx = state.context()
+        basics: dict[int, int] = ctx.get("basics") or {}
         if about == "soak":
-            return self.soak_risk(state, k, i)
-        if about in ("break hold", "resist break hold"):
-            h = state.hold_on(i) if about == "break hold" else state.hold_by(i)
-            if h is None:
-                return k.R
-            esc, hold = self.break_basics(state, k, h.held, h.holder)
-            if about == "break hold":
-                return k.odds.first_risk(esc, hold)
-            return k.odds.answer_risk(hold, esc, k.odds.first_risk(esc, hold))
-        return k.R
+            return self.soak_risk(k, basics.get(i), ctx.get("wound", 0))
+        mine = basics.get(i)
+        theirs = next((v for j, v in basics.items() if j != i), None)
+        if mine is None or theirs is None:
+            return k.R
+        if about in ("attack", "break hold"):
+            return k.odds.first_risk(mine, theirs)
+        return k.odds.answer_risk(mine, theirs, k.odds.first_risk(theirs, mine))
 
-    def break_basics(self, state: State, k: Knowledge, held: int, holder: int) -> tuple[int, int]:
-        """Best escaper and holder basic values for Break Hold (aom322d)."""
-        bh = k.t.data.break_hold
-        h = state.hold_on(held)
-        fe, fh = state.fighters[held], state.fighters[holder]
-        bonus = 0 if h is None else h.attempts * int(round(k.t.data.holds.break_attempt_bonus * 2))
-        esc = max(k.base(fe.p, bh.methods[m].skill, bh.methods[m].characteristic)
-                  for m in bh.escaper_methods) + k.penalties(state, held) + bonus
-        kind_bonus = 0 if h is None else int(round(k.t.hold_kinds[h.kind].break_holder_bonus * 2))
-        hold = max(k.base(fh.p, bh.methods[m].skill, bh.methods[m].characteristic)
-                   for m in bh.holder_methods) + k.penalties(state, holder) + kind_bonus
+    def break_basics(self, state: State, i: int, method: int) -> tuple[int, int] | None:
+        """Escaper ``i``'s and its holder's basic values for Break Hold by ``method``
+        (the engine's :func:`formulas.break_hold_basics`, aom322d), None if not held."""
+        h = state.hold_on(i)
+        if h is None:
+            return None
+        (esc, _, _), (hold, _, _) = fm.break_hold_basics(state, i, h, method)
         return esc, hold
 
-    def _last_wound_level(self, state: State, i: int) -> int:
-        for e in reversed(state.events):
-            if e["type"] == "damage" and e.get("t") == i:
-                return state.t.wound_levels.index(e["wound"])
-        return 0
-
-    def soak_risk(self, state: State, k: Knowledge, i: int) -> int:
-        level = self._last_wound_level(state, i)
-        sr = k.t.data.soak.roll
-        b = k.base(state.fighters[i].p, sr.skill, sr.characteristic, sr.specialisms) \
-            + k.penalties(state, i)
+    def soak_risk(self, k: Knowledge, basic: int | None, level: int) -> int:
+        """Dice that remove the most wound levels on average (§1.11 soak table)."""
+        if basic is None:
+            return k.R
         best, best_n = -1.0, 0
         for n in range(k.R + 1):
-            vals, probs = k.odds.dist(b, n)
-            e = sum(p * min(level, k.t.soak_levels(v))
+            vals, probs = k.odds.dist(basic, n)
+            e = sum(p * min(level, fm.soak_levels(k.t, v))
                     for v, p in zip(vals.tolist(), probs.tolist(), strict=True))
             if e > best + 1e-9:
                 best, best_n = e, n
         return best_n
 
     def soak(self, state: State, k: Knowledge, i: int, choices: list[Choice]) -> Choice:
-        level = self._last_wound_level(state, i)
+        """Soak any wound (the level it would reduce: ``State.context()["wound"]``)."""
+        level = state.context().get("wound", 0)
         soak = next((c for c in choices if c.kind == "maneuver"), None)
         if soak is not None and level >= 1:
             return soak
@@ -414,8 +383,8 @@ class HeuristicAgent(Agent):
                 x, att, loc, hv = incoming
                 mine = k.attack_basic(state, i, x, name, c.location)
                 theirs = k.attack_basic(state, x, i, att, loc)
-                p_me = k.odds.p_beat(mine, k.R, theirs, k.R, strict=False)
-                p_them = k.odds.p_beat(theirs, k.R, mine, k.R, strict=False)
+                p_me = k.p_counter(mine, theirs)
+                p_them = k.p_counter(theirs, mine)
                 mv = k.hit_value(state, i, x, name, c.location, c.option,
                                  k.margin(mine, theirs))
                 return st.counter * self.weight(k, name) * p_me * mv - p_them * hv - cost
@@ -431,14 +400,13 @@ class HeuristicAgent(Agent):
             if c.option == 1 and m.may_advance:
                 v -= 0.3  # flying only when it is needed to reach
             return v - cost
-        if cat in ("dodge", "block", "leg_grab"):
+        if cat in DEFENSIVE:
             if incoming is None:
                 return -cost
             x, att, loc, hv = incoming
             ba = k.attack_basic(state, x, i, att, loc)
             bd = k.defence_with(state, i, x, name, att, loc)
-            strict = k.strict if cat != "leg_grab" else False
-            p = k.odds.p_beat(ba, k.R, bd, k.R, strict)
+            p = k.p_hit(ba, bd, name)  # a Leg Grab wins ties (formulas.hit_threshold)
             gain = 0.0
             if name in t.follow_ons:
                 gain += st.follow + k.follow_threat(state, i, x, name, blocked=att)
@@ -453,10 +421,10 @@ class HeuristicAgent(Agent):
             return PRONE_VALUE * 0.8 - cost - undefended
         if cat == "break":
             h = state.hold_on(i)
-            if h is None:
+            got = self.break_basics(state, i, c.option)
+            if h is None or got is None:
                 return -cost
-            esc, hold = self.break_basics(state, k, i, h.holder)
-            p = k.odds.p_beat(esc, k.R, hold, k.R, True)
+            p = k.p_break(*got)
             return p * (HOLD_VALUE.get(h.kind, 4.0) + 2.0) - cost - undefended
         return -cost - 1.0 - undefended
 
@@ -479,12 +447,7 @@ class HeuristicAgent(Agent):
     def move_value(self, state: State, k: Knowledge, i: int, j: int, c: Choice) -> float:
         f = state.fighters[i]
         facing = hx.turn(f.facing, c.turn)
-        pos = f.pos
-        if c.option > 0:
-            for _ in range(c.option):
-                pos = hx.neighbour(pos, facing)
-        else:
-            pos = hx.neighbour(pos, hx.opposite(facing))
+        pos = move_path(state, i, c.turn, c.option)[-1]  # where the engine's Move ends
         gain = self.position_value(state, j, pos, facing) - \
             self.position_value(state, j, f.pos, f.facing)
         fj = state.fighters[j]
@@ -508,9 +471,7 @@ class HeuristicAgent(Agent):
                 if not (t.is_attack(name) and m.range == 0 and m.may_close) or m.needs_hold \
                         or m.ap >= state.fighters[i].ap:
                     continue
-                locs = (None,) if m.aim == "whole" else tuple(
-                    loc for loc in t.locations
-                    if m.aim == "any" or t.loc_aim[loc] in m.aim)
+                locs = allowed_locations(t, name, state.fighters[j].prone)
                 for loc in k.aims(state, i, j, name, 0, locs) if locs != (None,) else locs:
                     av, _ = k.attack_value(state, i, j, name, loc)
                     v = max(v, av * self.weight(k, name))

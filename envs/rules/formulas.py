@@ -102,7 +102,7 @@ def attack_modifiers(s: State, x: int, y: int, maneuver: str, location: str | No
     m = t.maneuvers[maneuver]
     extra: Terms = [(maneuver, h2(m.attack_mod))]
     if location is not None:
-        extra.append((f"aim {location}", t.aim[t.loc_aim[location]].attack))
+        extra.append((f"aim {location}", aim_attack(t, location)))
     if s.arc(x, y) in t.rear_arc:
         extra.append(("rear", h2(t.data.attack.rear_bonus)))  # aom315
     h_on = s.hold_on(x)
@@ -120,6 +120,11 @@ def attack_modifiers(s: State, x: int, y: int, maneuver: str, location: str | No
         mod = t.data.mounted.attack_mod if m.mounted_attack_mod is None else m.mounted_attack_mod
         extra.append(("mounted", h2(mod)))  # aom3221, aom3225 (-2); aom3216 Grapple 0
     return extra
+
+
+def aim_attack(t: Tables, location: str) -> int:
+    """The attack modifier of aiming at ``location`` (aom317: by its aim row)."""
+    return t.aim[t.loc_aim[location]].attack
 
 
 def attack_basic(s: State, x: int, y: int, maneuver: str, location: str | None

@@ -170,15 +170,18 @@ def limb_reason(s: State, name: str, m: Any, hold_on: Any, locked: str | None = 
     return None
 
 
-def _fighter_reason(s: State, i: int, name: str, m: Any, hold_on: Any) -> str | None:
-    """Can this fighter, as he stands (AP, prone, held, holding, mounted), use it?
+def _fighter_reason(s: State, i: int, name: str, m: Any, hold_on: Any,
+                    ap: int | None = None) -> str | None:
+    """Can this fighter, as he stands (AP, prone, held, holding, mounted), use it? ``ap``:
+    with that many AP instead of his own (an agent asking ahead, :func:`defence_options`).
 
     Reads only ``fighter_status``'s fields, so the enumeration may memoise it."""
     t = s.t
     f = s.fighters[i]
     cost = m.ap
-    if cost > f.ap:
-        return f"{name}: needs {cost} AP, {f.name} has {f.ap}"
+    have = f.ap if ap is None else ap
+    if cost > have:
+        return f"{name}: needs {cost} AP, {f.name} has {have}"
     if f.prone and name not in t.data.prone.allowed:
         return f"{name}: not allowed while prone (allowed: {', '.join(t.data.prone.allowed)})"
     if m.category == "stand" and not f.prone:
@@ -252,20 +255,14 @@ def geometry_reason(
                 return f"{name}: following moves the way the leader went ({hx.DIRECTION_NAMES[w.follow[0]]})"
             if t.data.movement.follow_no_farther and abs(option) > w.follow[1]:
                 return f"{name}: no farther than the leader ({w.follow[1]} hex)"
-        if option > 0:
-            pos = f.pos
-            for k in range(option):
-                pos = hx.neighbour(pos, facing)
-                if not s.on_board(pos):
-                    return f"{name}: would leave the arena"
-                if k < option - 1 and not t.data.movement.move_through_occupied and any(
-                    g.pos == pos and g.idx != i and g.active for g in s.fighters
-                ):
-                    return f"{name}: cannot move through an occupied hex"
-        else:
-            pos = hx.neighbour(f.pos, hx.opposite(facing))
+        path = move_path(s, i, turn, option)
+        for k, pos in enumerate(path):
             if not s.on_board(pos):
                 return f"{name}: would leave the arena"
+            if k < len(path) - 1 and not t.data.movement.move_through_occupied and any(
+                g.pos == pos and g.idx != i and g.active for g in s.fighters
+            ):
+                return f"{name}: cannot move through an occupied hex"
         return None
     if w.kind == "reaction" and w.attacker is not None and m.category in DEFENSIVE:
         arc = s.arc(w.attacker, i, facing)
@@ -313,6 +310,20 @@ def geometry_reason(
     return None
 
 
+def move_path(s: State, i: int, turn: int, option: int) -> list[hx.Hex]:
+    """The hexes a Move of fighter ``i`` (optional ``turn`` first, ``option`` hexes forward
+    or -1 back, aom3141) passes through, the last one where it ends."""
+    f = s.fighters[i]
+    facing = hx.turn(f.facing, turn)
+    if option <= 0:
+        return [hx.neighbour(f.pos, hx.opposite(facing))]
+    path, pos = [], f.pos
+    for _ in range(option):
+        pos = hx.neighbour(pos, facing)
+        path.append(pos)
+    return path
+
+
 def throw_destination(s: State, i: int, turn: int, option: int) -> hx.Hex:
     f = s.fighters[i]
     return hx.neighbour(f.pos, hx.turn(f.facing, turn) + option)
@@ -333,6 +344,28 @@ def dodge_destination(s: State, i: int, attacker: int, moves: str, option: int) 
         return hx.neighbour(f.pos, d + offs[option])
     # toward: into the attacker's hex, or through it when already there
     return hx.neighbour(f.pos, d) if same else a.pos
+
+
+def defence_options(s: State, y: int, x: int, attack: str, restrict: str | None = None,
+                    ap: int | None = None) -> tuple[str, ...]:
+    """The defensive reactions ``y`` could answer ``x``'s ``attack`` with if it came now
+    (with ``ap`` AP instead of his own; ``restrict``: a limb a block locked, aom322e): the
+    reaction window's own reasons (§1.7, §4, aom315, aom3226), asked ahead of the attack,
+    so that an agent weighing an attack never re-derives who may defend how."""
+    t = s.t
+    w = Window("reaction", y, frozenset({"attack"}), attacker=x, attack=attack,
+               no_defence=t.maneuvers[attack].no_defence, restrict=restrict)
+    hold_on = s.hold_on(y)
+    out = []
+    for name in t.reaction_maneuvers:
+        m = t.maneuvers[name]
+        if m.category not in DEFENSIVE or _window_reason(s, name, m, w, hold_on) \
+                or _fighter_reason(s, y, name, m, hold_on, ap):
+            continue
+        turns, _, opts = t.domain[name]
+        if any(geometry_reason(s, y, name, None, tu, op, w) is None for tu in turns for op in opts):
+            out.append(name)
+    return tuple(out)
 
 
 def allowed_locations(t: Tables, name: str, prone: bool) -> tuple[str | None, ...]:

@@ -31,7 +31,14 @@ from .formulas import (
     soak_levels,
     wound_level,
 )
-from .legality import Window, dodge_destination, locked_limb, maneuver_choices, throw_destination
+from .legality import (
+    Window,
+    dodge_destination,
+    locked_limb,
+    maneuver_choices,
+    move_path,
+    throw_destination,
+)
 from .model import END, PASS, RELEASE, Choice, Decision, Hold
 from .tables import h2
 
@@ -318,11 +325,8 @@ class MoveFrame(ReactionsFrame):
         start = f.pos
         near_before = near(s, self.i)
         s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
-        if self.c.option > 0:
-            for _ in range(self.c.option):
-                s.place(self.i, hx.neighbour(f.pos, f.facing))
-        else:
-            s.place(self.i, hx.neighbour(f.pos, hx.opposite(f.facing)))
+        for pos in move_path(s, self.i, 0, self.c.option):  # hex by hex (approach, §5.4)
+            s.place(self.i, pos)
         s.log("move", m.pages[0], a=self.i, actor=f.name, maneuver=self.what, via=self.via,
               to=list(f.pos),
               facing=hx.DIRECTION_NAMES[f.facing])
