@@ -113,7 +113,7 @@ def clone(policy: Any, demos: Demonstrations, epochs: int = 8, batch: int = 256,
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         last = total / n
     policy.set_training_mode(False)
     with torch.no_grad():

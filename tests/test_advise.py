@@ -134,6 +134,7 @@ def test_learned_agent_shows_its_probabilities(scenario: Path, tmp_path: Path) -
         "total_steps": 64, "n_envs": 1, "turn_limit": 4, "checkpoint_every": 64,
         "fighters": ["chu", "boris"],
         "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        "imitation": {"fights": 0},
         "pool": {"scripted": ["random"], "self_play": False},
         "eval": {"every": 64, "episodes": 1, "opponents": ["random"]}})
     npc = train(cfg, tmp_path / "run", progress=False)

@@ -24,6 +24,7 @@ TINY = {
     "total_steps": 1024, "n_envs": 1, "turn_limit": 6, "checkpoint_every": 1024,
     "fighters": ["chu", "boris"], "side": "alternate",
     "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 2, "net_arch": [32]},
+    "imitation": {"fights": 0},
     "pool": {"scripted": ["random"], "self_play": False},
     "eval": {"every": 100_000, "episodes": 2, "opponents": ["random"]},
 }

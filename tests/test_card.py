@@ -27,6 +27,7 @@ TINY = {
     "total_steps": 512, "n_envs": 1, "turn_limit": 6, "checkpoint_every": 512,
     "fighters": ["chu", "boris"], "side": "1",
     "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 1, "net_arch": [16]},
+    "imitation": {"fights": 0},
     "pool": {"scripted": ["random"], "self_play": False},
     "eval": {"every": 100_000, "episodes": 2, "opponents": ["random"]},
 }

@@ -25,6 +25,7 @@ TINY = {
     "total_steps": 128, "n_envs": 1, "turn_limit": 4, "checkpoint_every": 128,
     "fighters": ["chu", "boris"], "side": "0",
     "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+    "imitation": {"fights": 0},
     "pool": {"scripted": ["random"], "self_play": False},
     "eval": {"every": 128, "episodes": 2, "opponents": ["random"]},
 }
@@ -40,6 +41,8 @@ n_steps = 64
 batch_size = 64
 n_epochs = 1
 net_arch = [16]
+[imitation]
+fights = 0
 [pool]
 scripted = ["random"]
 self_play = false

@@ -216,7 +216,7 @@ def test_run_main_job_end_to_end(tmp_path) -> None:
     cfg.write_text(
         "total_steps = 256\nn_envs = 2\nturn_limit = 6\ncheckpoint_every = 128\n"
         "[ppo]\nn_steps = 64\nbatch_size = 64\nn_epochs = 1\nnet_arch = [32]\n"
-        "[pool]\nscripted = ['random', 'striker']\nsnapshot_every = 128\n"
+        "[imitation]\nfights = 0\n[pool]\nscripted = ['random', 'striker']\nsnapshot_every = 128\n"
         "[eval]\nevery = 128\nepisodes = 2\nopponents = ['random']\n")
     out = tmp_path / "npc"
     res = run("run", "--config", str(cfg), "--out", str(out), "--fights", "2")

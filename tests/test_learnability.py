@@ -80,6 +80,7 @@ def test_a_v0_checkpoint_is_refused_on_v1_with_one_line(tmp_path) -> None:
 def test_resuming_a_raw_run_with_the_unit_observation_is_refused(tmp_path) -> None:
     tiny = {"total_steps": 128, "n_envs": 1, "checkpoint_every": 64, "turn_limit": 4,
             "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [8]},
+            "imitation": {"fights": 0},
             "pool": {"scripted": ["random"], "self_play": False},
             "eval": {"every": 10_000, "episodes": 1, "opponents": ["random"]}}
     train(load_config(overrides=dict(tiny, observation_scale="raw")), tmp_path / "r",

@@ -175,6 +175,7 @@ def test_pool_opponent_and_a_tiny_training_against_a_plugin(tmp_path: Path) -> N
     cfg = load_config(overrides={
         "total_steps": 128, "n_envs": 1, "turn_limit": 4, "checkpoint_every": 128,
         "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        "imitation": {"fights": 0},
         "pool": {"scripted": [KICKER], "self_play": False},
         "eval": {"every": 128, "episodes": 2, "opponents": [KICKER]},
     })

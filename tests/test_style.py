@@ -98,6 +98,7 @@ def test_style_in_the_config_trains_and_is_remembered(tmp_path: Path) -> None:
         "total_steps": 128, "n_envs": 1, "turn_limit": 4, "checkpoint_every": 128,
         "style": "grappler", "style_weight": 0.1,
         "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        "imitation": {"fights": 0},
         "pool": {"scripted": ["random"], "self_play": False},
         "eval": {"every": 128, "episodes": 2, "opponents": ["random"]}})
     out = train(cfg, tmp_path / "g", progress=False)

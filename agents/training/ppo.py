@@ -41,6 +41,7 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
     vec = make_vec_env(cfg, run.snapshots)
     resumed = resume and run.latest.exists()
     model = load_model(cfg, run, vec, game) if resumed else new_model(cfg, run, vec)
+    warm = None if resumed else warm_start(model, cfg, game)
     callback = RunCallback(cfg, run, game, lines=not progress)
     try:
         t0 = time.perf_counter()
@@ -49,10 +50,35 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
             model.learn(total_timesteps=remaining, callback=callback,
                         reset_num_timesteps=not resumed, tb_log_name="ppo", progress_bar=progress)
         profile = time_profile(vec, time.perf_counter() - t0, callback.eval_seconds)
+        if warm is not None:
+            profile["imitation"] = warm
         save_final(model, run, cfg, game, profile)
     finally:
         vec.close()
     return run.final
+
+
+def warm_start(model: MaskablePPO, cfg: TrainConfig, game: Game) -> dict[str, Any] | None:
+    """Clone the ``[imitation]`` teacher into a new model before PPO (duels only: the
+    demonstrations are recorded in the duel's observation); returns what it measured
+    (decisions, the share the clone agrees with the teacher on, seconds), None if off."""
+    im = cfg.imitation
+    if im.fights == 0 or cfg.scene is not None:
+        return None
+    from ..imitation import clone, demonstrate
+
+    t0 = time.perf_counter()
+    print(f"imitation: {im.teacher} plays {im.fights:,} fights of demonstrations", flush=True)
+    demos = demonstrate(game, make_agent(im.teacher), [make_agent(o) for o in im.opponents],
+                        im.fights, seed=cfg.seed * 1_000_003 + 17, scaling=cfg.observation_scale,
+                        gamma=cfg.ppo.gamma)
+    fit = clone(model.policy, demos, epochs=im.epochs, batch=im.batch_size,
+                lr=im.learning_rate, value_weight=im.value_weight, seed=cfg.seed)
+    out = {"teacher": im.teacher, "decisions": len(demos), "agreement": round(fit["agreement"], 4),
+           "seconds": round(time.perf_counter() - t0, 1)}
+    print(f"imitation: cloned {out['decisions']:,} decisions, the policy agrees with "
+          f"{im.teacher} on {100 * out['agreement']:.1f} % ({out['seconds']:.0f} s)", flush=True)
+    return out
 
 
 def train_game(cfg: TrainConfig) -> Game:
@@ -71,7 +97,8 @@ def train_game(cfg: TrainConfig) -> Game:
 def prepare_run(cfg: TrainConfig, out: str | Path | None, resume: bool) -> tuple[Game, RunDir]:
     """Check everything that can be wrong before anything is written, then the run folder
     with its ``config.json``."""
-    for spec in [*cfg.pool.scripted, *cfg.eval.opponents]:
+    for spec in [*cfg.pool.scripted, *cfg.eval.opponents, cfg.imitation.teacher,
+                 *cfg.imitation.opponents]:
         make_agent(spec)  # a bad agent name fails here
     game = train_game(cfg)  # a bad scene, place or fighter fails here
     run = RunDir(out or Path("runs") / cfg.name)
