@@ -202,7 +202,7 @@ def measure(agent: Agent, state: State) -> tuple[str, list[tuple[float | None, C
 
 
 def advise(agent: Agent, state: State) -> tuple[str, list[Advice]]:
-    from .board import choice_label
+    from hexdojo.envs.rules.notation import words as choice_label
 
     what, ranked = measure(agent, state)
     return what, [Advice(c, choice_label(state, c), v, hit_odds(state, c)) for v, c in ranked]
@@ -227,7 +227,7 @@ def fold_turns(rows: list[Advice]) -> tuple[list[Advice], int]:
 
 
 def odds_text(o: HitOdds) -> str:
-    from .play import _pts
+    from hexdojo.envs.rules.notation import points as _pts
 
     what = f"their attack hits {o.p:.1%} through" if o.incoming else f"hit {o.p:.1%} vs"
     return (f"{what} {o.defence_name} (attack {_pts(o.attack)} vs defence "
@@ -236,7 +236,8 @@ def odds_text(o: HitOdds) -> str:
 
 def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) -> list[str]:
     """The advice as lines: who decides what, then the ranked choices."""
-    from .board import fighter_line
+    from hexdojo.envs.render import status_line as fighter_line
+
     from .scripted import SKIPPED
 
     d = state.decision

@@ -109,7 +109,8 @@ def demo(
     scene: SceneOpt = None,
 ) -> None:
     """A demo fight between two presets (or a scene's two sides), printing the event log."""
-    from .board import render_board
+    from hexdojo.envs.render import render_text
+
     from .play import result_line, run_fight
     from .registry import make_agent
 
@@ -123,11 +124,11 @@ def demo(
         _two_sides(game, scene)
         fs = [p.name for p in game.profiles]
         typer.echo(_sides_line(game, names))
-    typer.echo(render_board(game.new_state(seed)))
+    typer.echo(render_text(game.new_state(seed)))
     typer.echo("")
     state, choices = run_fight(game, pair, seed, say=typer.echo)
     typer.echo("")
-    typer.echo(render_board(state))
+    typer.echo(render_text(state))
     typer.echo(result_line(state))
     if save is not None:
         _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state, scene)

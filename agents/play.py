@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hexdojo.envs.render import render_text
 from hexdojo.envs.rules import Choice, Game, State
+from hexdojo.envs.rules.notation import LETTERS, NotationError, match, parse, points, words
 
 from .base import Agent
-from .board import LETTERS, choice_label, render_board
+from .menus import Entry, Menu, menu
 from .report import atomic_write_text
 from .tournament import agent_seed, checked_act
 
@@ -92,33 +94,26 @@ def load_fight(path: str | Path) -> FightLog:
 
 
 # --------------------------------------------------------------------------- a person
-def parse_pick(text: str, labels: Sequence[str]) -> int | None:
-    """Index chosen by typed ``text``: a number (1-based), an exact label, or words that
-    match exactly one label (or one label that the other matches only extend, e.g. with
-    a turn). None if nothing or several match."""
-    t = text.strip().lower()
-    if not t:
-        return None
-    if t.isdigit():
-        k = int(t) - 1
-        return k if 0 <= k < len(labels) else None
-    low = [lb.lower() for lb in labels]
-    if t in low:
-        return low.index(t)
-    words = t.split()
-    hits = [k for k, lb in enumerate(low) if all(w in lb for w in words)]
-    if len(hits) == 1:
-        return hits[0]
-    # "strike head blunt" names the plain option when the others only add a turn to it
-    for k in hits:
-        base = low[k].rstrip(")")
-        if all(h == k or low[h].startswith(base) for h in hits):
-            return k
-    return None
+HELP = """\
+  how to choose:
+    a number       picks that row; a row with  ▸ N  opens its N choices (a maneuver's
+                   aims, then its options and turns); in a dice menu the number is the
+                   dice: 6 risks 6 dice
+    words          a choice in the notation, e.g. "Martial Strike @ Head (Blunt)";
+                   case and punctuation do not matter, words may be shortened or left
+                   out while one choice fits ("strike head blunt", "move 1 forward")
+    b  (or ..)     back up one menu
+    q              quit the fight
+    ?              this help
+  beside each row: the AP it costs and the AP left after it; for attacks the chance to
+  hit the target's best defence, for defences the chance to stop the attack (both sides
+  risking the most dice, as `hexdojo advise` shows)"""
 
 
 class HumanAgent(Agent):
-    """Asks a person for each decision, showing the board and the legal options by name."""
+    """Asks a person for each decision: the board, what the decision is about, then
+    grouped menus (:mod:`.menus`) with AP and odds; ``?`` for help, ``b`` back, ``q`` quit,
+    or the choice typed in words (:func:`hexdojo.envs.rules.notation.parse`)."""
 
     name = "human"
 
@@ -131,37 +126,83 @@ class HumanAgent(Agent):
     def act(self, state: State) -> Choice:
         d = state.decision
         assert d is not None
-        choices = state.legal_choices()
-        labels = [choice_label(state, c) for c in choices]
-        if self.board and d.kind in ("action", "phase"):
-            self.say(render_board(state))
-        about = f" ({d.about})" if d.about else ""
-        ctx = state.context()
-        for line in situation(state, d.fighter, ctx):
+        legal = state.legal_choices()
+        if self.board:
+            self.say(render_text(state))
+        for line in situation(state, d.fighter, state.context()):
             self.say(line)
-        self.say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} (you), "
-                 f"{d.kind} decision{about}:")
-        for k, lb in enumerate(labels, 1):
-            self.say(f"  {k:>3}. {lb}")
+        about = f" ({d.about})" if d.about else ""
+        f = state.fighters[d.fighter]
+        title = (f"{LETTERS[d.fighter]} {f.name} (you), {d.kind.replace('_', '-')} "
+                 f"decision{about}, {f.ap} AP:")
+        stack = [menu(state, legal, title=title)]
+        while True:
+            for line in stack[-1].lines():
+                self.say(line)
+            picked = self._pick(state, legal, stack)
+            if picked is not None:
+                return picked
+
+    def _pick(self, state: State, legal: list[Choice], stack: list[Menu]) -> Choice | None:
+        """Read answers until one picks a choice (returned) or opens or leaves a menu
+        (None: the caller shows the new menu)."""
+        m = stack[-1]
         while True:
             try:
-                text = self.ask("your choice (number or name, q to quit)> ")
+                text = self.ask("your choice (number or words, ? help, b back, q quit)> ")
             except EOFError:
                 raise QuitFight() from None
-            if text.strip().lower() in ("q", "quit", "exit"):
+            t = text.strip().lower()
+            if t in ("q", "quit", "exit"):
                 raise QuitFight()
-            k = parse_pick(text, labels)
-            if k is not None:
-                return choices[k]
-            self.say(f"  {text.strip()!r} does not pick exactly one option; "
-                     "type its number or more of its name")
+            if t in ("?", "h", "help"):
+                self.say(HELP)
+                continue
+            if t in ("b", "back", ".."):
+                if len(stack) > 1:
+                    stack.pop()
+                    return None
+                self.say("  already at the first menu (q quits the fight)")
+                continue
+            if not t:
+                return None
+            entry = self._entry(state, legal, m, t)
+            if entry is None:
+                continue
+            if len(entry.choices) == 1:
+                return entry.choices[0]
+            stack.append(menu(state, entry.choices, m.level + 1, title=f"{entry.label}:"))
+            return None
+
+    def _entry(self, state: State, legal: list[Choice], m: Menu, text: str) -> Entry | None:
+        """The row a number names, or the row or choice typed words name; None (after one
+        line saying why) when they name none or several."""
+        if text.isdigit():
+            entry = m.by_number.get(int(text))
+            if entry is None:
+                nums = sorted(m.by_number)
+                self.say(f"  {text}: no such row; allowed {nums[0]}..{nums[-1]} (? for help)")
+            return entry
+        try:
+            return by_words(state, legal, m, text)
+        except NotationError as exc:
+            self.say(f"  {exc} (? for help)")
+            return None
 
 
-def _pts(half: int) -> str:
-    """Half points as the rulebook writes them: 7, 11½, -1½."""
-    sign, a = ("-" if half < 0 else ""), abs(half)
-    whole = str(a // 2) if a // 2 or not a % 2 else ""
-    return f"{sign}{whole}{'½' if a % 2 else ''}"
+def by_words(state: State, legal: list[Choice], m: Menu, text: str) -> Entry:
+    """Typed words: a row of menu ``m`` by its label, else one of the menu's choices, else
+    any legal choice (the notation); :class:`NotationError` if none or several fit."""
+    hits = match(text, [e.label for e in m.entries])
+    if len(hits) == 1:
+        return m.entries[hits[0]]
+    inside = [c for e in m.entries for c in e.choices]
+    try:
+        return Entry(text, [parse(state, text, inside)])
+    except NotationError:
+        if len(inside) == len(legal):
+            raise
+    return Entry(text, [parse(state, text, legal)])
 
 
 def situation(state: State, me: int, ctx: dict) -> list[str]:
@@ -184,10 +225,10 @@ def situation(state: State, me: int, ctx: dict) -> list[str]:
         lines.append(f"the hit would be a {state.t.wound_levels[ctx['wound']]} wound")
     basics = ctx.get("basics")
     if basics:
-        line = f"you roll on {_pts(basics[me])}"
+        line = f"you roll on {points(basics[me])}"
         other = [v for k, v in basics.items() if k != me]
         if other:
-            line += f" against {_pts(other[0])}"
+            line += f" against {points(other[0])}"
         lines.append(line + " (basic values)")
     return lines
 
@@ -224,7 +265,7 @@ def run_fight(
         c = checked_act(agent, state)
         if show_log and not isinstance(agent, HumanAgent) and not (sealed and c.kind == "risk"):
             say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} ({agent.name}): "
-                f"{choice_label(state, c)}")
+                f"{words(state, c)}")
         state.apply(c)
         choices.append(c)
         if show_log:
@@ -281,8 +322,8 @@ def replay(
             raise FightFileError(f"step {step}: saved choice {tuple(c)} is not legal now: "
                                  f"{reason} (recorded under other rules?)")
         if board and d.kind == "action" and not auto:
-            say(render_board(state))
-        say(f"[{step}] {state.fighters[d.fighter].name} {d.kind}: {choice_label(state, c)}")
+            say(render_text(state))
+        say(f"[{step}] {state.fighters[d.fighter].name} {d.kind}: {words(state, c)}")
         state.apply(c)
         for line in state.render_log(shown):
             say("   " + line)
@@ -299,6 +340,6 @@ def replay(
             if ans == "a":
                 auto = True
     if board:
-        say(render_board(state))
+        say(render_text(state))
     say(result_line(state) if state.is_over else "The saved fight ends before its result.")
     return state

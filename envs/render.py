@@ -1,7 +1,8 @@
 """Pictures of a duel: an ANSI text board and an RGB numpy image.
 
 Both are pure functions of an engine ``State`` so that the Gymnasium and the PettingZoo
-environments (and any tool) draw the same thing. The RGB renderer uses numpy only: the
+environments, ``hexdojo play``, ``demo`` and ``replay``, ``advise`` and the lab's replay
+viewer draw the same thing (the one board renderer). The RGB renderer uses numpy only: the
 board (which pixel belongs to which hex, the grid lines) is computed once per arena radius
 and cached; each frame only paints the fighters over a copy of it.
 """
@@ -13,14 +14,17 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules.notation import LETTERS
 
 from .observation import AP_MAX
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import State
 
-#: Board letters of fighters 0, 1, ... (lower case while prone).
-LETTERS = "ABCDEFGH"
+#: Board letters of fighters 0, 1, ... (lower case while prone) are the notation's
+#: ``LETTERS`` (``-> B`` in a choice's words is the fighter drawn as B).
+__all__ = ["ARROWS", "COLOURS", "LETTERS", "board_text", "header_line", "render_ansi",
+           "render_frame", "render_rgb", "render_text", "status_line"]
 #: Facing arrows for directions 0..5 (E, NE, NW, W, SW, SE).
 ARROWS = ("→", "↗", "↖", "←", "↙", "↘")
 #: RGB colours of fighters 0, 1, ...
@@ -105,6 +109,12 @@ def render_ansi(state: State, events_from: int = 0, max_events: int = 10) -> str
         lines.append("events:")
         lines += [f"  {e}" for e in log]
     return "\n".join(lines) + "\n"
+
+
+def render_text(state: State) -> str:
+    """Header, board and status lines without the event log: what the terminal commands
+    (play, demo, replay) show, since they print the events as they happen."""
+    return render_ansi(state, max_events=0).rstrip("\n")
 
 
 # ===================================================================== image

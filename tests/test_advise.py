@@ -70,7 +70,7 @@ def test_greedy_first_choice_and_a_hand_checked_odds_line(scenario: Path) -> Non
     lines = res.output.splitlines()
     assert lines[2] == "turn 1: Chu decides action; greedy ranks 75 choice(s) by value:"
     first = lines[3]
-    assert first.startswith("  1. Martial Strike -> Boris at the Chest (Blunt)")
+    assert first.startswith("  1. Martial Strike @ Chest (Blunt)")
     # attack 11 (22 half points) against Boris's best defence, a jump back dodge at 8 (16)
     assert first.endswith("hit 66.2% vs Jump back dodge (attack 11 vs defence 8, 6 dice each)")
     assert f"{p_higher(22, 16, 6):.1%}" == "66.2%"
@@ -79,7 +79,7 @@ def test_greedy_first_choice_and_a_hand_checked_odds_line(scenario: Path) -> Non
     # with --turns, every legal choice (the turning variants of a strike come next to it)
     lines = run("advise", str(scenario), "--top", "3", "--turns").output.splitlines()
     assert "greedy ranks 212 choice(s)" in lines[2]
-    assert lines[4].startswith("  2. Martial Strike -> Boris at the Chest (Blunt, turning ")
+    assert lines[4].startswith("  2. Martial Strike @ Chest (Blunt, turning ")
 
 
 def test_values_are_the_scorers_and_the_first_is_what_greedy_plays(scenario: Path) -> None:
@@ -103,7 +103,7 @@ def test_plugin_agent_puts_its_pick_first(scenario: Path) -> None:
     res = run("advise", str(scenario), "--agent", kicker, "--top", "1")
     assert res.exit_code == 0, res.output
     assert "kicker ranks 75 choice(s) by rank:" in res.output
-    assert "  1. Martial Kick -> Boris" in res.output
+    assert "  1. Martial Kick @ " in res.output
 
 
 def test_saved_fight_at_step_k(tmp_path: Path) -> None:

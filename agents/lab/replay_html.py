@@ -19,6 +19,7 @@ from typing import Any
 from hexdojo.envs import render as rd
 from hexdojo.envs.rules import Choice, Decision, Game, State
 from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules.notation import words
 
 from ..base import Agent
 from ..tournament import agent_seed, checked_act
@@ -55,13 +56,10 @@ def _frame(state: State, since: int, what: str) -> dict[str, Any]:
 
 
 def _choice_text(state: State, d: Decision, c: Choice) -> str:
+    """Who chose what, the choice in the notation's words (``notation.words``)."""
     who = f"{rd.LETTERS[d.fighter]} {state.fighters[d.fighter].name}"
-    if c.kind == "maneuver":
-        at = f" at {c.location}" if c.location else ""
-        return f"{who} ({d.kind}): {c.maneuver}{at}"
-    if c.kind == "risk":
-        return f"{who} risks {c.risk} dice ({d.about})"
-    return f"{who} ({d.kind}): {c.kind}" + (f" {c.option}" if c.kind in ("phase", "hold") else "")
+    about = f", {d.about}" if d.about else ""
+    return f"{who} ({d.kind.replace('_', '-')}{about}): {words(state, c)}"
 
 
 def record(game: Game, agents: Sequence[Agent], seed: int,
