@@ -27,7 +27,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from hexdojo.envs.rules import formulas as fm
-from hexdojo.envs.rules.legality import allowed_locations, defence_options, locked_limb
+from hexdojo.envs.rules.legality import defence_options, locked_limb
+from hexdojo.envs.rules.tables import allowed_locations
 
 from .odds import Odds, odds_for
 

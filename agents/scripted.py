@@ -26,7 +26,8 @@ import numpy as np
 from hexdojo.envs.rules import Choice
 from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules.legality import DEFENSIVE, allowed_locations, move_path
+from hexdojo.envs.rules.legality import DEFENSIVE, move_path
+from hexdojo.envs.rules.tables import allowed_locations
 
 from .base import Agent
 from .heuristics import (

@@ -11,16 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import hexgrid as hx
+from .memo import edge_flags, memo_for
 from .model import Choice
-from .tables import Tables
+from .tables import Tables, param_domain
 
 if TYPE_CHECKING:
     from .state import State
 
 DEFENSIVE = frozenset({"dodge", "block", "leg_grab"})
 _new = tuple.__new__  # fast Choice construction in the hot loop
-TURN_STEPS = (1, -1, 2, -2, 3)
-MAY_TURN = (0, 1, -1)
 
 
 class Window(NamedTuple):
@@ -38,42 +37,6 @@ class Window(NamedTuple):
     follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
 
 
-# ---------------------------------------------------------------- parameter domains
-def param_domain(t: Tables, name: str) -> tuple[tuple[int, ...], tuple[str | None, ...], tuple[int, ...]]:
-    """All (turns, locations, options) a maneuver can ever take (the action catalogue)."""
-    m = t.maneuvers[name]
-    if m.category == "turn":
-        turns: tuple[int, ...] = TURN_STEPS
-    elif m.may_turn:
-        turns = MAY_TURN
-    else:
-        turns = (0,)
-    if t.is_attack(name) and m.aim != "whole":
-        if m.aim == "any" or (m.kick and t.data.prone.kick_any_location):
-            locs: tuple[str | None, ...] = t.locations
-        else:
-            locs = tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
-    else:
-        locs = (None,)
-    if m.category == "move":
-        opts: tuple[int, ...] = tuple(range(1, t.data.movement.move_forward_max + 1)) + tuple(
-            -k for k in range(1, t.data.movement.move_back_max + 1)
-        )
-    elif m.moves == "side":
-        opts = tuple(range(len(t.data.movement.side_step_offsets_adjacent)))
-    elif m.may_advance:
-        opts = (0, 1)
-    elif len(m.damage_types) > 1:
-        opts = tuple(range(len(m.damage_types)))
-    elif m.category == "throw":
-        opts = tuple(t.data.movement.throw_landing)
-    elif m.category == "break":
-        opts = tuple(range(len(t.data.break_hold.escaper_methods)))
-    else:
-        opts = (0,)
-    return turns, locs, opts
-
-
 # ---------------------------------------------------------------- maneuver level
 def _candidates(s: State, w: Window) -> tuple[str, ...]:
     t = s.t
@@ -84,9 +47,10 @@ def _candidates(s: State, w: Window) -> tuple[str, ...]:
     if w.kind == "follow_on":
         return t.follow_ons.get(w.after or "", ())
     key = (w.triggers, w.attack)
-    hit = t.reaction_candidates.get(key)
+    memo = memo_for(t).reactions
+    hit = memo.get(key)
     if hit is None:  # depends only on the triggers and the attack (see _trigger_reason)
-        hit = t.reaction_candidates[key] = tuple(
+        hit = memo[key] = tuple(
             n for n in t.reaction_maneuvers if _trigger_reason(s, n, w) is None)
     return hit
 
@@ -368,16 +332,6 @@ def defence_options(s: State, y: int, x: int, attack: str, restrict: str | None 
     return tuple(out)
 
 
-def allowed_locations(t: Tables, name: str, prone: bool) -> tuple[str | None, ...]:
-    """Where maneuver ``name`` may be aimed (aom317; a Kick anywhere at a prone target, aom3213)."""
-    m = t.maneuvers[name]
-    if not t.is_attack(name) or m.aim == "whole":
-        return (None,)
-    if m.aim == "any" or (m.kick and prone and t.data.prone.kick_any_location):
-        return t.locations
-    return tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
-
-
 def location_reason(s: State, i: int, name: str, target: int | None, loc: str | None) -> str | None:
     t = s.t
     m = t.maneuvers[name]
@@ -412,24 +366,9 @@ def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | 
 # can reach), so that one block serves every hex of the arena alike; a key that named
 # absolute hexes was rarely met twice in a fight.
 
-_EDGES: dict[tuple[int, int], dict[hx.Hex, tuple[bool, ...]]] = {}
 #: attacks reach at most this far: range 1 after an optional one-hex advance (flying
 #: kick); from farther away geometry_reason rejects every attack, whatever the offset
 ATTACK_REACH = 2
-
-
-def edge_flags(pos: hx.Hex, radius: int, reach: int) -> tuple[bool, ...]:
-    """Which hexes 1..``reach`` steps from ``pos`` in each of the six directions lie on the
-    arena: every on-board test of a maneuver's enumeration, as a memo key."""
-    table = _EDGES.get((radius, reach))
-    if table is None:
-        table = _EDGES[(radius, reach)] = {}
-    flags = table.get(pos)
-    if flags is None:
-        flags = table[pos] = tuple(
-            hx.in_arena((pos[0] + k * dq, pos[1] + k * dr), radius)
-            for dq, dr in hx.DIRECTIONS for k in range(1, reach + 1))
-    return flags
 
 
 def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
@@ -439,7 +378,7 @@ def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
     defender's facing, the attack's direction, whether attacker and defender share a hex,
     the edge next to the defender and whether the attacker's hex is on the arena (a dodge
     toward him ends there). The rest (Turn, Soak, Stand up, Break Hold...) read nothing:
-    their blocks are kept by name alone (``Tables.plain_blocks``)."""
+    their blocks are kept by name alone (``LegalityMemo.plain``)."""
     f = s.fighters[i]
     radius = s.game.radius
     if kind == "move":
@@ -522,7 +461,7 @@ def _block(s: State, w: Window, i: int, name: str, m: Any, tg: int | None) -> tu
         ok_locs = tuple(loc for loc in locs if location_reason(s, i, name, tg, loc) is None)
     else:
         ok_locs = t.allowed_locs[name][tg is not None and s.fighters[tg].prone]
-    rows = t.choice_rows  # shared rows of choices: blocks hold no copies
+    rows = memo_for(t).rows  # shared rows of choices: blocks hold no copies
     out: list[Choice] = []
     for tu in turns:
         for op in opts:
@@ -552,11 +491,10 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
         holding = s.hold_by(i)
     else:
         hold_on = holding = None
-    usable_memo = t.usable_memo
-    blocks_memo = t.blocks_memo
-    if len(blocks_memo) > 50_000:  # bounded memory in long training runs
-        blocks_memo.clear()
-        usable_memo.clear()
+    memo = memo_for(t)
+    memo.bound()
+    usable_memo = memo.usable
+    blocks_memo = memo.blocks
     ukey = (w, fighter_status(f, hold_on, holding, t.max_ap_cost))
     usable = usable_memo.get(ukey)
     if usable is None:
@@ -564,7 +502,7 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
     out: list[Choice] = []
     by_target: list[tuple[int, dict[str, tuple[Choice, ...]]]] | None = None
     moves = defences = None
-    plain = t.plain_blocks
+    plain = memo.plain
     for name, m, kind in usable:
         if kind == "attack":
             if by_target is None:
@@ -603,9 +541,10 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
 def _situation_blocks(s: State, i: int, kind: str, w: Window) -> dict[str, tuple[Choice, ...]]:
     """The memo of blocks (maneuver -> choices) for ``i``'s current ``kind`` situation."""
     sk = _situation(s, i, kind, w)
-    blocks = s.t.blocks_memo.get(sk)
+    memo = memo_for(s.t).blocks
+    blocks = memo.get(sk)
     if blocks is None:
-        blocks = s.t.blocks_memo[sk] = {}
+        blocks = memo[sk] = {}
     return blocks
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
 from .model import Hold
+from .resolution import PhaseFrame, TurnFrame
 from .ruleset import RulesError
 from .tables import h2
 
@@ -36,8 +37,6 @@ def _err(field: str, value: Any, allowed: str) -> RulesError:
 
 
 def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
-    from .resolution import PhaseFrame, TurnFrame
-
     for k in sc:
         if k not in TOP_FIELDS:
             raise _err(k, sc[k], f"unknown field; allowed: {sorted(TOP_FIELDS)}")

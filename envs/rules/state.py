@@ -25,6 +25,7 @@ from .legality import explain
 from .model import Choice, Decision, FighterState, Hold
 from .resolution import PhaseFrame, TurnFrame
 from .ruleset import RulesError, deep_merge, read_toml
+from .scenario import apply_scenario
 from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, load_tables
 
@@ -158,8 +159,6 @@ class Game:
         dice = seed if isinstance(seed, Dice) else Dice(seed, self.tables.data.dice.die_sides)
         st = State(self, dice)
         if scenario is not None:
-            from .scenario import apply_scenario
-
             apply_scenario(st, scenario)
         else:
             st.stack.append(TurnFrame())

@@ -11,6 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .model import Choice
 from .ruleset import Maneuver, RulesData, load_rules_data
 
 
@@ -73,46 +74,82 @@ class Tables:
             n for n, m in data.maneuvers.items()
             if m.unarmed and ("A" in m.tags or m.usable_when_held)
         )
-        self.reaction_candidates: dict[tuple[Any, ...], tuple[str, ...]] = {}
         self.reaction_maneuvers = tuple(
             n for n, m in data.maneuvers.items() if "R" in m.tags and m.unarmed
         )
         self.attack_categories = frozenset({"strike", "grab", "lock", "throw", "pull_down"})
         self.attack = {n: m.category in self.attack_categories for n, m in self.maneuvers.items()}
-        from .legality import allowed_locations, param_domain
-
         self.domain = {n: param_domain(self, n) for n in self.maneuvers}
         self.allowed_locs = {
             n: {False: allowed_locations(self, n, False), True: allowed_locations(self, n, True)}
             for n in self.maneuvers
         }
-        from .model import Choice
-
         self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
         #: the costliest maneuver's AP: more AP than this allow nothing more (fighter_status)
         self.max_ap_cost = max(m.ap for m in self.maneuvers.values())
         #: how far a Move can go in one direction (legality._situation)
         self.move_reach = max(1, data.movement.move_forward_max, data.movement.move_back_max)
-        # legality.maneuver_choices memos (keys: see there), valid for every arena
-        #: (window, fighter_status) -> usable maneuvers
-        self.usable_memo: dict[tuple[Any, ...], tuple[tuple[str, Any, str], ...]] = {}
-        #: target key or situation -> {maneuver: its legal choices}
-        self.blocks_memo: dict[tuple[Any, ...], dict[str, tuple[Choice, ...]]] = {}
-        #: {maneuver: its legal choices} for maneuvers that read no geometry (Turn, Soak...)
-        self.plain_blocks: dict[str, tuple[Choice, ...]] = {}
-        #: (maneuver, target, turn, option, locations) -> one row of choices, shared by blocks
-        self.choice_rows: dict[tuple[Any, ...], tuple[Choice, ...]] = {}
+        self._frozen = True
 
-    def wound_level(self, diff_h: int) -> int:
-        """§1.10 wound table: 0 None .. fatal."""
-        return band(diff_h, self.wound_bounds)
-
-    def soak_levels(self, result_h: int) -> int:
-        """§1.11: wound levels removed by a soak result."""
-        return band(result_h, self.soak_bounds)
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Compiled rules are immutable once built (the legality memo lives in ``memo.py``)."""
+        if getattr(self, "_frozen", False):
+            raise AttributeError(f"Tables are immutable: cannot set {name!r}")
+        object.__setattr__(self, name, value)
 
     def is_attack(self, name: str) -> bool:
         return self.attack[name]
+
+
+TURN_STEPS = (1, -1, 2, -2, 3)
+MAY_TURN = (0, 1, -1)
+
+
+def param_domain(t: Tables, name: str) -> tuple[tuple[int, ...], tuple[str | None, ...], tuple[int, ...]]:
+    """All (turns, locations, options) a maneuver can ever take (the action catalogue)."""
+    m = t.maneuvers[name]
+    if m.category == "turn":
+        turns: tuple[int, ...] = TURN_STEPS
+    elif m.may_turn:
+        turns = MAY_TURN
+    else:
+        turns = (0,)
+    if t.is_attack(name) and m.aim != "whole":
+        if m.aim == "any" or (m.kick and t.data.prone.kick_any_location):
+            locs: tuple[str | None, ...] = t.locations
+        else:
+            locs = tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
+    else:
+        locs = (None,)
+    if m.category == "move":
+        opts: tuple[int, ...] = tuple(range(1, t.data.movement.move_forward_max + 1)) + tuple(
+            -k for k in range(1, t.data.movement.move_back_max + 1)
+        )
+    elif m.moves == "side":
+        opts = tuple(range(len(t.data.movement.side_step_offsets_adjacent)))
+    elif m.may_advance:
+        opts = (0, 1)
+    elif len(m.damage_types) > 1:
+        opts = tuple(range(len(m.damage_types)))
+    elif m.category == "throw":
+        opts = tuple(t.data.movement.throw_landing)
+    elif m.category == "break":
+        opts = tuple(range(len(t.data.break_hold.escaper_methods)))
+    else:
+        opts = (0,)
+    return turns, locs, opts
+
+
+
+
+def allowed_locations(t: Tables, name: str, prone: bool) -> tuple[str | None, ...]:
+    """Where maneuver ``name`` may be aimed (aom317; a Kick anywhere at a prone target, aom3213)."""
+    m = t.maneuvers[name]
+    if not t.is_attack(name) or m.aim == "whole":
+        return (None,)
+    if m.aim == "any" or (m.kick and prone and t.data.prone.kick_any_location):
+        return t.locations
+    return tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
 
 
 @lru_cache(maxsize=32)
