@@ -8,6 +8,7 @@ decision. Frames hold only plain values, so ``copy()`` is a dict copy.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
@@ -46,6 +47,32 @@ if TYPE_CHECKING:
     from .state import State
 
 Step = tuple[Decision, list[Choice]] | None
+
+
+class At(StrEnum):
+    """Where a frame stands in its steps (``Frame.at``): each frame's own sequence below.
+
+    TurnFrame START -> PHASE; PhaseFrame START -> ACT; MoveFrame MOVE -> REACT; AttackFrame
+    DECLARE -> REACT -> ATT_RISK -> DEF_RISK -> ROLL; HitFrame DAMAGE -> (SOAK -> SOAK_RISK)
+    -> APPLY (-> HOLD: a held victim knocked back); BreakHoldFrame DECLARE -> ESC_RISK ->
+    HOLD_RISK -> ROLL."""
+
+    START = "start"
+    PHASE = "phase"
+    ACT = "act"
+    MOVE = "move"
+    REACT = "react"
+    DECLARE = "declare"
+    ATT_RISK = "att_risk"
+    DEF_RISK = "def_risk"
+    ROLL = "roll"
+    DAMAGE = "damage"
+    SOAK = "soak"
+    SOAK_RISK = "soak_risk"
+    APPLY = "apply"
+    HOLD = "hold"
+    ESC_RISK = "esc_risk"
+    HOLD_RISK = "hold_risk"
 
 
 def risk_choices(s: State) -> list[Choice]:
@@ -92,12 +119,12 @@ def dispatch(s: State, i: int, c: Choice, via: str, restrict: str | None = None)
     if m.category == "move":
         s.stack.append(MoveFrame(i, c, via))
     elif m.category == "turn":
-        f.ap -= m.ap
+        s.pay(i, m.ap)
         s.set_facing(i, hx.turn(f.facing, c.turn))
         s.log("turn", m.pages[0], a=i, actor=f.name, maneuver=c.maneuver, via=via,
               facing=hx.DIRECTION_NAMES[f.facing])
     elif m.category == "stand":
-        f.ap -= m.ap
+        s.pay(i, m.ap)
         f.prone = False
         s.log("stand_up", "§5.18", a=i, actor=f.name, maneuver=c.maneuver, via=via)
     elif m.category == "break":
@@ -111,11 +138,11 @@ class TurnFrame(Frame):
     """A combat turn: AP and initiative rolls, then phases in initiative order."""
 
     def __init__(self) -> None:
-        self.at = "start"
+        self.at = At.START
         self.asked = 0
 
     def step(self, s: State) -> Step:
-        if self.at == "start":
+        if self.at == At.START:
             self.start_turn(s)
             return None
         fighters = s.fighters
@@ -169,7 +196,7 @@ class TurnFrame(Frame):
         self.maintain_holds(s)
         s.order = tuple(i for _, _, i in sorted(inits))
         s.log("initiative", "aom312", order=[s.fighters[i].name for i in s.order])
-        self.at = "phase"
+        self.at = At.PHASE
         self.asked = 0
 
     def maintain_holds(self, s: State) -> None:
@@ -181,7 +208,7 @@ class TurnFrame(Frame):
         for h in list(s.holds):
             f = s.fighters[h.holder]
             if f.ap >= cost:
-                f.ap -= cost
+                s.pay(h.holder, cost)
                 s.log("hold_kept", "§5.17", a=h.holder, actor=f.name, hold=h.kind, ap=cost)
             else:
                 s.end_hold(h, "cannot pay to keep it", "§5.17")
@@ -190,7 +217,7 @@ class TurnFrame(Frame):
         if s.t.data.turn.unused_ap_lost:  # §5.25 PROPOSED
             for f in s.fighters:
                 f.ap = 0
-        self.at = "start"
+        self.at = At.START
 
 
 class PhaseFrame(Frame):
@@ -198,12 +225,12 @@ class PhaseFrame(Frame):
 
     def __init__(self, i: int) -> None:
         self.i = i
-        self.at = "start"
+        self.at = At.START
 
     def step(self, s: State) -> Step:
         f = s.fighters[self.i]
-        if self.at == "start":
-            self.at = "act"
+        if self.at == At.START:
+            self.at = At.ACT
             s.log("phase", "aom312", a=self.i, actor=f.name, ap=f.ap)
             if s.t.data.holds.lock_damage_in_holder_phase:
                 locks = [h for h in s.holds if h.holder == self.i
@@ -233,7 +260,7 @@ class PhaseFrame(Frame):
         elif c.kind == "release":
             h = s.hold_by(self.i)
             if h is not None:
-                f.ap -= s.t.data.holds.release_ap  # §5.17 PROPOSED: 0 AP by default
+                s.pay(self.i, s.t.data.holds.release_ap)  # §5.17 PROPOSED: 0 AP by default
                 s.end_hold(h, "released", "§1.18")
         else:
             dispatch(s, self.i, c, "action")
@@ -310,18 +337,18 @@ class MoveFrame(ReactionsFrame):
         super().__init__(i, c.maneuver or "", ())
         self.c = c
         self.via = via
-        self.at = "move"
+        self.at = At.MOVE
 
     def step(self, s: State) -> Step:
-        if self.at == "move":
+        if self.at == At.MOVE:
             self.move(s)
-            self.at = "react"
+            self.at = At.REACT
         return super().step(s)
 
     def move(self, s: State) -> None:
         f = s.fighters[self.i]
         m = s.t.maneuvers[self.what]
-        f.ap -= m.ap
+        s.pay(self.i, m.ap)
         start = f.pos
         near_before = near(s, self.i)
         s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
@@ -351,21 +378,21 @@ class AttackFrame(Frame):
         self.t: int = c.target  # type: ignore[assignment]  # the target (fixed with c)
         self.via = via
         self.restrict = restrict
-        self.at = "declare"
+        self.at = At.DECLARE
         self.closed = False
         self.react: Choice | None = None
         self.ra = 0
         self.rd = 0
 
     def step(self, s: State) -> Step:
-        if self.at == "declare":
+        if self.at == At.DECLARE:
             self.declare(s)
-            self.at = "react"
+            self.at = At.REACT
         a, t = s.fighters[self.a], s.fighters[self.t]
         if not (a.out is None and t.out is None):
             pop(s, self)
             return None
-        if self.at == "react":
+        if self.at == At.REACT:
             m = s.t.maneuvers[self.c.maneuver or ""]
             trig = {"attack"}
             if self.closed:
@@ -377,19 +404,19 @@ class AttackFrame(Frame):
                                  restrict=self.restrict)
             return Decision(self.t, "reaction"), maneuver_choices(s, self.window) + [PASS]
         self.window = None
-        if self.at in ("att_risk", "def_risk") and self.foiled(s):
-            self.at = "roll"  # nothing left to roll for
-        if self.at == "att_risk":
+        if self.at in (At.ATT_RISK, At.DEF_RISK) and self.foiled(s):
+            self.at = At.ROLL  # nothing left to roll for
+        if self.at == At.ATT_RISK:
             return Decision(self.a, "risk", "attack"), risk_choices(s)
-        if self.at == "def_risk":
+        if self.at == At.DEF_RISK:
             about = "counter-attack" if self.counter(s) else "defence"
             return Decision(self.t, "risk", about), risk_choices(s)
         self.resolve(s)
         return None
 
     def answer(self, s: State, c: Choice) -> None:
-        if self.at == "react":
-            self.at = "att_risk"
+        if self.at == At.REACT:
+            self.at = At.ATT_RISK
             if c.kind != "maneuver":
                 return
             self.react = c
@@ -399,16 +426,16 @@ class AttackFrame(Frame):
                 dispatch(s, self.t, c, "reaction")
                 return
             f = s.fighters[self.t]
-            f.ap -= m.ap
+            s.pay(self.t, m.ap)
             s.set_facing(self.t, hx.turn(f.facing, c.turn))
             s.log("reaction", m.pages[0], a=self.t, actor=f.name, maneuver=c.maneuver,
                   against=self.c.maneuver)
-        elif self.at == "att_risk":
+        elif self.at == At.ATT_RISK:
             self.ra = c.risk
-            self.at = "def_risk"
-        elif self.at == "def_risk":
+            self.at = At.DEF_RISK
+        elif self.at == At.DEF_RISK:
             self.rd = c.risk
-            self.at = "roll"
+            self.at = At.ROLL
 
     def counter(self, s: State) -> bool:
         """An attacking reaction resolved simultaneously (§1.6)."""
@@ -429,7 +456,7 @@ class AttackFrame(Frame):
     def roll_context(self, s: State) -> dict[str, Any]:
         """Risk decisions of an attack: the attack, its aim, the target's reaction and the
         basic values :meth:`resolve` will roll on."""
-        if self.at not in ("att_risk", "def_risk"):
+        if self.at not in (At.ATT_RISK, At.DEF_RISK):
             return {}
         (ba, _), (bd, _) = self.basics(s)
         r = self.react
@@ -440,7 +467,7 @@ class AttackFrame(Frame):
         m = s.t.maneuvers[self.c.maneuver or ""]
         f = s.fighters[self.a]
         g = s.fighters[self.t]
-        f.ap -= m.ap
+        s.pay(self.a, m.ap)
         s.set_facing(self.a, hx.turn(f.facing, self.c.turn))
         if m.range == 0 and f.pos != g.pos:
             s.place(self.a, g.pos)  # closing (aom321, aom322)
@@ -637,30 +664,30 @@ class HitFrame(Frame):
         self.margin = margin
         self.kind = kind  # "attack", "lock" or "self"
         self.fixed = fixed
-        self.at = "damage"
+        self.at = At.DAMAGE
         self.level = 0
         self.damage = 0
         self.dest: hx.Hex | None = None
 
     def step(self, s: State) -> Step:
         v = s.fighters[self.victim]
-        if self.at == "damage":
+        if self.at == At.DAMAGE:
             if not v.active or (self.kind == "self" and self.fixed is None):
                 pop(s, self)
                 return None
             self.roll_damage(s)
             if can_soak(s.t, self.level, v.ap, self.kind):
-                self.at = "soak"
+                self.at = At.SOAK
             else:
-                self.at = "apply"
-        if self.at == "soak":
+                self.at = At.APPLY
+        if self.at == At.SOAK:
             self.window = Window("reaction", self.victim, frozenset({"hit"}),
                                  reactions_only=(s.t.soak,))
             return Decision(self.victim, "soak"), maneuver_choices(s, self.window) + [PASS]
         self.window = None
-        if self.at == "soak_risk":
+        if self.at == At.SOAK_RISK:
             return Decision(self.victim, "risk", "soak"), risk_choices(s)
-        if self.at == "apply":
+        if self.at == At.APPLY:
             self.apply(s)
             return None
         # at == "hold": a held victim knocked back: the holder moves along or lets go
@@ -672,17 +699,16 @@ class HitFrame(Frame):
         return Decision(h.holder, "hold"), [Choice("hold", option=1), Choice("hold", option=0)]
 
     def answer(self, s: State, c: Choice) -> None:
-        if self.at == "soak":
+        if self.at == At.SOAK:
             if c.kind == "maneuver":
-                v = s.fighters[self.victim]
-                v.ap -= s.t.maneuvers[s.t.soak].ap
-                self.at = "soak_risk"
+                s.pay(self.victim, s.t.maneuvers[s.t.soak].ap)
+                self.at = At.SOAK_RISK
             else:
-                self.at = "apply"
-        elif self.at == "soak_risk":
+                self.at = At.APPLY
+        elif self.at == At.SOAK_RISK:
             self.soak(s, c.risk)
-            self.at = "apply"
-        elif self.at == "hold":
+            self.at = At.APPLY
+        elif self.at == At.HOLD:
             self.finish_knockback(s, self._holder if c.option == 1 else None)
 
     def roll_damage(self, s: State) -> None:
@@ -706,7 +732,7 @@ class HitFrame(Frame):
 
     def roll_context(self, s: State) -> dict[str, Any]:
         """Soak decisions: the wound level a soak would reduce and the soak basic value."""
-        if self.at not in ("soak", "soak_risk"):
+        if self.at not in (At.SOAK, At.SOAK_RISK):
             return {}
         b, _ = s.spec_basic(self.victim, s.t.data.soak.roll)
         return {"wound": self.level, "basics": {self.victim: b}}
@@ -829,7 +855,7 @@ class HitFrame(Frame):
         if mine is not None and kb.holder_knocked_back_releases:
             s.end_hold(mine, "holder knocked back", "hexdojo")
         if s.hold_on(self.victim) is not None:
-            self.at = "hold"
+            self.at = At.HOLD
             s.stack.append(self)  # back on the stack for the holder's choice
             return
         self.knocked_into(s, dest, ())
@@ -893,34 +919,34 @@ class BreakHoldFrame(Frame):
         self.i = i
         self.c = c
         self.via = via
-        self.at = "declare"
+        self.at = At.DECLARE
         self.re = 0
         self.rh = 0
 
     def step(self, s: State) -> Step:
         f = s.fighters[self.i]
         h = s.hold_on(self.i)
-        if self.at == "declare":
-            f.ap -= s.t.maneuvers[self.c.maneuver or ""].ap
+        if self.at == At.DECLARE:
+            s.pay(self.i, s.t.maneuvers[self.c.maneuver or ""].ap)
             s.set_facing(self.i, hx.turn(f.facing, self.c.turn))
-            self.at = "esc_risk"
+            self.at = At.ESC_RISK
         if h is None or not s.fighters[h.holder].active:
             pop(s, self)
             return None
-        if self.at == "esc_risk":
+        if self.at == At.ESC_RISK:
             return Decision(self.i, "risk", "break hold"), risk_choices(s)
-        if self.at == "hold_risk":
+        if self.at == At.HOLD_RISK:
             return Decision(h.holder, "risk", "resist break hold"), risk_choices(s)
         self.resolve(s, h)
         return None
 
     def answer(self, s: State, c: Choice) -> None:
-        if self.at == "esc_risk":
+        if self.at == At.ESC_RISK:
             self.re = c.risk
-            self.at = "hold_risk"
+            self.at = At.HOLD_RISK
         else:
             self.rh = c.risk
-            self.at = "roll"
+            self.at = At.ROLL
 
     def basics(self, s: State, h: Hold) -> tuple[tuple[int, list[tuple[str, int]], str],
                                                    tuple[int, list[tuple[str, int]], str]]:
@@ -930,7 +956,7 @@ class BreakHoldFrame(Frame):
     def roll_context(self, s: State) -> dict[str, Any]:
         """Risk decisions of a Break Hold: both sides' basic values."""
         h = s.hold_on(self.i)
-        if self.at not in ("esc_risk", "hold_risk") or h is None:
+        if self.at not in (At.ESC_RISK, At.HOLD_RISK) or h is None:
             return {}
         (eb, _, _), (hb, _, _) = self.basics(s, h)
         return {"basics": {self.i: eb, h.holder: hb}}

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
 from .model import Hold
-from .resolution import PhaseFrame, TurnFrame
+from .resolution import At, PhaseFrame, TurnFrame
 from .ruleset import RulesError
 from .tables import h2
 
@@ -103,13 +103,13 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
         s.holds.append(Hold(holder, held, kind, hd.get("location"), int(hd.get("turn", s.turn))))
     s.order = tuple(sorted(range(len(s.fighters)), key=lambda i: (-s.fighters[i].init, i)))
     tf = TurnFrame()
-    tf.at = "phase"
+    tf.at = At.PHASE
     s.stack.append(tf)
     if "phase" in sc:
         p = int(sc["phase"])
         if p not in range(len(s.fighters)):
             raise _err("phase", p, f"allowed 0..{len(s.fighters) - 1}")
         pf = PhaseFrame(p)
-        pf.at = "act"
+        pf.at = At.ACT
         s.stack.append(pf)
     _ = hx  # geometry helpers available to scenario authors

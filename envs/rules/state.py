@@ -460,6 +460,12 @@ class State:
         b, terms = self.spec_basic(i, spec, extra)
         return self.roll(what, b, terms, risk)
 
+    def pay(self, i: int, ap: int) -> None:
+        """Fighter ``i`` pays ``ap`` action points (a maneuver's cost, keeping or letting
+        go of a hold, §1.5, §5.17): the one place AP are spent. Legality made sure he has
+        them; AP *lost* to stagger or knock-back go through :meth:`lose_ap`."""
+        self.fighters[i].ap -= ap
+
     def lose_ap(self, i: int, n: int) -> int:
         f = self.fighters[i]
         lost = min(f.ap, n)
