@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import numpy as np
 import typer
 
-from .base import Agent, AgentError
+from .base import Agent
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
@@ -47,6 +48,20 @@ class Advice:
     label: str
     value: float | None  #: scripted estimate, or policy probability (see ``measure``)
     odds: HitOdds | None
+    risk: RiskOdds | None = None  #: at a risk decision: what these dice buy
+
+
+@dataclass
+class RiskOdds:
+    """At a risk decision, risking ``dice``: the chance the roll does what it is for
+    (``what``: hit, defend, ...) against the other side risking its most dice, and at
+    worst (the other side's dice that make it least likely); a soak: its single roll."""
+
+    dice: int
+    what: str
+    p: float
+    worst: float | None = None
+    worst_dice: int | None = None
 
 
 # --------------------------------------------------------------------------- positions
@@ -171,10 +186,10 @@ def _learned_probs(agent: Any, state: State) -> list[tuple[float, Choice]]:
     id share its probability), most probable first."""
     import torch
 
-    if agent._plays_group(state):
-        raise AgentError(f"checkpoint {agent.path or agent.name!r}: a scene's group policy; "
-                         "advise reads duel checkpoints only")
-    obs, mask, legal, ids = agent.duel_inputs(state)
+    if agent._plays_group(state):  # a scene's checkpoint: the group spaces (Skirmish-v0)
+        obs, mask, legal, ids = group_inputs(agent, state)
+    else:
+        obs, mask, legal, ids = agent.duel_inputs(state)
     policy = agent.model.policy
     obs_t, _ = policy.obs_to_tensor(obs)
     with torch.no_grad():
@@ -182,6 +197,18 @@ def _learned_probs(agent: Any, state: State) -> list[tuple[float, Choice]]:
         probs = dist.distribution.probs[0].cpu().numpy()
     out = [(float(probs[a]), c) for a, c in zip(ids, legal, strict=True)]
     return sorted(out, key=lambda t: -t[0])
+
+
+def group_inputs(agent: Any, state: State) -> tuple[Any, np.ndarray, list[Choice], list[int]]:
+    """What a scene's group policy sees at the decider's decision (as ``_act_group``
+    plays it): observation, boolean mask, legal choices and their group action ids."""
+    from hexdojo.envs.skirmish_spaces import observe, slot_order, spaces_for
+
+    i = state.decision.fighter  # type: ignore[union-attr]
+    cat, _ = spaces_for(state.game)
+    obs, mask, _slots = observe(state, i, flat=agent._flat)
+    legal = state.legal_choices()
+    return obs, mask.astype(bool), legal, cat.ids(legal, slot_order(state, i))
 
 
 def measure(agent: Agent, state: State) -> tuple[str, list[tuple[float | None, Choice]]]:
@@ -205,7 +232,76 @@ def advise(agent: Agent, state: State) -> tuple[str, list[Advice]]:
     from hexdojo.envs.rules.notation import words as choice_label
 
     what, ranked = measure(agent, state)
-    return what, [Advice(c, choice_label(state, c), v, hit_odds(state, c)) for v, c in ranked]
+    risks = risk_odds(state)
+    return what, [Advice(c, choice_label(state, c), v, hit_odds(state, c),
+                         risks.get(c.risk) if c.kind == "risk" else None) for v, c in ranked]
+
+
+# --------------------------------------------------------------------------- dice at risk
+
+
+def _opposed(t: Any, about: str, reaction: str | None) -> tuple[str, Any] | None:
+    """(what the roll is for, success(my result, their result)) per kind of opposed roll,
+    from the engine's own rules (``formulas``): who hits, who wins ties."""
+    from hexdojo.envs.rules import formulas as fm
+
+    return {
+        "attack": ("hit", lambda me, th: fm.hits(t, me, th, reaction)),
+        "defence": ("defend", lambda me, th: not fm.hits(t, th, me, reaction)),
+        "counter-attack": ("land", fm.counter_hits),
+        "break hold": ("break free", fm.break_succeeds),
+        "resist break hold": ("hold on", lambda me, th: not fm.break_succeeds(th, me)),
+    }.get(about)
+
+
+def _p_roll(odds: Any, mine: int, k: int, theirs: int, r: int, ok: Any) -> float:
+    """P(ok(my result, their result)) over the exact dice distributions (§1.3)."""
+    va, pa = odds.dist(mine, k)
+    vd, pd = odds.dist(theirs, r)
+    win = np.array([[bool(ok(int(a), int(d))) for d in vd] for a in va], dtype=float)
+    return float(pa @ win @ pd)
+
+
+def risk_odds(state: State) -> dict[int, RiskOdds]:
+    """Dice -> odds at a risk decision (empty for any other decision or roll)."""
+    from hexdojo.envs.rules import formulas as fm
+
+    from .odds import odds_for
+
+    d = state.decision
+    if d is None or d.kind != "risk":
+        return {}
+    t, ctx, me = state.t, state.context(), d.fighter
+    odds = odds_for(t.data.dice.die_sides, t.max_risk, t.per_die_h)
+    basics = ctx.get("basics") or {}
+    dice = sorted({c.risk for c in state.legal_choices() if c.kind == "risk"})
+    if d.about == "soak" and me in basics:  # one roll: soaking every level of the wound
+        wound = int(ctx.get("wound", 1))
+        out = {}
+        for k in dice:
+            vals, pm = odds.dist(basics[me], k)
+            ok = np.array([fm.soak_levels(t, int(v)) >= wound for v in vals], dtype=float)
+            out[k] = RiskOdds(k, f"soak all {wound} level(s)", float(pm @ ok))
+        return out
+    rule = _opposed(t, d.about, ctx.get("reaction"))
+    other = [f for f in basics if f != me]
+    if rule is None or me not in basics or not other:
+        return {}
+    what, ok = rule
+    theirs = basics[other[0]]
+    out = {}
+    for k in dice:
+        ps = [_p_roll(odds, basics[me], k, theirs, r, ok) for r in range(t.max_risk + 1)]
+        low = int(np.argmin(ps))
+        out[k] = RiskOdds(k, what, ps[t.max_risk], ps[low], low)
+    return out
+
+
+def risk_text(o: RiskOdds) -> str:
+    if o.worst is None:
+        return f"{o.what} {o.p:.1%}"
+    return (f"{o.what} {o.p:.1%} if they risk their most dice, {o.worst:.1%} at worst "
+            f"(if they risk {o.worst_dice})")
 
 
 def fold_turns(rows: list[Advice]) -> tuple[list[Advice], int]:
@@ -254,7 +350,8 @@ def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) 
             num = f"p {r.value:6.1%}"
         else:
             num = "not weighed" if r.value <= SKIPPED / 2 else f"value {r.value:+7.3f}"
-        tail = f"  {odds_text(r.odds)}" if r.odds is not None else ""
+        tail = f"  {odds_text(r.odds)}" if r.odds is not None else (
+            f"  {risk_text(r.risk)}" if r.risk is not None else "")
         lines.append(f"{n:>3}. {r.label:<48} {num}{tail}".rstrip())
     if len(rows) > top:
         lines.append(f"     ... {len(rows) - top} more (--top {len(rows)} shows all)")
@@ -266,7 +363,7 @@ def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) 
 
 def register(app: Any) -> None:
     """Add ``advise`` to the ``hexdojo`` app (listed in ``cli.EXTRA_COMMANDS``)."""
-    from .cli import clean_errors
+    from .cli_common import clean_errors
 
     @app.command("advise")
     @clean_errors
@@ -293,9 +390,9 @@ def register(app: Any) -> None:
 
         fs = None
         if fighters is not None:
-            from .cli import _fighters
+            from .cli_common import parse_fighters
 
-            fs = _fighters(fighters)
+            fs = parse_fighters(fighters)
         state = load_position(position, step, fs, scene, seed)
         who = make_agent(agent)
         what, rows = advise(who, state)

@@ -11,8 +11,8 @@ measured score, as evenly spread as the candidates allow; where the candidates' 
 order (a lower temperature, a later snapshot) is not monotone, or two levels' intervals
 overlap, ``levels.json`` and the command say so.
 
-Levels are agents by name everywhere (``runs/npc:hard``, :func:`level_agent`, used by the
-registry's ``make_agent``).
+Levels are agents by name everywhere (``runs/npc:hard``: :mod:`.levels`, used by the
+registry's ``make_agent``). The commands are in :mod:`.npc_cli`.
 """
 
 from __future__ import annotations
@@ -24,88 +24,20 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from .base import Agent, AgentError
+from .levels import FORMAT, LEVELS_FILE, build
 from .style import Recorder, StyleStats
 
 LEVELS = ("easy", "fair", "hard", "master")
-LEVELS_FILE = "levels.json"
-FORMAT = "hexdojo-levels"
 #: the best scripted style of the main job's ladder (chu vs boris: greedy 1587, striker
 #: 1576, counter 1575; README benchmarks)
 DEFAULT_OPPONENT = "greedy"
 #: the final policy sampled at these temperatures (0: its most probable choice)
 TEMPERATURES = (0.0, 0.5, 1.0, 2.0, 5.0)
-OPTIONS = ("temperature",)
 #: the confirming fights' seeds start this far from the selection's
 CONFIRM_SEEDS = 1_000_000
-
-
-# --------------------------------------------------------------------------- levels by name
-def split_level_spec(spec: str) -> tuple[Path, str] | None:
-    """``runs/npc:hard`` -> (run folder, level); None if ``spec`` is no run folder's level."""
-    folder, sep, level = spec.strip().rpartition(":")
-    if not sep or not folder or not level or "=" in level or "/" in level:
-        return None
-    root = Path(folder)
-    if not root.is_dir() or not any((root / f).is_file()
-                                    for f in (LEVELS_FILE, "npc.zip", "config.json")):
-        return None
-    return root, level.strip().lower()
-
-
-def read_levels(root: Path) -> dict[str, Any]:
-    """The run's ``levels.json``, or one line saying how to make it."""
-    path = root / LEVELS_FILE
-    if not path.is_file():
-        raise AgentError(f"{root}: no {LEVELS_FILE} yet; run `hexdojo calibrate {root}` "
-                         "to make its levels")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise AgentError(f"{path}: not valid JSON ({exc}); run hexdojo calibrate again") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not doc.get("levels"):
-        raise AgentError(f"{path}: not a hexdojo levels file (format {FORMAT!r})")
-    return doc
-
-
-def build(root: Path, entry: dict[str, Any], name: str | None = None) -> Agent:
-    """The agent of a level (or candidate) entry: its spec (a file of the run folder, or
-    any agent spec) with its options applied."""
-    from .registry import make_agent
-
-    spec = str(entry["agent"])
-    local = root / spec
-    agent = make_agent(str(local) if local.is_file() else spec)
-    for key, value in (entry.get("options") or {}).items():
-        if key not in OPTIONS:
-            raise AgentError(f"{root / LEVELS_FILE}: option {key!r}: unknown; allowed: "
-                             f"{', '.join(OPTIONS)}")
-        if not hasattr(agent, key):
-            raise AgentError(f"{root / LEVELS_FILE}: option {key}={value!r}: {spec} is not a "
-                             "learned policy (only learned policies take a temperature)")
-        setattr(agent, key, None if value is None else float(value))
-    if name is not None:
-        agent.name = name
-    return agent
-
-
-def level_agent(spec: str) -> Agent:
-    """``runs/npc:hard``: the level ``hard`` of the run ``runs/npc``."""
-    got = split_level_spec(spec)
-    if got is None:
-        raise AgentError(f"agent {spec!r}: not a run folder's level (RUN:LEVEL)")
-    root, level = got
-    doc = read_levels(root)
-    names = [e["name"] for e in doc["levels"]]
-    if level not in names:
-        raise AgentError(f"{root}: no level {level!r}; allowed: {', '.join(names)} "
-                         f"(from {root / LEVELS_FILE})")
-    entry = doc["levels"][names.index(level)]
-    return build(root, entry, name=f"{root.name}:{level}")
 
 
 # --------------------------------------------------------------------------- candidates
@@ -355,7 +287,7 @@ def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, s
     meta, match = run_match(root, fights, seed)
     opp = make_agent(opponent)  # a bad name fails before any fight
     cands = candidates(root, temperatures, extra)
-    agents = [build(root, c.entry, name=c.label) for c in cands]
+    agents = [build(root, c.entry, c.label, make_agent) for c in cands]
     say(f"calibrating {root}: {len(cands)} candidates x {match.fights} fights against "
         f"{opp.name} on {side_words(match.sides)} ({' vs '.join(meta['fighters'])})")
     got = measure(agents, [opp], match, workers, say, progress)
@@ -409,57 +341,3 @@ def table_lines(doc: dict[str, Any]) -> list[str]:
     lines += [f"note: {n}" for n in doc["notes"]]
     return lines
 
-
-def _floats(text: str) -> tuple[float, ...]:
-    try:
-        values = tuple(float(x) for x in text.split(",") if x.strip())
-    except ValueError:
-        values = ()
-    if not values or any(not 0 <= v <= 100 for v in values):
-        raise ValueError(f"--temperatures: value {text!r}: numbers 0..100, comma-separated "
-                         "(0: the policy's most probable choice)")
-    return values
-
-
-def register(app: Any) -> None:
-    """Add ``calibrate`` to the ``hexdojo`` app (listed in ``cli.EXTRA_COMMANDS``)."""
-    from .cli import clean_errors
-
-    @app.command("calibrate")
-    @clean_errors
-    def calibrate_cmd(
-        run: Annotated[Path, typer.Argument(help="a trained run folder (hexdojo train/run)")],
-        opponent: Annotated[str, typer.Option(
-            "--opponent", help="the stand-in for a competent player")] = DEFAULT_OPPONENT,
-        fights: Annotated[int, typer.Option("--fights", "-n", min=4, max=1_000_000,
-                                            help="fights per candidate")] = 200,
-        temperatures: Annotated[str, typer.Option(
-            help="the final policy's sampling temperatures tried")] = ",".join(
-                f"{t:g}" for t in TEMPERATURES),
-        candidate: Annotated[list[str] | None, typer.Option(
-            "--candidate", help="another agent spec to measure (repeatable), e.g. search")] = None,
-        seed: Annotated[int, typer.Option(min=0)] = 0,
-        workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
-        cards: Annotated[bool, typer.Option(help="write every level's card")] = True,
-        card_fights: Annotated[int, typer.Option(
-            min=2, max=100_000, help="cards: fights per ladder opponent")] = 100,
-        card_ladder: Annotated[str, typer.Option(
-            help="cards: the ladder's opponents, comma-separated")] = "random,greedy,striker,"
-                                                                    "grappler,counter",
-        progress: Annotated[bool, typer.Option(help="a progress bar (or a line every 30 s)")] = True,
-    ) -> None:
-        """A trained run's levels (easy, fair, hard, master), measured on the NPC's side(s)
-        against a scripted stand-in; writes RUN/levels.json (and the levels' cards)."""
-        say = lambda s: typer.echo(s, err=True)  # noqa: E731
-        cal = calibrate(run, opponent, fights, seed, _floats(temperatures),
-                        tuple(candidate or ()), workers, say, progress)
-        for line in table_lines(cal.doc):
-            typer.echo(line)
-        typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
-        if cards:
-            from .card import ladder_specs, make_cards
-
-            for f in make_cards(run, None, card_fights, seed, workers, ladder_specs(card_ladder),
-                                say=say, progress=progress):
-                if f.suffix != ".json":
-                    typer.echo(f"wrote {f}")

@@ -16,21 +16,11 @@ from __future__ import annotations
 import html
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from .base import AgentError
-from .calibrate import (
-    LEVELS_FILE,
-    Measured,
-    build,
-    measure,
-    read_levels,
-    run_match,
-    side_words,
-    split_level_spec,
-)
+from .calibrate import Measured, measure, run_match, side_words
+from .levels import LEVELS_FILE, build, read_levels
 from .style import STYLE_NAMES, StyleStats, style_share
 
 LADDER = ("random", "greedy", "striker", "grappler", "counter")
@@ -246,8 +236,8 @@ def make_cards(root: Path, levels: list[str] | None = None, fights: int = 100, s
             raise AgentError(f"{root}: no level {bad[0]!r}; allowed: {', '.join(names)} "
                              f"(from {root / LEVELS_FILE})")
         entries = [e for e in doc["levels"] if levels is None or e["name"] in levels]
-    agents = [build(root, e, name=f"{root.name}:{e['name']}") if e is not None else
-              build(root, {"agent": "npc.zip", "options": {"temperature": 0.0}}, name="npc")
+    agents = [build(root, e, f"{root.name}:{e['name']}", make_agent) if e is not None else
+              build(root, {"agent": "npc.zip", "options": {"temperature": 0.0}}, "npc", make_agent)
               for e in entries]
     opps = [make_agent(o) for o in ladder]
     say(f"cards for {root}: {len(agents)} x {len(opps)} opponents x {match.fights} fights "
@@ -266,30 +256,3 @@ def ladder_specs(text: str) -> tuple[str, ...]:
         raise ValueError(f"--ladder: value {text!r}: give agent specs, comma-separated")
     return names
 
-
-def register(app: Any) -> None:
-    """Add ``card`` to the ``hexdojo`` app (listed in ``cli.EXTRA_COMMANDS``)."""
-    from .cli import clean_errors
-
-    @app.command("card")
-    @clean_errors
-    def card_cmd(
-        run: Annotated[str, typer.Argument(help="a trained run folder, or RUN:LEVEL")],
-        fights: Annotated[int, typer.Option("--fights", "-n", min=2, max=100_000,
-                                            help="fights per ladder opponent")] = 100,
-        ladder: Annotated[str, typer.Option(help="opponents, comma-separated")] = ",".join(LADDER),
-        seed: Annotated[int, typer.Option(min=0)] = 0,
-        workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
-        progress: Annotated[bool, typer.Option(help="a progress bar (or a line every 30 s)")] = True,
-    ) -> None:
-        """An NPC's card (Markdown and HTML): how it fights, its strength against the
-        ladder on its side(s), its levels; written to RUN/cards/."""
-        got = split_level_spec(run)
-        root, levels = (got[0], [got[1]]) if got else (Path(run), None)
-        if not root.is_dir():
-            raise ValueError(f"{run}: not a run folder (or RUN:LEVEL)")
-        files = make_cards(root, levels, fights, seed, workers, ladder_specs(ladder),
-                           say=lambda s: typer.echo(s, err=True), progress=progress)
-        for f in files:
-            if f.suffix != ".json":
-                typer.echo(f"wrote {f}")

@@ -43,7 +43,8 @@ def _root(
     """hexdojo: Age of Magic unarmed combat on a hex board, for AI fighters."""
 
 #: modules that may add commands (``register(app)``); missing ones are skipped
-EXTRA_COMMANDS = ("hexdojo.agents.training.cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise")
+EXTRA_COMMANDS = ("hexdojo.agents.training.cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise",
+                  "hexdojo.agents.npc_cli")
 
 _fighters = parse_fighters  # the name advise.py imports
 

@@ -151,10 +151,10 @@ def make_agent(spec: str) -> Agent:
     """An agent from a spec: a registered name with parameters, or a checkpoint path."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentError(f"agent spec {spec!r}: expected a name such as {', '.join(AGENTS)}")
-    from .calibrate import level_agent, split_level_spec
+    from .levels import level_agent, split_level_spec
 
     if split_level_spec(spec) is not None:  # a calibrated run's level: runs/npc:hard
-        return level_agent(spec)
+        return level_agent(spec, make_agent)
     from .plugins import PluginAgent, is_plugin_spec
 
     if is_plugin_spec(spec):  # the user's own class: FILE.py:Class[:key=value,...]

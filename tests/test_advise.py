@@ -196,3 +196,99 @@ def test_reaction_shows_the_incoming_attacks_odds_through_each_defence(tmp_path:
     assert min(r.odds.p for r in dodges) < none.odds.p
     res = run("advise", str(f), "--step", str(k), "--agent", "counter")
     assert "their attack hits" in res.output and "through default defence" in res.output
+
+
+def _risk_position(tmp_path: Path, about: str):
+    """A saved greedy-vs-counter fight at its first risk decision of kind ``about``."""
+    f = tmp_path / "fight.json"
+    assert run("demo", "--agents", "greedy,counter", "--seed", "2", "--save", str(f)).exit_code == 0
+    for k in range(len(load_fight(f).choices)):
+        state = load_position(f, step=k)
+        if state.decision.kind == "risk" and state.decision.about == about:
+            return f, k, state
+    raise AssertionError(f"no {about} roll in the fight")
+
+
+def p_roll(mine_h: int, k: int, theirs_h: int, r: int, per_die_h: int, ok) -> float:
+    """Hand count over every roll: a roll risking n dice is basic + 2*sum - per_die*n half
+    points (RULES §1.3)."""
+    a, d = sums(k) if k else Counter({0: 1}), sums(r) if r else Counter({0: 1})
+    total = sum(a.values()) * sum(d.values())
+    return sum(ca * cd for x, ca in a.items() for y, cd in d.items()
+               if ok(mine_h + 2 * x - per_die_h * k, theirs_h + 2 * y - per_die_h * r)) / total
+
+
+@pytest.mark.parametrize("about", ["attack", "defence"])
+def test_risk_decision_gives_the_odds_per_number_of_dice(tmp_path: Path, about: str) -> None:
+    """At a risk roll each number of dice gets its odds against the other side's most dice
+    and at worst, checked against a count over every roll (ties: §5.2)."""
+    from hexdojo.agents.advise import risk_odds
+
+    f, k, state = _risk_position(tmp_path, about)
+    ctx, me = state.context(), state.decision.fighter
+    mine, theirs = ctx["basics"][me], ctx["basics"][1 - me]
+    tie = 1 if state.t.data.attack.hit_requires_higher else 0  # §5.2: ties favour the defender
+    hit = (lambda m, t: m - t >= tie) if about == "attack" else (lambda m, t: not t - m >= tie)
+    odds = risk_odds(state)
+    assert sorted(odds) == list(range(7))
+    for dice in (0, 2, 6):
+        each = [p_roll(mine, dice, theirs, r, state.t.per_die_h, hit) for r in range(7)]
+        assert odds[dice].p == pytest.approx(each[6])
+        assert odds[dice].worst == pytest.approx(min(each))
+    res = run("advise", str(f), "--step", str(k), "--top", "7")
+    assert res.exit_code == 0
+    word = "hit" if about == "attack" else "defend"
+    assert f"{word} {odds[6].p:.1%} if they risk their most dice" in res.output
+    assert sum("at worst (if they risk" in line for line in res.output.splitlines()) == 7
+
+
+def test_a_soak_roll_gives_the_chance_to_soak_the_wound(tmp_path: Path) -> None:
+    from hexdojo.agents.advise import risk_odds
+    from hexdojo.envs.rules import formulas as fm
+
+    f, k, state = _risk_position(tmp_path, "soak")
+    ctx, me = state.context(), state.decision.fighter
+    basic, wound = ctx["basics"][me], ctx["wound"]
+    odds = risk_odds(state)
+    for dice in (0, 3, 6):
+        s = sums(dice) if dice else Counter({0: 1})
+        hand = sum(c for x, c in s.items() if fm.soak_levels(
+            state.t, basic + 2 * x - state.t.per_die_h * dice) >= wound) / sum(s.values())
+        assert odds[dice].p == pytest.approx(hand)
+        assert odds[dice].what == f"soak all {wound} level(s)"
+
+
+def test_a_scene_checkpoint_is_advised_with_its_group_policy(tmp_path: Path) -> None:
+    """A checkpoint trained on one place of a scene (Skirmish-v0's group spaces) ranks
+    the legal choices by its probabilities, which sum to 1 over the legal ones."""
+    pytest.importorskip("sb3_contrib")
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.ppo import train
+
+    cfg = load_config(overrides={
+        "scene": "two_vs_one", "place": 0, "total_steps": 64, "n_envs": 1,
+        "checkpoint_every": 64,
+        "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        "imitation": {"fights": 0},
+        "pool": {"scripted": ["random"], "self_play": False},
+        "eval": {"every": 64, "episodes": 1, "opponents": ["random"]}})
+    npc = train(cfg, tmp_path / "run", progress=False)
+    f = tmp_path / "scene.json"
+    res = run("demo", "--agents", "greedy,counter", "--scene", "two_vs_one", "--seed", "1",
+              "--save", str(f))
+    assert res.exit_code == 0, res.output
+    log = load_fight(f)
+    k = next(n for n in range(len(log.choices))
+             if load_position(f, step=n).decision.kind == "action")
+    state = load_position(f, step=k)
+    agent = make_agent(str(npc))
+    what, rows = advise(agent, state)
+    assert what == "probability" and len(rows) == len(state.legal_choices())
+    from hexdojo.envs.skirmish_spaces import slot_order, spaces_for
+
+    cat, _ = spaces_for(state.game)
+    ids = cat.ids([r.choice for r in rows], slot_order(state, state.decision.fighter))
+    assert sum(dict(zip(ids, (r.value for r in rows), strict=True)).values()) == \
+        pytest.approx(1.0, abs=1e-5)
+    res = run("advise", str(f), "--step", str(k), "--agent", str(npc), "--top", "2")
+    assert res.exit_code == 0 and "by probability:" in res.output

@@ -1,0 +1,86 @@
+"""Calibrated levels by name: ``runs/npc:hard`` is the level ``hard`` of ``runs/npc``.
+
+Why a module of its own: the registry resolves ``RUN:LEVEL`` specs (so a level is an
+agent wherever agents are taken) and :mod:`.calibrate` measures agents made by the
+registry; this leaf holds what both need (the ``levels.json`` format, reading it,
+building a level's agent from its spec and options) without either importing the other
+in a cycle. A level entry is an agent spec plus options (``temperature`` for a learned
+policy): the hook for the master level's policy-with-search agent is a spec.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from .base import Agent, AgentError
+
+LEVELS_FILE = "levels.json"
+FORMAT = "hexdojo-levels"
+#: options a level entry may set on its agent
+OPTIONS = ("temperature",)
+
+
+def split_level_spec(spec: str) -> tuple[Path, str] | None:
+    """``runs/npc:hard`` -> (run folder, level); None if ``spec`` is no run folder's level."""
+    folder, sep, level = spec.strip().rpartition(":")
+    if not sep or not folder or not level or "=" in level or "/" in level:
+        return None
+    root = Path(folder)
+    if not root.is_dir() or not any((root / f).is_file()
+                                    for f in (LEVELS_FILE, "npc.zip", "config.json")):
+        return None
+    return root, level.strip().lower()
+
+
+def read_levels(root: Path) -> dict[str, Any]:
+    """The run's ``levels.json``, or one line saying how to make it."""
+    path = root / LEVELS_FILE
+    if not path.is_file():
+        raise AgentError(f"{root}: no {LEVELS_FILE} yet; run `hexdojo calibrate {root}` "
+                         "to make its levels")
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AgentError(f"{path}: not valid JSON ({exc}); run hexdojo calibrate again") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not doc.get("levels"):
+        raise AgentError(f"{path}: not a hexdojo levels file (format {FORMAT!r})")
+    return doc
+
+
+def build(root: Path, entry: dict[str, Any], name: str | None,
+          make: Callable[[str], Agent]) -> Agent:
+    """The agent of a level (or candidate) entry: its spec (a file of the run folder, or
+    any agent spec, made by ``make``: the registry's ``make_agent``) with its options applied."""
+    spec = str(entry["agent"])
+    local = root / spec
+    agent = make(str(local) if local.is_file() else spec)
+    for key, value in (entry.get("options") or {}).items():
+        if key not in OPTIONS:
+            raise AgentError(f"{root / LEVELS_FILE}: option {key!r}: unknown; allowed: "
+                             f"{', '.join(OPTIONS)}")
+        if not hasattr(agent, key):
+            raise AgentError(f"{root / LEVELS_FILE}: option {key}={value!r}: {spec} is not a "
+                             "learned policy (only learned policies take a temperature)")
+        setattr(agent, key, None if value is None else float(value))
+    if name is not None:
+        agent.name = name
+    return agent
+
+
+def level_agent(spec: str, make: Callable[[str], Agent]) -> Agent:
+    """``runs/npc:hard``: the level ``hard`` of the run ``runs/npc`` (its agent made by
+    ``make``: the registry passes its ``make_agent``, so this module imports no registry)."""
+    got = split_level_spec(spec)
+    if got is None:
+        raise AgentError(f"agent {spec!r}: not a run folder's level (RUN:LEVEL)")
+    root, level = got
+    doc = read_levels(root)
+    names = [e["name"] for e in doc["levels"]]
+    if level not in names:
+        raise AgentError(f"{root}: no level {level!r}; allowed: {', '.join(names)} "
+                         f"(from {root / LEVELS_FILE})")
+    entry = doc["levels"][names.index(level)]
+    return build(root, entry, f"{root.name}:{level}", make)

@@ -1,0 +1,94 @@
+"""``hexdojo calibrate`` and ``hexdojo card``: the commands of :mod:`.calibrate` and
+:mod:`.card` (one module, so that neither imports the other to register them)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .calibrate import DEFAULT_OPPONENT, TEMPERATURES, calibrate, table_lines
+from .card import LADDER, ladder_specs, make_cards
+from .cli_common import clean_errors
+from .levels import LEVELS_FILE, split_level_spec
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        values = ()
+    if not values or any(not 0 <= v <= 100 for v in values):
+        raise ValueError(f"--temperatures: value {text!r}: numbers 0..100, comma-separated "
+                         "(0: the policy's most probable choice)")
+    return values
+
+
+def register(app: Any) -> None:
+    """Add ``calibrate`` and ``card`` to the ``hexdojo`` app (``cli.EXTRA_COMMANDS``)."""
+    _add_calibrate(app)
+    _add_card(app)
+
+
+def _add_calibrate(app: Any) -> None:
+    @app.command("calibrate")
+    @clean_errors
+    def calibrate_cmd(
+        run: Annotated[Path, typer.Argument(help="a trained run folder (hexdojo train/run)")],
+        opponent: Annotated[str, typer.Option(
+            "--opponent", help="the stand-in for a competent player")] = DEFAULT_OPPONENT,
+        fights: Annotated[int, typer.Option("--fights", "-n", min=4, max=1_000_000,
+                                            help="fights per candidate")] = 200,
+        temperatures: Annotated[str, typer.Option(
+            help="the final policy's sampling temperatures tried")] = ",".join(
+                f"{t:g}" for t in TEMPERATURES),
+        candidate: Annotated[list[str] | None, typer.Option(
+            "--candidate", help="another agent spec to measure (repeatable), e.g. search")] = None,
+        seed: Annotated[int, typer.Option(min=0)] = 0,
+        workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
+        cards: Annotated[bool, typer.Option(help="write every level's card")] = True,
+        card_fights: Annotated[int, typer.Option(
+            min=2, max=100_000, help="cards: fights per ladder opponent")] = 100,
+        card_ladder: Annotated[str, typer.Option(
+            help="cards: the ladder's opponents, comma-separated")] = ",".join(LADDER),
+        progress: Annotated[bool, typer.Option(help="a progress bar (or a line every 30 s)")] = True,
+    ) -> None:
+        """A trained run's levels (easy, fair, hard, master), measured on the NPC's side(s)
+        against a scripted stand-in; writes RUN/levels.json (and the levels' cards)."""
+        say = lambda s: typer.echo(s, err=True)  # noqa: E731
+        cal = calibrate(run, opponent, fights, seed, _floats(temperatures),
+                        tuple(candidate or ()), workers, say, progress)
+        for line in table_lines(cal.doc):
+            typer.echo(line)
+        typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
+        if cards:
+            for f in make_cards(run, None, card_fights, seed, workers, ladder_specs(card_ladder),
+                                say=say, progress=progress):
+                if f.suffix != ".json":
+                    typer.echo(f"wrote {f}")
+
+
+def _add_card(app: Any) -> None:
+    @app.command("card")
+    @clean_errors
+    def card_cmd(
+        run: Annotated[str, typer.Argument(help="a trained run folder, or RUN:LEVEL")],
+        fights: Annotated[int, typer.Option("--fights", "-n", min=2, max=100_000,
+                                            help="fights per ladder opponent")] = 100,
+        ladder: Annotated[str, typer.Option(help="opponents, comma-separated")] = ",".join(LADDER),
+        seed: Annotated[int, typer.Option(min=0)] = 0,
+        workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
+        progress: Annotated[bool, typer.Option(help="a progress bar (or a line every 30 s)")] = True,
+    ) -> None:
+        """An NPC's card (Markdown and HTML): how it fights, its strength against the
+        ladder on its side(s), its levels; written to RUN/cards/."""
+        got = split_level_spec(run)
+        root, levels = (got[0], [got[1]]) if got else (Path(run), None)
+        if not root.is_dir():
+            raise ValueError(f"{run}: not a run folder (or RUN:LEVEL)")
+        files = make_cards(root, levels, fights, seed, workers, ladder_specs(ladder),
+                           say=lambda s: typer.echo(s, err=True), progress=progress)
+        for f in files:
+            if f.suffix != ".json":
+                typer.echo(f"wrote {f}")
