@@ -28,12 +28,6 @@ ALLOWED: dict[str, str] = {
 _A = "hexdojo.agents."
 #: (importer, imported) -> the mend; only while both modules exist and the import is there
 PENDING: dict[tuple[str, str], str] = {
-    (_A + "advise", _A + "cli"): "helper D: import clean_errors/parse_fighters from cli_common",
-    (_A + "calibrate", _A + "cli"): "helper D: import clean_errors from cli_common",
-    (_A + "card", _A + "cli"): "helper D: import clean_errors from cli_common",
-    (_A + "registry", _A + "calibrate"): "helper D: registry's RUN:LEVEL lookup imports "
-                                         "calibrate, which imports registry",
-    (_A + "calibrate", _A + "card"): "helper D: card imports calibrate at the top",
     (_A + "menus", _A + "advise"): "helpers C/D: menus imports advise, which imports play, "
                                    "which imports menus",
 }
