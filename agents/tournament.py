@@ -42,6 +42,10 @@ class FightRecord:
     usage: tuple[Counter, Counter] = field(default_factory=lambda: (Counter(), Counter()))
     chains: tuple[Counter, Counter] = field(default_factory=lambda: (Counter(), Counter()))
     choices: list[Choice] | None = None
+    #: each side's chains in play order with where they stand in the event log:
+    #: (chain, first event, end event), what the lab credits wounds to
+    spans: tuple[list[tuple[str, int, int]], list[tuple[str, int, int]]] = field(
+        default_factory=lambda: ([], []))
 
 
 def agent_seed(fight_seed: int, side: int) -> int:
@@ -65,8 +69,7 @@ def play_fight(
         a.reset(agent_seed(seed, side))
     state = game.new_state(seed)
     usage: tuple[Counter, Counter] = (Counter(), Counter())
-    chains: tuple[Counter, Counter] = (Counter(), Counter())
-    current: list[list[str]] = [[], []]
+    walks = (ChainWalk(), ChainWalk())
     choices: list[Choice] | None = [] if record_choices else None
     n = 0
     while not state.is_over:
@@ -75,27 +78,18 @@ def play_fight(
         i = game.sides[d.fighter]
         c = checked_act(agents[i], state)
         if c.kind == "maneuver" and i < 2:
-            name = c.maneuver or ""
-            usage[i][name] += 1
-            if d.kind == "follow_on":
-                after = state.context().get("after")
-                chain = current[i]
-                if not chain or chain[-1] != after:
-                    _close(chains[i], chain)
-                    chain = current[i] = [after] if after else []
-                chain.append(name)
-            elif d.kind in ("action", "reaction"):
-                _close(chains[i], current[i])
-                current[i] = [name]
+            usage[i][c.maneuver or ""] += 1
+            walks[i].note(state, c)
         state.apply(c)
         if choices is not None:
             choices.append(c)
         n += 1
-    for i in (0, 1):
-        _close(chains[i], current[i])
+    end = len(state.events)
+    spans = (walks[0].close(end), walks[1].close(end))
+    chains = (Counter(ch for ch, _, _ in spans[0]), Counter(ch for ch, _, _ in spans[1]))
     res = state.result or {}
     return FightRecord(seed, state.winner, str(res.get("reason", "")), state.turn, n,
-                       usage, chains, choices)
+                       usage, chains, choices, spans)
 
 
 def checked_act(agent: Agent, state: State) -> Choice:
@@ -107,9 +101,40 @@ def checked_act(agent: Agent, state: State) -> Choice:
     return c
 
 
-def _close(counter: Counter, chain: list[str]) -> None:
-    if len(chain) >= 2:
-        counter[CHAIN_SEP.join(chain)] += 1
+class ChainWalk:
+    """One side's maneuver chains as they are played (RULES §3): a maneuver and the
+    follow-ons it opened, each as ``(chain, first event, end event)``: ``play_fight``'s
+    record counts them and keeps their spans, to which the lab credits wounds."""
+
+    def __init__(self) -> None:
+        self.chains: list[tuple[str, int, int]] = []
+        self._cur: list[str] = []
+        self._start = 0
+
+    def note(self, state: State, c: Choice) -> None:
+        """The side's choice ``c`` at ``state.decision``, before it is applied."""
+        d = state.decision
+        if c.kind != "maneuver" or d is None:
+            return
+        name = c.maneuver or ""
+        if d.kind == "follow_on":
+            after = state.context().get("after")
+            if not self._cur or self._cur[-1] != after:
+                self.close(len(state.events))
+                self._cur = [after] if after else []
+                self._start = len(state.events)
+            self._cur.append(name)
+        elif d.kind in ("action", "reaction"):
+            self.close(len(state.events))
+            self._cur = [name]
+            self._start = len(state.events)
+
+    def close(self, end: int) -> list[tuple[str, int, int]]:
+        """End the chain being played (one of two or more maneuvers is kept); all so far."""
+        if len(self._cur) >= 2:
+            self.chains.append((CHAIN_SEP.join(self._cur), self._start, end))
+        self._cur = []
+        return self.chains
 
 
 # --------------------------------------------------------------------------- config

@@ -42,23 +42,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from hexdojo.envs.rules import Game, IllegalChoice, State
+from hexdojo.envs.rules import Choice, Game, State
 
-from .boundary import (
-    DEFAULT_ILLEGAL_LIMIT,
-    check_action,
-    check_illegal_limit,
-    illegal_code,
-    result_info,
-)
-from .render import render_frame
+from .boundary import DEFAULT_ILLEGAL_LIMIT
+from .fight_aec import FightAEC
 from .skirmish_spaces import observe, slot_order, spaces_for
 
 RENDER_MODES = ["ansi", "human", "rgb_array"]
@@ -98,7 +89,7 @@ def make_scene_game(scene: Any, rules: Any = None,
     return Game.from_scene(scene, rules=rules, fighters=fighters)
 
 
-class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
+class raw_env(FightAEC):  # noqa: N801 - PettingZoo's naming convention
     """The unwrapped AEC skirmish (module docstring).
 
     Arguments: ``scene`` (a shipped scene name such as ``"two_vs_one"``, a TOML path, a
@@ -116,109 +107,23 @@ class raw_env(AECEnv):  # noqa: N801 - PettingZoo's naming convention
                  render_mode: str | None = None,
                  illegal_limit: int | None = DEFAULT_ILLEGAL_LIMIT) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in RENDER_MODES:
-            raise ValueError(f"render_mode {render_mode!r}: allowed {RENDER_MODES}")
+        self._setup(strict, illegal_limit, flat_observation, render_mode)
         self.game = make_scene_game(scene, rules, fighters)
         self.catalogue, self.encoder = spaces_for(self.game)
-        self.strict = strict
-        self.illegal_limit = check_illegal_limit(illegal_limit)
-        #: the engine's sentence for the last rejected action ("" before any)
-        self.last_reason = ""
-        self.flat_observation = flat_observation
-        self.render_mode = render_mode
-        self.possible_agents = agent_names(self.game)
-        self._index = {a: i for i, a in enumerate(self.possible_agents)}
-        n = self.catalogue.n
-        obs = self.encoder.observation_space(flat_observation)
-        self.observation_spaces = {
-            a: spaces.Dict({"observation": obs, "action_mask": spaces.Box(0, 1, (n,), np.int8)})
-            for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
-        self.fight: State | None = None
-        self._np_random: np.random.Generator | None = None
-        self._log_from = 0
-        self._illegal = 0
-
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
-    @property
-    def action_names(self) -> tuple[str, ...]:
-        """Readable name of every action id (attacks end in ``-> slot s``)."""
-        return self.catalogue.names
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        """A new fight; all randomness from a generator seeded by ``seed``. ``options`` are
-        ignored: PettingZoo's ``api_test`` passes arbitrary ones and expects them accepted."""
-        if seed is not None or self._np_random is None:
-            self._np_random, _ = seeding.np_random(seed)
-        self.fight = self.game.new_state(int(self._np_random.integers(2**63 - 1)))
-        agents = self.possible_agents
-        self.agents = list(agents)
-        self.rewards = dict.fromkeys(agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0.0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos = {a: {} for a in agents}
-        self._log_from = 0
-        self._illegal = self._streak = 0
-        d = self.fight.decision
-        assert d is not None, "a new fight always starts with a decision"
-        self.agent_selection = agents[d.fighter]
+        self._set_agents(agent_names(self.game), self.encoder.observation_space(flat_observation))
 
     def observe(self, agent: str) -> dict[str, Any]:
         assert self.fight is not None, "call reset() first"
         obs, mask, _ = observe(self.fight, self._index[agent], self.flat_observation)
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        st = self.fight
-        assert st is not None
-        i = self._index[agent]
-        a = check_action(action, self.catalogue.n)
-        choice = self.catalogue.choice(a, slot_order(st, i))
-        self._cumulative_rewards[agent] = 0.0
-        reason = st.why_illegal(choice)
-        if reason is not None:
-            if self.strict:
-                raise IllegalChoice(choice, reason)
-            self.last_reason = f"{self.catalogue.names[a]}: {reason}"
-            self._illegal += 1
-            self._streak += 1
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self.infos[agent] = {"illegal": a, "illegal_reason": illegal_code(st, choice),
-                                 "illegal_actions": self._illegal}
-            if self.illegal_limit is not None and self._streak >= self.illegal_limit:
-                self.truncations = dict.fromkeys(self.agents, True)
-            self._accumulate_rewards()
-            return
-        self._streak = 0
-        self._log_from = len(st.events)
-        st.apply(choice)
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.infos = {ag: {} for ag in self.agents}
-        if st.is_over:
+    # ------------------------------------------------------------------ FightAEC's hooks
+    def _choice(self, a: int, st: State, i: int) -> Choice:
+        return self.catalogue.choice(a, slot_order(st, i))
+
+    def _rewards(self, st: State, over: bool, before: Any) -> dict[str, float]:
+        rewards = dict.fromkeys(self.agents, 0.0)
+        if over:
             for k, ag in enumerate(self.possible_agents):
-                self.rewards[ag] = side_reward(st, k)
-                self.infos[ag] = {"result": result_info(st.result)}
-            self.terminations = dict.fromkeys(self.agents, True)
-        else:
-            d = st.decision
-            assert d is not None
-            self.agent_selection = self.possible_agents[d.fighter]
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-    def render(self) -> str | np.ndarray | None:
-        return render_frame(self.fight, self.render_mode, self._log_from)
-
-    def close(self) -> None:
-        """Nothing to release (idempotent)."""
+                rewards[ag] = side_reward(st, k)
+        return rewards

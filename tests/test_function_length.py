@@ -18,10 +18,8 @@ ALLOWED: dict[str, str] = {
     "envs/rules/events.py::render_event": "helper A: a table of renderers by event type",
     "envs/rules/fighter.py::profile_from_dict": "helper A",
     "envs/rules/legality.py::geometry_reason": "helper A",
-    "envs/rules/legality.py::maneuver_choices": "helper A",
     "envs/rules/ruleset.py::_check_names": "helper A",
     "envs/rules/scenario.py::apply_scenario": "helper A (issue 16)",
-    "envs/rules/tables.py::Tables.__init__": "helper A",
 }
 
 

@@ -17,14 +17,28 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imported(path: Path) -> list[tuple[int, str]]:
+def _type_only(tree: ast.AST) -> set[int]:
+    """The ids of the nodes inside ``if TYPE_CHECKING:`` blocks (never run)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            out |= {id(n) for stmt in node.body for n in ast.walk(stmt)}
+    return out
+
+
+def imported(path: Path, type_checking: bool = True) -> list[tuple[int, str]]:
     """Every module a file imports, anywhere in it (relative imports made absolute): each
     ``from M import x`` gives ``M`` and ``M.x`` (which may be a submodule), and a string
     naming a module of the package (``"hexdojo.envs.duel:DuelEnv"``, a command module in
-    ``EXTRA_COMMANDS``) counts as an import by name."""
+    ``EXTRA_COMMANDS``) counts as an import by name. ``type_checking=False`` leaves out the
+    imports of ``if TYPE_CHECKING:`` blocks, which never run."""
     parts = ["hexdojo", *path.relative_to(ROOT).with_suffix("").parts]
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip = set() if type_checking else _type_only(tree)
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             out += [(node.lineno, a.name) for a in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -60,5 +74,16 @@ def test_the_check_sees_hidden_imports(tmp_path):
     try:
         f.write_text("def f():\n    from ..agents import registry\n")
         assert (2, "hexdojo.agents") in imported(f)
+    finally:
+        f.unlink()
+
+
+def test_type_checking_imports_count_for_layers_not_for_cycles():
+    f = ROOT / "envs" / "_probe_types.py"
+    try:
+        f.write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                     "    from ..agents import registry\n")
+        assert (3, "hexdojo.agents") in imported(f)  # a layer check still sees it
+        assert not any(m.startswith("hexdojo.agents") for _, m in imported(f, type_checking=False))
     finally:
         f.unlink()

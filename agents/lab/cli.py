@@ -27,6 +27,8 @@ TurnLimit = Annotated[int | None, typer.Option("--turn-limit", min=1, max=10_000
                                                help="turns before a draw (default: rules)")]
 Correction = Annotated[str, typer.Option("--correction", help="holm or bh (Benjamini-Hochberg)")]
 Progress = Annotated[bool, typer.Option(help="progress bar on a terminal")]
+Out = Annotated[Path, typer.Option("--out", "-o", help="folder for the report")]
+RULES_HELP = "default, a TOML file or section.key=value;..."
 
 
 def _precision(points: float) -> float:
@@ -37,6 +39,31 @@ def _precision(points: float) -> float:
 
 def _say(text: str) -> None:
     typer.echo(text, err=True)
+
+
+def _check_correction(correction: str) -> None:
+    """A bad ``--correction`` fails before any fight (``correct`` names what is allowed)."""
+    from .stats import correct
+
+    correct([], correction)
+
+
+def _workers(workers: int | None) -> int:
+    from ..tournament import default_workers
+
+    return workers or default_workers()
+
+
+def _pairings(fighters: list[str] | None, scene: str | None, rule_sets: tuple,
+              radius: int, turn_limit: int | None) -> tuple:
+    """The fighter pairings of ``--fighters`` (or the scene's; a Chu mirror by default),
+    each checked to make a game under every rule set before any fight is played."""
+    from .common import check_game, parse_fighters
+
+    fps = parse_fighters(fighters or ([] if scene else ["chu,chu"]), scene)
+    for r in rule_sets:
+        check_game(r, fps, radius, turn_limit)
+    return tuple(fps)
 
 
 def _agents(specs: list[str]) -> list:
@@ -52,35 +79,31 @@ def _agents(specs: list[str]) -> list:
 
 def compare(
     agents: Annotated[list[str], typer.Argument(help="agents (see `hexdojo agents`)")],
-    rules_a: Annotated[str, typer.Option("--rules-a", help="default, a TOML file or "
-                                         "section.key=value;...")] = "default",
+    rules_a: Annotated[str, typer.Option("--rules-a", help=RULES_HELP)] = "default",
     rules_b: Annotated[str, typer.Option("--rules-b", help="as --rules-a")] = "default",
     fighters: Fighters = None, scene: SceneOpt = None, fights: N = None,
     precision: Annotated[float, typer.Option(help="target ±points of each agent's score "
                                              "difference (sets -n)")] = 3.0,
-    seed: Seed = 0, workers: Workers = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the report")] = Path("compare"),
+    seed: Seed = 0, workers: Workers = None, out: Out = Path("compare"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
     progress: Progress = True,
 ) -> None:
     """Same agents and seeds under two rule sets: paired score shifts with 95 % intervals."""
-    from ..tournament import default_workers
-    from .common import check_game, parse_fighters, parse_rules
+    from ..checkpoint_meta import lab_defaults, warn_outside
+    from .common import game_for, parse_rules
     from .compare import CompareConfig
     from .compare_report import run_and_report
-    from .stats import correct
 
-    correct([], correction)
+    _check_correction(correction)
     built = _agents(agents)
     if len(built) < 2:
         raise ValueError("agents: give at least two")
     ra, rb = parse_rules(rules_a), parse_rules(rules_b)
-    fps = parse_fighters(fighters or ([] if scene else ["chu,chu"]), scene)
-    for r in (ra, rb):
-        check_game(r, fps, radius, turn_limit)
-    cfg = CompareConfig(tuple(a.name for a in built), ra, rb, tuple(fps), seed, fights,
-                        _precision(precision), radius, turn_limit, workers or default_workers(),
-                        correction)
+    fighters, scene, turn_limit = lab_defaults(built, fighters, scene, turn_limit, _say)
+    fps = _pairings(fighters, scene, (ra, rb), radius, turn_limit)
+    warn_outside(built, game_for(fps[0], ra.spec, radius, turn_limit), scene, _say)
+    cfg = CompareConfig(tuple(a.name for a in built), ra, rb, fps, seed, fights,
+                        _precision(precision), radius, turn_limit, _workers(workers), correction)
     res, paths = run_and_report(cfg, built, out, progress, _say)
     _finish(res, paths)
 
@@ -91,25 +114,22 @@ def ablate(
                                        "comma-separated")] = DEFAULT_FIELD,
     maneuvers: Annotated[str | None, typer.Option(
         "--maneuvers", help="comma-separated maneuvers (default: every unarmed one)")] = None,
-    rules: Annotated[str, typer.Option("--rules", help="default, a TOML file or "
-                                       "section.key=value;...")] = "default",
+    rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "default",
     fighters: Fighters = None, scene: SceneOpt = None, fights: N = None,
     precision: Annotated[float, typer.Option(help="target ±points of each value (sets -n)")] = 5.0,
     essential: Annotated[float, typer.Option(help="points a significant value needs to be "
                                              "flagged essential")] = 10.0,
-    seed: Seed = 0, workers: Workers = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the report")] = Path("ablate"),
+    seed: Seed = 0, workers: Workers = None, out: Out = Path("ablate"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
     progress: Progress = True,
 ) -> None:
     """Restricted play: each maneuver's value to an agent = its score drop when banned."""
-    from ..tournament import default_workers
+    from ..checkpoint_meta import lab_defaults, warn_outside
     from .ablate import AblateConfig
     from .ablate_report import run_and_report
-    from .common import check_game, parse_fighters, parse_rules, unarmed_maneuvers
-    from .stats import correct
+    from .common import game_for, parse_rules, unarmed_maneuvers
 
-    correct([], correction)
+    _check_correction(correction)
     rs = parse_rules(rules)
     known = unarmed_maneuvers(rs)
     ms = known if maneuvers is None else [m.strip() for m in maneuvers.split(",") if m.strip()]
@@ -122,12 +142,13 @@ def ablate(
     names = [a.name for a in built]
     ablated = tuple(names[: len(dict.fromkeys(agents))])
     fld = tuple(a.name for a in _agents(field_specs))
-    fps = parse_fighters(fighters or ([] if scene else ["chu,chu"]), scene)
-    check_game(rs, fps, radius, turn_limit)
+    fighters, scene, turn_limit = lab_defaults(built, fighters, scene, turn_limit, _say)
+    fps = _pairings(fighters, scene, (rs,), radius, turn_limit)
+    warn_outside(built, game_for(fps[0], rs.spec, radius, turn_limit), scene, _say)
     if not 0 <= essential <= 100:
         raise ValueError(f"essential: value {essential:g}: allowed 0..100 points")
-    cfg = AblateConfig(ablated, fld, tuple(ms), rs, tuple(fps), seed, fights,
-                       _precision(precision), radius, turn_limit, workers or default_workers(),
+    cfg = AblateConfig(ablated, fld, tuple(ms), rs, fps, seed, fights,
+                       _precision(precision), radius, turn_limit, _workers(workers),
                        correction, essential / 100)
     res, paths = run_and_report(cfg, built, out, progress, _say)
     _finish(res, paths)
@@ -140,13 +161,12 @@ def tactics(
     workers: Workers = None, progress: Progress = True,
 ) -> None:
     """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
-    from ..tournament import default_workers
     from .tactics_report import load_config, run_tactics
 
     conf = load_config(results)
     built = _agents(list(conf["agents"]))
     folder = results if results.is_dir() else results.parent
-    res, paths = run_tactics(conf, built, out or folder / "tactics", workers or default_workers(),
+    res, paths = run_tactics(conf, built, out or folder / "tactics", _workers(workers),
                              progress, _say)
     _finish(res, paths)
 

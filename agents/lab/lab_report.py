@@ -44,16 +44,8 @@ def forest(rows: list[dict[str, Any]], title: str, xlabel: str, scale: float = 1
         col = "#c0392b" if r.get("significant") else "#4878a8"
         ax.plot([r["low"] * scale, r["high"] * scale], [y, y], color=col, lw=2)
         ax.plot([r["estimate"] * scale], [y], "o", color=col)
-    ax.axvline(0, color="#444", lw=1)
-    ax.set_yticks(range(n), [r["label"] for r in rows][::-1], fontsize=8)
-    lim = max([1.0] + [abs(v) * scale for r in rows for v in (r["low"], r["high"])]) * 1.1
-    ax.set_xlim(-lim, lim)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    data = _png(fig)
-    plt.close(fig)
-    return data
+    return _horizontal(plt, fig, ax, range(n), [r["label"] for r in rows][::-1], rows, title,
+                       xlabel, scale)
 
 
 def hbars(rows: list[dict[str, Any]], title: str, xlabel: str, scale: float = 100.0) -> bytes:
@@ -67,8 +59,15 @@ def hbars(rows: list[dict[str, Any]], title: str, xlabel: str, scale: float = 10
            [max(0.0, (r["high"] - r["estimate"]) * scale) for r in rows]]
     cols = ["#c0392b" if r.get("significant") else "#4878a8" for r in rows]
     ax.barh(ys, est, xerr=err, color=cols, capsize=3, height=0.6)
+    return _horizontal(plt, fig, ax, ys, [r["label"] for r in rows], rows, title, xlabel, scale)
+
+
+def _horizontal(plt: Any, fig: Any, ax: Any, ys: Any, labels: list[str],
+                rows: list[dict[str, Any]], title: str, xlabel: str, scale: float) -> bytes:
+    """The end both horizontal interval plots share: the zero line, labels, symmetric
+    limits around 0, the PNG."""
     ax.axvline(0, color="#444", lw=1)
-    ax.set_yticks(ys, [r["label"] for r in rows], fontsize=8)
+    ax.set_yticks(ys, labels, fontsize=8)
     lim = max([1.0] + [abs(v) * scale for r in rows for v in (r["low"], r["high"])]) * 1.1
     ax.set_xlim(-lim, lim)
     ax.set_xlabel(xlabel)

@@ -27,7 +27,7 @@ from typing import Any
 from hexdojo.envs.rules import Choice, Game, State
 
 from ..base import Agent
-from ..tournament import CHAIN_SEP, play_fight
+from ..tournament import play_fight
 from .common import game_for
 
 SEQ_SEP = " + "
@@ -51,7 +51,7 @@ class _Restricted:
 
 
 class Observer(Agent):
-    """Wraps an agent: records its chains and phase sequences, enforces a ban."""
+    """Wraps an agent: records its phase sequences, enforces a ban."""
 
     def __init__(self, inner: Agent, side: int, ban: Sequence[str] = ()) -> None:
         self.inner = inner
@@ -65,9 +65,6 @@ class Observer(Agent):
             self.inner.reset(seed)
         self.state: State | None = None
         self.vetoes = 0
-        self.chains: list[tuple[str, int, int]] = []  # (chain, first event, end event)
-        self._cur: list[str] = []
-        self._start = 0
         self.phase_moves: list[tuple[int, str]] = []
 
     def act(self, state: State) -> Choice:
@@ -84,28 +81,11 @@ class Observer(Agent):
         return c
 
     def _note(self, state: State, c: Choice) -> None:
+        """The side's phase actions (its chains: ``play_fight``'s record, ``spans``)."""
         d = state.decision
-        if c.kind != "maneuver" or d is None:
-            return
-        name = c.maneuver or ""
-        if d.kind == "follow_on":
-            after = state.context().get("after")
-            if not self._cur or self._cur[-1] != after:
-                self.close(len(state.events))
-                self._cur = [after] if after else []
-                self._start = len(state.events)
-            self._cur.append(name)
-        elif d.kind in ("action", "reaction"):
-            self.close(len(state.events))
-            self._cur = [name]
-            self._start = len(state.events)
-        if d.kind == "action" and state.phasing == self.side:
-            self.phase_moves.append((state.turn, name))
-
-    def close(self, end: int) -> None:
-        if len(self._cur) >= 2:
-            self.chains.append((CHAIN_SEP.join(self._cur), self._start, end))
-        self._cur = []
+        if c.kind == "maneuver" and d is not None and d.kind == "action" \
+                and state.phasing == self.side:
+            self.phase_moves.append((state.turn, c.maneuver or ""))
 
 
 @dataclass
@@ -191,11 +171,10 @@ def observe_fight(game: Game, agents: Sequence[Agent], key: tuple,
     sides = (Side(), Side())
     first, last, wound_at = _read_events(events, sides, game.sides)
     for s, o in enumerate(obs):
-        o.close(len(events))
         sides[s].uses.update(rec.usage[s])
         sides[s].vetoes = o.vetoes
         sides[s].seqs = _phase_seqs(o.phase_moves)
-        for chain, lo, hi in o.chains:
+        for chain, lo, hi in rec.spans[s]:
             dealt = sum(1 for w in wound_at if w % 2 == s and lo <= w // 2 < hi)
             sides[s].chains.append((chain, dealt))
     decisive = last.get(rec.winner) if rec.winner is not None else None
