@@ -53,9 +53,10 @@ class Candidate:
 
 
 def candidates(root: Path, temperatures: tuple[float, ...] = TEMPERATURES,
-               extra: tuple[str, ...] = ()) -> list[Candidate]:
+               extra: tuple[str, ...] = (), search: tuple[int, ...] = ()) -> list[Candidate]:
     """The final policy at each temperature, the best-evaluated model and the run's
-    snapshots at temperature 0, then the ``extra`` agent specs (e.g. search)."""
+    snapshots at temperature 0, the final policy as the prior of an MCTS search of each
+    ``search`` budget (simulations per decision), then the ``extra`` agent specs."""
     from .train import snapshot_paths
 
     out = [Candidate(f"npc.zip T={t:g}", {"agent": "npc.zip", "options": {"temperature": t}},
@@ -68,6 +69,8 @@ def candidates(root: Path, temperatures: tuple[float, ...] = TEMPERATURES,
         out.append(Candidate(f"{p.stem} T=0", {"agent": f"snapshots/{p.name}",
                                                "options": {"temperature": 0.0}},
                              "training", float(steps)))
+    out += [Candidate(f"npc.zip + search {n}", {"agent": "npc.zip", "options": {"search": n}},
+                      "search", float(n)) for n in search]
     out += [Candidate(spec, {"agent": spec, "options": {}}) for spec in extra]
     return out
 
@@ -278,15 +281,15 @@ class Calibration:
 
 def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, seed: int = 0,
               temperatures: tuple[float, ...] = TEMPERATURES, extra: tuple[str, ...] = (),
-              workers: int = 1, say: Callable[[str], None] = print, progress: bool = True
-              ) -> Calibration:
+              workers: int = 1, say: Callable[[str], None] = print, progress: bool = True,
+              search: tuple[int, ...] = ()) -> Calibration:
     """Measure the candidates, pick the levels, write ``levels.json`` atomically."""
     from .registry import make_agent
     from .report import atomic_write_text
 
     meta, match = run_match(root, fights, seed)
     opp = make_agent(opponent)  # a bad name fails before any fight
-    cands = candidates(root, temperatures, extra)
+    cands = candidates(root, temperatures, extra, search)
     agents = [build(root, c.entry, c.label, make_agent) for c in cands]
     say(f"calibrating {root}: {len(cands)} candidates x {match.fights} fights against "
         f"{opp.name} on {side_words(match.sides)} ({' vs '.join(meta['fighters'])})")

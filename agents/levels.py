@@ -19,8 +19,10 @@ from .base import Agent, AgentError
 
 LEVELS_FILE = "levels.json"
 FORMAT = "hexdojo-levels"
-#: options a level entry may set on its agent
-OPTIONS = ("temperature",)
+#: options a level entry may set on its agent: a learned policy's sampling temperature,
+#: and ``search`` (simulations per decision): the policy then plays as the prior of the
+#: MCTS agent (:class:`hexdojo.agents.guided.GuidedMCTS`), the strongest level's shape
+OPTIONS = ("temperature", "search")
 
 
 def split_level_spec(spec: str) -> tuple[Path, str] | None:
@@ -57,7 +59,9 @@ def build(root: Path, entry: dict[str, Any], name: str | None,
     spec = str(entry["agent"])
     local = root / spec
     agent = make(str(local) if local.is_file() else spec)
-    for key, value in (entry.get("options") or {}).items():
+    options = dict(entry.get("options") or {})
+    sims = options.pop("search", None)
+    for key, value in options.items():
         if key not in OPTIONS:
             raise AgentError(f"{root / LEVELS_FILE}: option {key!r}: unknown; allowed: "
                              f"{', '.join(OPTIONS)}")
@@ -65,9 +69,24 @@ def build(root: Path, entry: dict[str, Any], name: str | None,
             raise AgentError(f"{root / LEVELS_FILE}: option {key}={value!r}: {spec} is not a "
                              "learned policy (only learned policies take a temperature)")
         setattr(agent, key, None if value is None else float(value))
+    if sims is not None:
+        agent = searched(root, spec, agent, sims)
     if name is not None:
         agent.name = name
     return agent
+
+
+def searched(root: Path, spec: str, agent: Agent, sims: Any) -> Agent:
+    """The learned ``agent`` as the prior of an MCTS search of ``sims`` simulations."""
+    if not hasattr(agent, "duel_inputs"):
+        raise AgentError(f"{root / LEVELS_FILE}: option search={sims!r}: {spec} is not a "
+                         "learned policy (only a learned policy can be the search's prior)")
+    if not isinstance(sims, int) or isinstance(sims, bool) or not 1 <= sims <= 100_000:
+        raise AgentError(f"{root / LEVELS_FILE}: option search={sims!r}: allowed a whole "
+                         "number of simulations, 1..100000")
+    from .guided import GuidedMCTS
+
+    return GuidedMCTS(agent, sims=sims, name=agent.name)
 
 
 def level_agent(spec: str, make: Callable[[str], Agent]) -> Agent:

@@ -45,6 +45,10 @@ def _add_calibrate(app: Any) -> None:
                 f"{t:g}" for t in TEMPERATURES),
         candidate: Annotated[list[str] | None, typer.Option(
             "--candidate", help="another agent spec to measure (repeatable), e.g. search")] = None,
+        search: Annotated[list[int] | None, typer.Option(
+            "--search", min=1, max=100_000, help="also the final policy as the prior of an MCTS "
+            "search of this many simulations per decision (repeatable; the master level's "
+            "shape, slow: about 2 s a fight at 96)")] = None,
         seed: Annotated[int, typer.Option(min=0)] = 0,
         workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
         cards: Annotated[bool, typer.Option(help="write every level's card")] = True,
@@ -58,7 +62,7 @@ def _add_calibrate(app: Any) -> None:
         against a scripted stand-in; writes RUN/levels.json (and the levels' cards)."""
         say = lambda s: typer.echo(s, err=True)  # noqa: E731
         cal = calibrate(run, opponent, fights, seed, _floats(temperatures),
-                        tuple(candidate or ()), workers, say, progress)
+                        tuple(candidate or ()), workers, say, progress, tuple(search or ()))
         for line in table_lines(cal.doc):
             typer.echo(line)
         typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
