@@ -159,3 +159,37 @@ def extends_run(progress: Path, final: Path, steps: int | None, out: Path) -> bo
                          f"--steps {steps:,} is fewer: leave out --steps to reuse it, give "
                          "more to extend it, or use another --out")
     return False
+
+
+def lab_defaults(agents: list[Any], fighters: list[str] | None, scene: str | None,
+                 turn_limit: int | None, say: Any) -> tuple[list[str] | None, str | None,
+                                                          int | None]:
+    """``hexdojo compare`` / ``ablate`` as ``tournament``: given no ``--fighters`` and no
+    ``--scene``, the first trained NPC's own fighters (or scene); without
+    ``--turn-limit``, its turn limit; each said in one line (``say``)."""
+    got = checkpoint_defaults(agents)
+    if got is None:
+        return fighters, scene, turn_limit
+    path, meta = got
+    if fighters is None and scene is None:
+        say(f"playing the NPC's own {'scene' if meta.get('scene') else 'fighters'}: "
+            f"{describe(meta)} (from {path})")
+        if meta.get("scene"):
+            scene = str(meta["scene"])
+        else:
+            fighters = [",".join(meta["fighters"])]
+    if turn_limit is None and meta.get("turn_limit") is not None and not meta.get("scene"):
+        turn_limit = int(meta["turn_limit"])
+        say(f"turn limit: {turn_limit} (the NPC's own, from {path})")
+    return fighters, scene, turn_limit
+
+
+def warn_outside(agents: list[Any], game: Game, scene: str | None, say: Any) -> None:
+    """One warning line (``say``) per checkpoint agent trained on another fight than
+    ``game`` (its fighters, scene or rule set; :func:`mismatch`)."""
+    for a in agents:
+        got = agent_meta(a)
+        if got is not None:
+            line = mismatch(a.name, dict(got[1], _path=str(got[0])), game, scene)
+            if line is not None:
+                say(line)

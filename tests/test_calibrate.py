@@ -246,3 +246,22 @@ def test_a_full_disk_leaves_the_old_checkpoint(npc: Path, tmp_path: Path) -> Non
     assert path.read_bytes() == before
     assert _no_temp_files(tmp_path) == []
     make_agent(str(path))  # still a loadable model
+
+
+# --------------------------------------------------------------------------- lab sidecars
+def test_compare_and_ablate_play_the_npcs_own_fighters(npc: Path, tmp_path: Path) -> None:
+    """As tournament does: given no --fighters, the NPC's own pairing and turn limit, each
+    said in one line; another pairing is played with one warning line."""
+    spec = str(npc / "npc.zip")
+    res = run("compare", spec, "random", "--rules-b", "attack.rear_bonus=8", "-n", "2",
+              "-j", "1", "-o", str(tmp_path / "c"), "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert f"playing the NPC's own fighters: chu vs boris (from {npc / 'npc.json'})" in res.output
+    assert "turn limit: 6 (the NPC's own" in res.output
+    config = json.loads((tmp_path / "c" / "results.json").read_text())["config"]
+    assert config["fighters"] == [["chu", "boris"]] and config["turn_limit"] == 6
+    res = run("ablate", spec, "--field", "random", "--maneuvers", "Martial Kick", "-n", "2",
+              "-j", "1", "--fighters", "chu,urlik", "-o", str(tmp_path / "a"), "--no-progress")
+    assert res.exit_code == 0, res.output
+    assert "warning: npc was trained as Chu vs Boris" in res.output
+    assert "this fight is Chu vs Urlik: it plays outside its training" in res.output
