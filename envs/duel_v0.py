@@ -37,7 +37,6 @@ from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from hexdojo.envs.rules import Choice, State
@@ -45,7 +44,7 @@ from hexdojo.envs.rules import Choice, State
 from .boundary import DEFAULT_ILLEGAL_LIMIT, result_info
 from .catalogue import catalogue_for
 from .duel import DEFAULT_FIGHTERS, FighterSpec, make_game, terminal_reward, wound_total
-from .fight_aec import FightAEC
+from .fight_aec import FightAEC, wrapped
 from .observation import check_scaling, encoder_for
 
 AGENTS = ("player_0", "player_1")
@@ -53,9 +52,7 @@ AGENTS = ("player_0", "player_1")
 
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment with PettingZoo's standard safety wrappers."""
-    e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrapped(raw_env(**kwargs))
 
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:

@@ -15,17 +15,15 @@ from __future__ import annotations
 from typing import Any
 
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from . import DUEL_V1_DEFAULTS, duel_v0
+from .fight_aec import wrapped
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment with PettingZoo's standard safety wrappers."""
-    e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrapped(raw_env(**kwargs))
 
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:

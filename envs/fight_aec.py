@@ -16,6 +16,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from hexdojo.envs.rules import Choice, IllegalChoice, State
 
@@ -28,6 +29,11 @@ from .boundary import (
     result_info,
 )
 from .render import render_frame
+
+
+def wrapped(raw: AECEnv) -> AECEnv:
+    """``raw`` in PettingZoo's standard safety wrappers (what every module's ``env()`` is)."""
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw))
 
 
 class FightAEC(AECEnv):

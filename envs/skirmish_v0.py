@@ -43,13 +43,12 @@ from pathlib import Path
 from typing import Any
 
 from pettingzoo import AECEnv, ParallelEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from hexdojo.envs.rules import Choice, Game, State
 
 from .boundary import DEFAULT_ILLEGAL_LIMIT
-from .fight_aec import FightAEC
+from .fight_aec import FightAEC, wrapped
 from .skirmish_spaces import observe, slot_order, spaces_for
 
 RENDER_MODES = ["ansi", "human", "rgb_array"]
@@ -57,9 +56,7 @@ RENDER_MODES = ["ansi", "human", "rgb_array"]
 
 def env(**kwargs: Any) -> AECEnv:
     """The AEC environment with PettingZoo's standard safety wrappers."""
-    e: AECEnv = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    return wrapped(raw_env(**kwargs))
 
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:
