@@ -6,6 +6,7 @@ or page id it applies); rolls are dicts with basic value, terms, risk, dice and 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .notation import points
@@ -44,88 +45,103 @@ def _who(e: dict[str, Any]) -> str:
     return e.get("actor", "?")
 
 
-def render_event(e: dict[str, Any], state: State | None = None) -> str:  # noqa: C901
-    t = e["type"]
-    who = _who(e)
-    if t == "turn_start":
-        body = (f"Turn {e['turn']}: {who} {e['ap']} AP (roll {roll_text(e['ap_roll'])}), "
-                f"initiative {roll_text(e['initiative_roll'])}")
-    elif t == "initiative":
-        body = "Initiative order: " + ", ".join(e["order"])
-    elif t == "phase":
-        body = f"{who}'s phase ({e['ap']} AP)"
-    elif t == "wait":
-        body = f"{who} waits"
-    elif t == "phase_ends":
-        body = f"{who} ends the phase ({e['ap']} AP left)"
-    elif t == "move":
-        body = f"{who} moves to {tuple(e['to'])} facing {e['facing']}"
-    elif t == "dodge_move":
-        body = f"{who} dodges to {tuple(e['to'])}"
-    elif t == "turn":
-        body = f"{who} turns to face {e['facing']} ({e['via']})"
-    elif t == "stand_up":
-        body = f"{who} stands up ({e['via']})"
-    elif t == "declare":
-        where = f" at the {e['location']}" if e.get("location") else ""
-        close = ", closing" if e.get("closing") else ""
-        body = f"{who} {e['maneuver']} -> {e['target']}{where} ({e['via']}{close})"
-    elif t == "reaction":
-        body = f"{who} reacts to {e['against']} with {e['maneuver']}"
-    elif t == "attack":
-        if "counter" in e:
-            body = (f"{who} {e['maneuver']} -> {e['target']}: attack {roll_text(e['attack'])} vs "
-                    f"counter {e['counter']} {roll_text(e['defence'])}: {e['outcome']}")
-        else:
-            margin = f" by {num(e['margin'])}" if e["outcome"] == "hit" else ""
-            body = (f"{who} {e['maneuver']} -> {e['target']}: attack {roll_text(e['attack'])} vs "
-                    f"{e['defence_maneuver']} {roll_text(e['defence'])}: {e['outcome']}{margin}")
-    elif t == "damage":
-        what = {"attack": "", "lock": " (lock, no attack roll)",
-                "self": " (self-injury on armour)"}[e["kind"]]
-        body = (f"{e['target']} takes {roll_text(e['roll'])} {e['damage_type']} to the {e['location']}"
-                f"{what} vs DR {num(e['dr'])}: {e['wound']} wound")
-    elif t == "soak":
-        body = (f"{who} soaks {roll_text(e['roll'])}: -{e['levels']} level(s), "
-                f"{e['before']} -> {e['after']}")
-    elif t == "wound":
-        extra = ", killed" if e.get("effect") == "killed" else f" (worst {e.get('worst')})"
-        body = f"{who}: {e['wound']} wound to the {e['location']}{extra}"
-    elif t == "pain":
-        body = f"{who} immediate reaction {roll_text(e['roll'])}: {e['effect']}"
-    elif t == "knockback":
-        falls = ", falls prone" if e.get("falls") else ""
-        body = (f"{who} knock-back {roll_text(e['roll'])} vs {num(e['difficulty'])}: "
-                f"{e['effect']}{falls}")
-    elif t == "hold":
-        where = f" ({e['location']})" if e.get("location") else ""
-        body = f"{who} holds {e['target']}: {e['hold']}{where}"
-    elif t == "hold_ends":
-        names = _names(state, e)
-        body = f"{names[0]}'s {e['hold']} hold on {names[1]} ends: {e['why']}"
-    elif t == "break_hold":
-        body = (f"{who} Break Hold vs {e['target']}: {roll_text(e['escaper'])} vs "
-                f"{roll_text(e['holder'])}: {e['outcome']}")
-    elif t == "foiled":
-        body = f"{who}'s {e['maneuver']} on {e['target']} is foiled: {e['why']}"
-    elif t == "prone":
-        body = f"{who} is prone ({e['why']})"
-    elif t == "falls_off":
-        body = f"{who} falls off the mount ({e['why']})"
-    elif t == "stay_mounted":
-        body = f"{who} stays mounted? {roll_text(e['roll'])} vs {num(e['difficulty'])}: {e['outcome']}"
-    elif t == "hold_kept":
-        body = f"{who} keeps the {e['hold']} hold ({e['ap']} AP)"
-    elif t == "moves_along":
-        body = f"{who} moves along with the held opponent"
-    elif t == "fight_ends":
-        if e["winner"] is None:
-            body = f"Fight ends: draw ({e['reason']})"
-        else:
-            name = e.get("side") or (state.fighters[e["winner"]].name if state is not None else e["winner"])
-            body = f"Fight ends: {name} wins ({e['reason']})"
-    else:
-        body = f"{t}: " + ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("type", "rule"))
+Event = dict[str, Any]
+Renderer = Callable[[Event, str, "State | None"], str]
+
+
+def _declare(e: Event, who: str, state: State | None) -> str:
+    where = f" at the {e['location']}" if e.get("location") else ""
+    close = ", closing" if e.get("closing") else ""
+    return f"{who} {e['maneuver']} -> {e['target']}{where} ({e['via']}{close})"
+
+
+def _attack(e: Event, who: str, state: State | None) -> str:
+    head = f"{who} {e['maneuver']} -> {e['target']}: attack {roll_text(e['attack'])} vs "
+    if "counter" in e:
+        return head + f"counter {e['counter']} {roll_text(e['defence'])}: {e['outcome']}"
+    margin = f" by {num(e['margin'])}" if e["outcome"] == "hit" else ""
+    return head + f"{e['defence_maneuver']} {roll_text(e['defence'])}: {e['outcome']}{margin}"
+
+
+_DAMAGE_KIND = {"attack": "", "lock": " (lock, no attack roll)", "self": " (self-injury on armour)"}
+
+
+def _damage(e: Event, who: str, state: State | None) -> str:
+    return (f"{e['target']} takes {roll_text(e['roll'])} {e['damage_type']} to the {e['location']}"
+            f"{_DAMAGE_KIND[e['kind']]} vs DR {num(e['dr'])}: {e['wound']} wound")
+
+
+def _wound(e: Event, who: str, state: State | None) -> str:
+    extra = ", killed" if e.get("effect") == "killed" else f" (worst {e.get('worst')})"
+    return f"{who}: {e['wound']} wound to the {e['location']}{extra}"
+
+
+def _hold_ends(e: Event, who: str, state: State | None) -> str:
+    holder, held = _names(state, e)
+    return f"{holder}'s {e['hold']} hold on {held} ends: {e['why']}"
+
+
+def _fight_ends(e: Event, who: str, state: State | None) -> str:
+    if e["winner"] is None:
+        return f"Fight ends: draw ({e['reason']})"
+    name = e.get("side") or (state.fighters[e["winner"]].name if state is not None else e["winner"])
+    return f"Fight ends: {name} wins ({e['reason']})"
+
+
+#: event type -> its one-line renderer (the body; :func:`render_event` adds the rule)
+RENDERERS: dict[str, Renderer] = {
+    "turn_start": lambda e, who, _: (f"Turn {e['turn']}: {who} {e['ap']} AP (roll "
+                                     f"{roll_text(e['ap_roll'])}), initiative "
+                                     f"{roll_text(e['initiative_roll'])}"),
+    "initiative": lambda e, who, _: "Initiative order: " + ", ".join(e["order"]),
+    "phase": lambda e, who, _: f"{who}'s phase ({e['ap']} AP)",
+    "wait": lambda e, who, _: f"{who} waits",
+    "phase_ends": lambda e, who, _: f"{who} ends the phase ({e['ap']} AP left)",
+    "move": lambda e, who, _: f"{who} moves to {tuple(e['to'])} facing {e['facing']}",
+    "dodge_move": lambda e, who, _: f"{who} dodges to {tuple(e['to'])}",
+    "turn": lambda e, who, _: f"{who} turns to face {e['facing']} ({e['via']})",
+    "stand_up": lambda e, who, _: f"{who} stands up ({e['via']})",
+    "declare": _declare,
+    "reaction": lambda e, who, _: f"{who} reacts to {e['against']} with {e['maneuver']}",
+    "attack": _attack,
+    "damage": _damage,
+    "soak": lambda e, who, _: (f"{who} soaks {roll_text(e['roll'])}: -{e['levels']} level(s), "
+                               f"{e['before']} -> {e['after']}"),
+    "wound": _wound,
+    "pain": lambda e, who, _: f"{who} immediate reaction {roll_text(e['roll'])}: {e['effect']}",
+    "knockback": lambda e, who, _: (
+        f"{who} knock-back {roll_text(e['roll'])} vs {num(e['difficulty'])}: "
+        f"{e['effect']}{', falls prone' if e.get('falls') else ''}"),
+    "hold": lambda e, who, _: (f"{who} holds {e['target']}: {e['hold']}"
+                               f"{_paren(e.get('location'))}"),
+    "hold_ends": _hold_ends,
+    "break_hold": lambda e, who, _: (f"{who} Break Hold vs {e['target']}: "
+                                     f"{roll_text(e['escaper'])} vs {roll_text(e['holder'])}: "
+                                     f"{e['outcome']}"),
+    "foiled": lambda e, who, _: f"{who}'s {e['maneuver']} on {e['target']} is foiled: {e['why']}",
+    "prone": lambda e, who, _: f"{who} is prone ({e['why']})",
+    "falls_off": lambda e, who, _: f"{who} falls off the mount ({e['why']})",
+    "stay_mounted": lambda e, who, _: (f"{who} stays mounted? {roll_text(e['roll'])} vs "
+                                       f"{num(e['difficulty'])}: {e['outcome']}"),
+    "hold_kept": lambda e, who, _: f"{who} keeps the {e['hold']} hold ({e['ap']} AP)",
+    "moves_along": lambda e, who, _: f"{who} moves along with the held opponent",
+    "fight_ends": _fight_ends,
+}
+
+
+def _paren(location: str | None) -> str:
+    return f" ({location})" if location else ""
+
+
+def _generic(e: Event, who: str, state: State | None) -> str:
+    """An event type without a renderer: its fields as ``key=value``."""
+    return f"{e['type']}: " + ", ".join(f"{k}={v}" for k, v in e.items() if k not in ("type", "rule"))
+
+
+def render_event(e: Event, state: State | None = None) -> str:
+    """One readable line for event ``e`` (its type's renderer, then the rule it applied);
+    ``state`` names the fighters an event only numbers."""
+    body = RENDERERS.get(e["type"], _generic)(e, _who(e), state)
     return f"{body} ({e['rule']})"
 
 
