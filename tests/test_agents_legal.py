@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.tournament import play_fight
 from hexdojo.envs.rules import Game, preset_names
+
+from .conftest import play_random
 
 AGENTS = ["random", "greedy", "striker", "grappler", "counter",
           "striker:aggression=0,risk=0", "counter:aggression=1,risk=6",
@@ -34,12 +35,9 @@ def test_every_agent_returns_a_legal_choice(a: str, b: str, seed: int, walk: int
     """Random legal play for ``walk`` decisions reaches a state; each agent must answer it
     (and the next few states along its own line of play) with a legal choice."""
     s = game(a, b).new_state(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(walk):
-        if s.is_over:
-            return
-        ch = s.legal_choices()
-        s.apply(ch[int(rng.integers(len(ch)))])
+    play_random(s, seed, walk)
+    if s.is_over:
+        return
     for spec in AGENTS:
         agent = make_agent(spec)
         agent.reset(seed)

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from hexdojo.envs.catalogue import catalogue_for
 from hexdojo.envs.rules import DECISION_KINDS, Game, IllegalChoice, preset_names
 
+from .conftest import play_random
+
 PRESETS = preset_names()
 _GAMES: dict[tuple[str, str, int], Game] = {}
 
@@ -64,12 +66,7 @@ def test_mask_is_exact_on_random_states(a: str, b: str, radius: int, seed: int, 
     game = game_for(a, b, radius)
     cat = catalogue_for(game.tables)
     state = game.new_state(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(walk):
-        if state.is_over:
-            break
-        legal = state.legal_choices()
-        state.apply(legal[int(rng.integers(len(legal)))])
+    play_random(state, seed, walk)
     if state.is_over:
         assert cat.mask(state, 0).sum() == 0 and cat.mask(state, 1).sum() == 0
         return

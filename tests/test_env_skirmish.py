@@ -21,6 +21,8 @@ from hexdojo.envs.rules import Game, hexgrid
 from hexdojo.envs.skirmish import SkirmishEnv
 from hexdojo.envs.skirmish_spaces import observe, slot_order, spaces_for
 
+from .conftest import play_random
+
 GROUP_SCENES = ["two_vs_one", "two_vs_two", "ambush", "rider_vs_foot", "duel_3"]
 GAMES = {name: Game.from_scene(name) for name in GROUP_SCENES}
 
@@ -134,12 +136,7 @@ def test_mask_is_exact_over_random_states(scene: str, seed: int, steps: int) -> 
     game = GAMES[scene]
     cat, enc = spaces_for(game)
     s = game.new_state(seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if s.is_over:
-            break
-        legal = s.legal_choices()
-        s.apply(legal[int(rng.integers(len(legal)))])
+    play_random(s, seed, steps)
     for me in range(len(s.fighters)):
         obs, mask, slots = observe(s, me, flat=True)
         assert enc.flat_space.contains(obs)
