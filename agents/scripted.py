@@ -356,78 +356,100 @@ class HeuristicAgent(Agent):
 
     def value(self, state: State, k: Knowledge, i: int, j: int, kind: str, c: Choice,
               ctx: dict[str, Any], incoming: tuple | None) -> float:
-        t = k.t
-        st = self.style
+        """The estimated value of choice ``c`` for fighter ``i`` (opponent ``j``) in a
+        ``kind`` window; ``incoming``: the attack being reacted to (see :meth:`incoming`)."""
         if c.kind == "end":
             return 0.0
         if c.kind == "release":
             return -3.0
         if c.kind == "pass":
-            if incoming is not None:
-                x, att, loc, hv = incoming
-                ba = k.attack_basic(state, x, i, att, loc)
-                return -k.p_hit(ba, k.default_defence(state, i, x)) * hv
-            return 0.0
+            return -self.undefended(state, k, i, incoming)
         name = c.maneuver or ""
-        m = t.maneuvers[name]
+        m = k.t.maneuvers[name]
         cost = self.ap_cost(state, k, i, j, kind, m.ap)
-        cat = m.category
-        # what the attack being reacted to costs if this choice does not defend against it
-        undefended = 0.0
-        if incoming is not None:
-            x, att, loc, hv = incoming
-            ba = k.attack_basic(state, x, i, att, loc)
-            undefended = k.p_hit(ba, k.default_defence(state, i, x)) * hv
-        if t.is_attack(name):
-            tgt = c.target if c.target is not None else j
+        if k.t.is_attack(name):
             if kind == "reaction" and incoming is not None:  # counter-attack (§1.6)
-                x, att, loc, hv = incoming
-                mine = k.attack_basic(state, i, x, name, c.location)
-                theirs = k.attack_basic(state, x, i, att, loc)
-                p_me = k.p_counter(mine, theirs)
-                p_them = k.p_counter(theirs, mine)
-                mv = k.hit_value(state, i, x, name, c.location, c.option,
-                                 k.margin(mine, theirs))
-                return st.counter * self.weight(k, name) * p_me * mv - p_them * hv - cost
-            restrict = None
-            if kind == "follow_on":
-                restrict = ctx.get("locked")  # the target's limb a block locked (aom322e)
-            v, p = k.attack_value(state, i, tgt, name, c.location, c.option, restrict)
-            if name in t.follow_ons and st.chain > 0:
-                v += st.chain * p * self.chain_value(state, k, i, tgt, name)
-            v *= self.weight(k, name)
-            if name in t.follow_ons:
-                v += st.follow * p
-            if c.option == 1 and m.may_advance:
-                v -= 0.3  # flying only when it is needed to reach
-            return v - cost
-        if cat in DEFENSIVE:
+                return self.counter_value(state, k, i, c, incoming) - cost
+            return self.attack_choice_value(state, k, i, j, kind, c, ctx) - cost
+        if m.category in DEFENSIVE:
             if incoming is None:
                 return -cost
-            x, att, loc, hv = incoming
-            ba = k.attack_basic(state, x, i, att, loc)
-            bd = k.defence_with(state, i, x, name, att, loc)
-            p = k.p_hit(ba, bd, name)  # a Leg Grab wins ties (formulas.hit_threshold)
-            gain = 0.0
-            if name in t.follow_ons:
-                gain += st.follow + k.follow_threat(state, i, x, name, blocked=att)
-            if m.hold:
-                gain += HOLD_VALUE.get(m.hold, 3.0)
-            return st.defend * ((1 - p) * gain) - p * hv - cost
+            return self.defence_value(state, k, i, c, incoming) - cost
+        return self.other_value(state, k, i, j, c) - cost - self.undefended(state, k, i, incoming)
+
+    @staticmethod
+    def undefended(state: State, k: Knowledge, i: int, incoming: tuple | None) -> float:
+        """What the attack being reacted to costs if the choice does not defend against it."""
+        if incoming is None:
+            return 0.0
+        x, att, loc, hv = incoming
+        ba = k.attack_basic(state, x, i, att, loc)
+        return k.p_hit(ba, k.default_defence(state, i, x)) * hv
+
+    def counter_value(self, state: State, k: Knowledge, i: int, c: Choice,
+                      incoming: tuple) -> float:
+        """A counter-attack: both blows are rolled at once and each may land (§1.6)."""
+        name = c.maneuver or ""
+        x, att, loc, hv = incoming
+        mine = k.attack_basic(state, i, x, name, c.location)
+        theirs = k.attack_basic(state, x, i, att, loc)
+        p_me = k.p_counter(mine, theirs)
+        p_them = k.p_counter(theirs, mine)
+        mv = k.hit_value(state, i, x, name, c.location, c.option, k.margin(mine, theirs))
+        return self.style.counter * self.weight(k, name) * p_me * mv - p_them * hv
+
+    def attack_choice_value(self, state: State, k: Knowledge, i: int, j: int, kind: str,
+                            c: Choice, ctx: dict[str, Any]) -> float:
+        """An attack (action or follow-on): its expected hit, the chain it opens (§3)."""
+        t, st = k.t, self.style
+        name = c.maneuver or ""
+        tgt = c.target if c.target is not None else j
+        restrict = None
+        if kind == "follow_on":
+            restrict = ctx.get("locked")  # the target's limb a block locked (aom322e)
+        v, p = k.attack_value(state, i, tgt, name, c.location, c.option, restrict)
+        if name in t.follow_ons and st.chain > 0:
+            v += st.chain * p * self.chain_value(state, k, i, tgt, name)
+        v *= self.weight(k, name)
+        if name in t.follow_ons:
+            v += st.follow * p
+        if c.option == 1 and t.maneuvers[name].may_advance:
+            v -= 0.3  # flying only when it is needed to reach
+        return v
+
+    def defence_value(self, state: State, k: Knowledge, i: int, c: Choice,
+                      incoming: tuple) -> float:
+        """A defensive reaction: the hit it may stop, the follow-on or hold it may win."""
+        t, st = k.t, self.style
+        name = c.maneuver or ""
+        m = t.maneuvers[name]
+        x, att, loc, hv = incoming
+        ba = k.attack_basic(state, x, i, att, loc)
+        bd = k.defence_with(state, i, x, name, att, loc)
+        p = k.p_hit(ba, bd, name)  # a Leg Grab wins ties (formulas.hit_threshold)
+        gain = 0.0
+        if name in t.follow_ons:
+            gain += st.follow + k.follow_threat(state, i, x, name, blocked=att)
+        if m.hold:
+            gain += HOLD_VALUE.get(m.hold, 3.0)
+        return st.defend * ((1 - p) * gain) - p * hv
+
+    def other_value(self, state: State, k: Knowledge, i: int, j: int, c: Choice) -> float:
+        """Moves, turns, standing up, Break Hold and the rest (before their AP cost)."""
+        cat = k.t.maneuvers[c.maneuver or ""].category
         if cat == "move":
-            return self.move_value(state, k, i, j, c) - cost - 0.5 - undefended
+            return self.move_value(state, k, i, j, c) - 0.5
         if cat == "turn":
-            return self.turn_value(state, i, j, c) - cost - 0.3 - undefended
+            return self.turn_value(state, i, j, c) - 0.3
         if cat == "stand":
-            return PRONE_VALUE * 0.8 - cost - undefended
+            return PRONE_VALUE * 0.8
         if cat == "break":
             h = state.hold_on(i)
             got = self.break_basics(state, i, c.option)
             if h is None or got is None:
-                return -cost
-            p = k.p_break(*got)
-            return p * (HOLD_VALUE.get(h.kind, 4.0) + 2.0) - cost - undefended
-        return -cost - 1.0 - undefended
+                return 0.0
+            return k.p_break(*got) * (HOLD_VALUE.get(h.kind, 4.0) + 2.0)
+        return -1.0
 
     # ------------------------------------------------------------------ position
     def position_value(self, state: State, j: int, pos: hx.Hex, facing: int) -> float:

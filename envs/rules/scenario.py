@@ -18,7 +18,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import hexgrid as hx
 from .model import Hold
 from .resolution import At, PhaseFrame, TurnFrame
 from .ruleset import RulesError
@@ -37,55 +36,18 @@ def _err(field: str, value: Any, allowed: str) -> RulesError:
 
 
 def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
+    """Set state ``s`` up as scenario ``sc`` describes (see the module docstring); a bad
+    field raises one ``RulesError`` naming it, its value and what is allowed."""
     for k in sc:
         if k not in TOP_FIELDS:
             raise _err(k, sc[k], f"unknown field; allowed: {sorted(TOP_FIELDS)}")
-    t = s.t
     s.turn = int(sc.get("turn", 1))
     fighters = sc.get("fighters", [])
     if len(fighters) > len(s.fighters):
         raise _err("fighters", len(fighters), f"at most {len(s.fighters)} fighters in this game")
     for i, fd in enumerate(fighters):
-        f = s.fighters[i]
         for k, v in fd.items():
-            name = f"fighters[{i}].{k}"
-            if k not in FIGHTER_FIELDS:
-                raise _err(name, k, f"unknown field; allowed: {sorted(FIGHTER_FIELDS)}")
-            if k == "pos":
-                h = (int(v[0]), int(v[1]))
-                if not s.on_board(h):
-                    raise _err(name, v, f"outside the arena of radius {s.game.radius}")
-                f.pos = h
-            elif k == "facing":
-                if v not in range(6):
-                    raise _err(name, v, "allowed 0..5 (0 = E, counter-clockwise)")
-                f.facing = int(v)
-            elif k == "ap":
-                if not 0 <= int(v) <= 100:
-                    raise _err(name, v, "allowed 0..100")
-                f.ap = int(v)
-            elif k == "initiative":
-                f.init = int(round(float(v) * 2))
-            elif k in ("prone", "mounted", "phased"):
-                setattr(f, k, bool(v))
-            elif k == "height":
-                f.height = int(v)
-            elif k == "status":
-                if v not in ("", "staggered", "stunned"):
-                    raise _err(name, v, "allowed '', 'staggered', 'stunned'")
-                f.status = v
-                pain = t.data.pain  # §1.12: the penalty for the rest of the turn
-                f.pen = {"": 0, "staggered": h2(pain.stagger_penalty), "stunned": h2(pain.stun_penalty)}[v]
-            elif k == "wounds":
-                ws = []
-                for j, (loc, level) in enumerate(v):
-                    if loc not in t.locations:
-                        raise _err(f"{name}[{j}]", loc, f"unknown location; allowed: {list(t.locations)}")
-                    if level not in t.wound_levels[1:-1]:
-                        raise _err(f"{name}[{j}]", level, f"allowed: {list(t.wound_levels[1:-1])}")
-                    ws.append((loc, t.wound_levels.index(level)))
-                f.wounds = tuple(ws)
-                f.worst = max((lv for _, lv in ws), default=0)
+            _set_field(s, s.fighters[i], f"fighters[{i}].{k}", k, v)
     # same-hex approach directions: default to "in front" of each other
     for f in s.fighters:
         for g in s.fighters:
@@ -93,7 +55,60 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
                 s.approach[(f.idx, g.idx)] = g.facing
     for a in sc.get("approach", []):
         s.approach[(int(a["from"]), int(a["to"]))] = int(a["direction"])
-    for j, hd in enumerate(sc.get("holds", [])):
+    _add_holds(s, sc.get("holds", []))
+    _start_frames(s, sc)
+
+
+def _set_field(s: State, f: Any, name: str, k: str, v: Any) -> None:
+    """One field ``k`` of a fighter's description (``name`` says where, for errors)."""
+    t = s.t
+    if k not in FIGHTER_FIELDS:
+        raise _err(name, k, f"unknown field; allowed: {sorted(FIGHTER_FIELDS)}")
+    if k == "pos":
+        h = (int(v[0]), int(v[1]))
+        if not s.on_board(h):
+            raise _err(name, v, f"outside the arena of radius {s.game.radius}")
+        f.pos = h
+    elif k == "facing":
+        if v not in range(6):
+            raise _err(name, v, "allowed 0..5 (0 = E, counter-clockwise)")
+        f.facing = int(v)
+    elif k == "ap":
+        if not 0 <= int(v) <= 100:
+            raise _err(name, v, "allowed 0..100")
+        f.ap = int(v)
+    elif k == "initiative":
+        f.init = int(round(float(v) * 2))
+    elif k in ("prone", "mounted", "phased"):
+        setattr(f, k, bool(v))
+    elif k == "height":
+        f.height = int(v)
+    elif k == "status":
+        if v not in ("", "staggered", "stunned"):
+            raise _err(name, v, "allowed '', 'staggered', 'stunned'")
+        f.status = v
+        pain = t.data.pain  # §1.12: the penalty for the rest of the turn
+        f.pen = {"": 0, "staggered": h2(pain.stagger_penalty), "stunned": h2(pain.stun_penalty)}[v]
+    elif k == "wounds":
+        _set_wounds(s, f, name, v)
+
+
+def _set_wounds(s: State, f: Any, name: str, v: Any) -> None:
+    t = s.t
+    ws = []
+    for j, (loc, level) in enumerate(v):
+        if loc not in t.locations:
+            raise _err(f"{name}[{j}]", loc, f"unknown location; allowed: {list(t.locations)}")
+        if level not in t.wound_levels[1:-1]:
+            raise _err(f"{name}[{j}]", level, f"allowed: {list(t.wound_levels[1:-1])}")
+        ws.append((loc, t.wound_levels.index(level)))
+    f.wounds = tuple(ws)
+    f.worst = max((lv for _, lv in ws), default=0)
+
+
+def _add_holds(s: State, holds: Any) -> None:
+    t = s.t
+    for j, hd in enumerate(holds):
         kind = hd.get("kind")
         if kind not in t.hold_kinds:
             raise _err(f"holds[{j}].kind", kind, f"allowed: {list(t.hold_kinds)}")
@@ -101,6 +116,11 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
         if s.fighters[holder].pos != s.fighters[held].pos:
             raise _err(f"holds[{j}]", hd, "holder and held must share a hex (§1.18)")
         s.holds.append(Hold(holder, held, kind, hd.get("location"), int(hd.get("turn", s.turn))))
+
+
+def _start_frames(s: State, sc: Mapping[str, Any]) -> None:
+    """The turn is under way (initiative order from the fighters' initiative); with
+    ``phase``, that fighter's phase is open for an action."""
     s.order = tuple(sorted(range(len(s.fighters)), key=lambda i: (-s.fighters[i].init, i)))
     tf = TurnFrame()
     tf.at = At.PHASE
@@ -112,4 +132,3 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
         pf = PhaseFrame(p)
         pf.at = At.ACT
         s.stack.append(pf)
-    _ = hx  # geometry helpers available to scenario authors
