@@ -21,6 +21,8 @@ from hexdojo.envs.rules.notation import LETTERS, PASS_MEANS, option_words, turn_
 from .odds import odds_for
 
 if TYPE_CHECKING:
+    from rich.text import Text
+
     from hexdojo.envs.rules import Choice, State
 
 
@@ -162,8 +164,10 @@ def dice_menu(state: State, choices: list[Choice], title: str = "") -> Menu:
 
 
 def _dice_note(state: State, c: Choice) -> str:
-    """§1.3 risk with the exact dice tables (:mod:`.odds`): attack rolls need to beat the
-    defence (``attack.hit_requires_higher``), a defence holds otherwise."""
+    """§1.3 risk with the exact dice tables (:mod:`.odds`); whether a tie hits is the
+    engine's (``formulas.hit_threshold``: the rules' setting, a Leg Grab's tie rule)."""
+    from hexdojo.envs.rules import formulas as fm
+
     d = state.decision
     ctx = state.context()
     basics = ctx.get("basics") or {}
@@ -173,9 +177,41 @@ def _dice_note(state: State, c: Choice) -> str:
     me = d.fighter
     them = next(k for k in basics if k != me)
     odds = odds_for(t.data.dice.die_sides, t.max_risk, t.per_die_h)
-    strict = t.data.attack.hit_requires_higher
+    strict = fm.hit_threshold(t, ctx.get("reaction")) > 0
     if d.about == "attack":
         p = odds.p_beat(basics[me], c.risk, basics[them], t.max_risk, strict)
         return f"hit {p:.0%} if they risk {t.max_risk}"
     p = 1.0 - odds.p_beat(basics[them], t.max_risk, basics[me], c.risk, strict)
     return f"defend {p:.0%} if they risk {t.max_risk}"
+
+
+# --------------------------------------------------------------------------- colour
+_BOARD_CHARS = set(".ABCDEFGHabcdefgh→↗↖←↙↘* ")
+_FIGHTER_STYLES = ("bold blue", "bold red", "bold green", "bold magenta")
+_STYLES = (
+    (r"^\s+\d+\.", "bold"),
+    (r"▸ \d+", "bold magenta"),
+    (r"\d+ AP, -?\d+ left", "yellow"),
+    (r"hit \d+%(?:-\d+%)?", "green"),
+    (r"defend \d+%(?:-\d+%)?", "cyan"),
+    (r"^turn \d+ .*", "bold"),
+)
+
+
+def paint(line: str) -> Text:
+    """A line of the board or of a menu with colours for a terminal (rich): the fighters
+    in their image colours (``envs.render.COLOURS``' order), row numbers, groups, AP
+    and odds; the plain text is unchanged (tests and pipes get it without colour)."""
+    from rich.text import Text
+
+    text = Text(line)
+    board_row = bool(line.strip()) and set(line) <= _BOARD_CHARS
+    for k, letter in enumerate(LETTERS[:len(_FIGHTER_STYLES)]):
+        style = _FIGHTER_STYLES[k]
+        if board_row:
+            text.highlight_regex(f"[{letter}{letter.lower()}]", style)
+        elif line.startswith(f"{letter} "):
+            text.stylize(style, 0, 1)
+    for pattern, style in _STYLES:
+        text.highlight_regex(pattern, style)
+    return text

@@ -10,6 +10,8 @@ recorded under different rules is flagged rather than silently shown wrong.
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +22,7 @@ from hexdojo.envs.rules import Choice, Game, State
 from hexdojo.envs.rules.notation import LETTERS, NotationError, match, parse, points, words
 
 from .base import Agent
-from .menus import Entry, Menu, menu
+from .menus import Entry, Menu, menu, paint
 from .report import atomic_write_text
 from .tournament import agent_seed, checked_act
 
@@ -118,17 +120,30 @@ class HumanAgent(Agent):
     name = "human"
 
     def __init__(self, ask: Callable[[str], str] = input, say: Callable[[str], None] = print,
-                 board: bool = True) -> None:
+                 board: bool = True, colour: bool | None = None) -> None:
         self.ask = ask
         self.say = say
         self.board = board
+        #: colour the board and the menus (rich); None: when printing to a terminal
+        self.colour = colour if colour is not None else _to_terminal(say)
+
+    def show(self, text: str) -> None:
+        """Say board or menu lines, in colour on a terminal (:func:`.menus.paint`)."""
+        if not self.colour:
+            self.say(text)
+            return
+        from rich.console import Console
+
+        console = Console(highlight=False)
+        for line in text.split("\n"):
+            console.print(paint(line))
 
     def act(self, state: State) -> Choice:
         d = state.decision
         assert d is not None
         legal = state.legal_choices()
         if self.board:
-            self.say(render_text(state))
+            self.show(render_text(state))
         for line in situation(state, d.fighter, state.context()):
             self.say(line)
         about = f" ({d.about})" if d.about else ""
@@ -137,8 +152,7 @@ class HumanAgent(Agent):
                  f"decision{about}, {f.ap} AP:")
         stack = [menu(state, legal, title=title)]
         while True:
-            for line in stack[-1].lines():
-                self.say(line)
+            self.show("\n".join(stack[-1].lines()))
             picked = self._pick(state, legal, stack)
             if picked is not None:
                 return picked
@@ -188,6 +202,14 @@ class HumanAgent(Agent):
         except NotationError as exc:
             self.say(f"  {exc} (? for help)")
             return None
+
+
+def _to_terminal(say: Callable[[str], None]) -> bool:
+    """Whether ``say`` prints to a terminal that takes colour (``NO_COLOR`` unset)."""
+    import typer
+
+    return (say is print or say is typer.echo) and sys.stdout.isatty() \
+        and "NO_COLOR" not in os.environ
 
 
 def by_words(state: State, legal: list[Choice], m: Menu, text: str) -> Entry:

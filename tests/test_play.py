@@ -187,3 +187,18 @@ def test_a_person_choosing_dice_sees_what_is_rolled() -> None:
                     f"you roll on {att} against {dfc} (basic values)"]
     assert theirs == ["Chu: Martial Strike at your Chest; your reaction: Forearm Block",
                       f"you roll on {dfc} against {att} (basic values)"]
+
+
+def test_colour_on_a_terminal_only_and_the_text_unchanged() -> None:
+    from hexdojo.agents.menus import paint
+
+    row = "    6. Martial Strike  ▸ 72   1 AP, 6 left   hit 40%-86%"
+    t = paint(row)
+    assert t.plain == row
+    styled = {t.plain[s.start:s.end]: str(s.style) for s in t.spans}
+    assert styled["1 AP, 6 left"] == "yellow" and styled["hit 40%-86%"] == "green"
+    board = paint(".   .   .   A→  .   b←  .   .   .")
+    assert {board.plain[s.start:s.end]: str(s.style) for s in board.spans} == \
+        {"A": "bold blue", "b": "bold red"}  # the image's colours: A blue, B red
+    # a caller's own say (tests, pipes) always gets the plain lines
+    assert HumanAgent(ask=input, say=lambda s: None).colour is False
