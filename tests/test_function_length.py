@@ -13,14 +13,7 @@ ROOT = Path(__file__).parent.parent
 LIMIT = 60
 
 #: "path::Class.function" -> who shortens it
-ALLOWED: dict[str, str] = {
-    "agents/scripted.py::HeuristicAgent.value": "helper A (issue 16)",
-    "envs/rules/events.py::render_event": "helper A: a table of renderers by event type",
-    "envs/rules/fighter.py::profile_from_dict": "helper A",
-    "envs/rules/legality.py::geometry_reason": "helper A",
-    "envs/rules/ruleset.py::_check_names": "helper A",
-    "envs/rules/scenario.py::apply_scenario": "helper A (issue 16)",
-}
+ALLOWED: dict[str, str] = {}
 
 
 def long_functions(root: Path = ROOT, limit: int = LIMIT) -> dict[str, int]:

@@ -144,42 +144,45 @@ def _check_risk(risk: RiskSpec, rules: RulesData, source: str) -> None:
                 f"(dice.max_risk_dice, §1.3 §5.1)")
 
 
-def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> Profile:
-    """Validate a fighter description against the rules (names of skills, locations...)."""
-    try:
-        ff = FighterFile.model_validate(dict(raw))
-    except ValidationError as exc:
-        raise RulesError(format_validation_error(source, exc, FighterFile)) from None
+def _bad(source: str, fld: str, value: Any, allowed: str) -> RulesError:
+    return RulesError(f"{source}: field '{fld}': value {value!r}: {allowed}")
 
-    def bad(fld: str, value: Any, allowed: str) -> RulesError:
-        return RulesError(f"{source}: field '{fld}': value {value!r}: {allowed}")
 
-    def check_num(fld: str, v: float, lo: float, hi: float) -> None:
-        if not lo <= v <= hi:
-            raise bad(fld, v, f"allowed {lo:g}..{hi:g}")
-        if round(v * 2) != v * 2:
-            raise bad(fld, v, "must be a whole or half number")
+def _check_num(source: str, fld: str, v: float, lo: float, hi: float) -> None:
+    """A sheet number lies in ``lo..hi`` and is a whole or half number."""
+    if not lo <= v <= hi:
+        raise _bad(source, fld, v, f"allowed {lo:g}..{hi:g}")
+    if round(v * 2) != v * 2:
+        raise _bad(source, fld, v, "must be a whole or half number")
 
+
+def _check_sheet(ff: FighterFile, rules: RulesData, source: str) -> None:
+    """Names and ranges of the characteristics, skills, specialisms, encumbrance and risk,
+    then the §1.2 creation limits (every problem, one line each)."""
     for k, v in ff.characteristics.items():
         if k not in rules.characteristics:
-            raise bad(f"characteristics.{k}", k,
-                      f"unknown characteristic; {suggestion(k, rules.characteristics)}")
-        check_num(f"characteristics.{k}", v, *CHAR_RANGE)
+            raise _bad(source, f"characteristics.{k}", k,
+                       f"unknown characteristic; {suggestion(k, rules.characteristics)}")
+        _check_num(source, f"characteristics.{k}", v, *CHAR_RANGE)
     for k, v in ff.skills.items():
         if k not in rules.skills:
-            raise bad(f"skills.{k}", k, f"unknown skill; {suggestion(k, rules.skills)}")
-        check_num(f"skills.{k}", v, *SKILL_RANGE)
+            raise _bad(source, f"skills.{k}", k, f"unknown skill; {suggestion(k, rules.skills)}")
+        _check_num(source, f"skills.{k}", v, *SKILL_RANGE)
     for k, v in ff.specialisms.items():
-        check_num(f"specialisms.{k}", v, *SPEC_RANGE)
+        _check_num(source, f"specialisms.{k}", v, *SPEC_RANGE)
     if ff.encumbrance not in rules.encumbrance.bands:
-        raise bad("encumbrance", ff.encumbrance,
-                  f"unknown band; {suggestion(ff.encumbrance, rules.encumbrance.bands)}")
+        raise _bad(source, "encumbrance", ff.encumbrance,
+                   f"unknown band; {suggestion(ff.encumbrance, rules.encumbrance.bands)}")
     _check_risk(ff.risk, rules, source)
     problems = sheet_problems(ff.characteristics, ff.skills, ff.specialisms, ff.talents,
                               ff.limitations, ff.creation_limits, rules)
     if problems:
         raise RulesError("\n".join(f"{source}: {p}" for p in problems))
 
+
+def _armour(ff: FighterFile, rules: RulesData, source: str) -> tuple[dict[str, int], float]:
+    """PV by location (half points: body armour, the helmet, per-location overrides) and
+    the helmet's PE modifier."""
     body = _resolve_pv(ff.armour.body, rules, "armour.body", source)
     helmet, helmet_mod = _resolve_helmet(ff.armour.helmet, rules, source)
     pv: dict[str, int] = {}
@@ -187,10 +190,21 @@ def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> 
         pv[loc] = h2(helmet if spec.armour == "helmet" else body)
     for loc, v in ff.armour.locations.items():
         if loc not in rules.locations:
-            raise bad(f"armour.locations.{loc}", loc, f"unknown location; allowed: {list(rules.locations)}")
-        check_num(f"armour.locations.{loc}", v, 0, 20)
+            raise _bad(source, f"armour.locations.{loc}", loc,
+                       f"unknown location; allowed: {list(rules.locations)}")
+        _check_num(source, f"armour.locations.{loc}", v, 0, 20)
         pv[loc] = h2(v)
+    return pv, helmet_mod
 
+
+def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> Profile:
+    """Validate a fighter description against the rules (names of skills, locations...)."""
+    try:
+        ff = FighterFile.model_validate(dict(raw))
+    except ValidationError as exc:
+        raise RulesError(format_validation_error(source, exc, FighterFile)) from None
+    _check_sheet(ff, rules, source)
+    pv, helmet_mod = _armour(ff, rules, source)
     return Profile(
         name=ff.name,
         style=ff.style,

@@ -208,54 +208,80 @@ def geometry_reason(
     """Range, arc and destination checks, which depend on the optional turn and option."""
     t = s.t
     m = t.maneuvers[name]
-    f = s.fighters[i]
-    facing = hx.turn(f.facing, turn)
+    facing = hx.turn(s.fighters[i].facing, turn)
     if m.category == "turn":
         return None if turn else f"{name}: choose how far to turn"
     if m.category == "move":
-        if w.kind == "reaction" and w.follow is not None:
-            way = facing if option > 0 else hx.opposite(facing)
-            if way != w.follow[0]:
-                return f"{name}: following moves the way the leader went ({hx.DIRECTION_NAMES[w.follow[0]]})"
-            if t.data.movement.follow_no_farther and abs(option) > w.follow[1]:
-                return f"{name}: no farther than the leader ({w.follow[1]} hex)"
-        path = move_path(s, i, turn, option)
-        for k, pos in enumerate(path):
-            if not s.on_board(pos):
-                return f"{name}: would leave the arena"
-            if k < len(path) - 1 and not t.data.movement.move_through_occupied and any(
-                g.pos == pos and g.idx != i and g.active for g in s.fighters
-            ):
-                return f"{name}: cannot move through an occupied hex"
-        return None
+        return _move_reason(s, i, name, turn, option, facing, w)
     if w.kind == "reaction" and w.attacker is not None and m.category in DEFENSIVE:
-        arc = s.arc(w.attacker, i, facing)
-        if m.front_arc_only and arc not in hx.FRONT_ARC:
-            return (f"{name}: the attack comes from the {hx.RELATIVE_NAMES[arc]}; only attacks "
-                    "through the front three hexes can be defended")
-        if m.moves is not None:
-            dest = dodge_destination(s, i, w.attacker, m.moves, option)
-            if dest is None or not s.on_board(dest):
-                return f"{name}: no room to dodge (would leave the arena)"
-        return None
+        return _defence_geometry(s, i, name, m, option, facing, w.attacker)
     if not t.is_attack(name) or target is None:
         return None
-    g = s.fighters[target]
-    dist = hx.distance(f.pos, g.pos)
     if m.range == 0:
-        if dist == 0:
-            return None
-        if not m.may_close or dist != 1:
-            return f"{name}: {g.name} is not in or next to your hex"
-        if s.hold_on(i) is not None or s.hold_by(i) is not None:
-            return f"{name}: cannot close into another hex while holding or held"
-        if t.data.attack.closing_requires_front_arc:
-            d = hx.direction_to(f.pos, g.pos)
-            if d is None or not hx.in_front_arc(d, facing):
-                return f"{name}: {g.name}'s hex is not in your front three hexes (turn first)"
+        return _close_reason(s, i, name, m, target, facing)
+    return _reach_reason(s, i, name, m, target, option, facing)
+
+
+def _move_reason(s: State, i: int, name: str, turn: int, option: int, facing: int,
+                 w: Window) -> str | None:
+    """A Move (aom3141): a follower goes the leader's way, no farther (§2.1); the path
+    stays on the arena and passes no occupied hex."""
+    t = s.t
+    if w.kind == "reaction" and w.follow is not None:
+        way = facing if option > 0 else hx.opposite(facing)
+        if way != w.follow[0]:
+            return f"{name}: following moves the way the leader went ({hx.DIRECTION_NAMES[w.follow[0]]})"
+        if t.data.movement.follow_no_farther and abs(option) > w.follow[1]:
+            return f"{name}: no farther than the leader ({w.follow[1]} hex)"
+    path = move_path(s, i, turn, option)
+    for k, pos in enumerate(path):
+        if not s.on_board(pos):
+            return f"{name}: would leave the arena"
+        if k < len(path) - 1 and not t.data.movement.move_through_occupied and any(
+            g.pos == pos and g.idx != i and g.active for g in s.fighters
+        ):
+            return f"{name}: cannot move through an occupied hex"
+    return None
+
+
+def _defence_geometry(s: State, i: int, name: str, m: Any, option: int, facing: int,
+                      attacker: int) -> str | None:
+    """A defensive reaction: the attack through the front arc (aom315), room to dodge."""
+    arc = s.arc(attacker, i, facing)
+    if m.front_arc_only and arc not in hx.FRONT_ARC:
+        return (f"{name}: the attack comes from the {hx.RELATIVE_NAMES[arc]}; only attacks "
+                "through the front three hexes can be defended")
+    if m.moves is not None:
+        dest = dodge_destination(s, i, attacker, m.moves, option)
+        if dest is None or not s.on_board(dest):
+            return f"{name}: no room to dodge (would leave the arena)"
+    return None
+
+
+def _close_reason(s: State, i: int, name: str, m: Any, target: int, facing: int) -> str | None:
+    """A range-0 attack: in the target's hex, or closing into it from the next (aom321)."""
+    f, g = s.fighters[i], s.fighters[target]
+    dist = hx.distance(f.pos, g.pos)
+    if dist == 0:
         return None
-    # range 1
+    if not m.may_close or dist != 1:
+        return f"{name}: {g.name} is not in or next to your hex"
+    if s.hold_on(i) is not None or s.hold_by(i) is not None:
+        return f"{name}: cannot close into another hex while holding or held"
+    if s.t.data.attack.closing_requires_front_arc:
+        d = hx.direction_to(f.pos, g.pos)
+        if d is None or not hx.in_front_arc(d, facing):
+            return f"{name}: {g.name}'s hex is not in your front three hexes (turn first)"
+    return None
+
+
+def _reach_reason(s: State, i: int, name: str, m: Any, target: int, option: int,
+                  facing: int) -> str | None:
+    """A range-1 attack: an adjacent target in the front arc (a flying kick first steps
+    one hex forward, aom3222)."""
+    f, g = s.fighters[i], s.fighters[target]
     pos = f.pos
+    dist = hx.distance(f.pos, g.pos)
     if option == 1 and m.may_advance:
         if s.hold_on(i) is not None or s.hold_by(i) is not None:
             return f"{name}: cannot fly while holding or held"
@@ -263,7 +289,7 @@ def geometry_reason(
         if not s.on_board(pos):
             return f"{name}: would leave the arena"
         dist = hx.distance(pos, g.pos)
-    if dist == 0 and t.data.attack.range1_reaches_same_hex:
+    if dist == 0 and s.t.data.attack.range1_reaches_same_hex:
         return None
     if dist != 1:
         return f"{name}: {g.name} is not in an adjacent hex"

@@ -378,17 +378,29 @@ def deep_merge(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str
     return out
 
 
+class _Problems(list[str]):
+    """The problems found in the rules data, one line each."""
+
+    def need(self, field: str, value: str, allowed: Any) -> None:
+        """``value`` (of ``field``) must be one of ``allowed``."""
+        if value not in allowed:
+            self.append(f"  field '{field}': value {value!r}: unknown; allowed: {sorted(allowed)}")
+
+
 def _check_names(data: RulesData, source: str) -> None:
     """Cross-references between tables: every name used must be defined."""
+    problems = _Problems()
+    _maneuver_names(data, problems)
+    _table_names(data, problems)
+    _other_checks(data, problems)
+    if problems:
+        raise RulesError(f"{source}: invalid rules data\n" + "\n".join(problems))
+
+
+def _maneuver_names(data: RulesData, problems: _Problems) -> None:
+    """Follow-ons, the one soak maneuver, each maneuver's names and AP cost."""
     maneuvers = set(data.maneuvers)
-    problems: list[str] = []
-
-    def need(field: str, value: str, allowed: Any) -> None:
-        if value not in allowed:
-            problems.append(
-                f"  field '{field}': value {value!r}: unknown; allowed: {sorted(allowed)}"
-            )
-
+    need = problems.need
     for after, nexts in data.follow_ons.items():
         need(f"follow_ons.{after}", after, maneuvers)
         for n in nexts:
@@ -418,6 +430,12 @@ def _check_names(data: RulesData, source: str) -> None:
             need(f"maneuvers.{name}.characteristic", m.characteristic, data.characteristics)
         if m.category in ("strike", "grab", "lock", "throw", "pull_down") and m.skill is None:
             problems.append(f"  field 'maneuvers.{name}.skill': an attack needs a skill")
+
+
+def _table_names(data: RulesData, problems: _Problems) -> None:
+    """Locations, aims, self-injury, holds, prone and Break Hold names."""
+    maneuvers = set(data.maneuvers)
+    need = problems.need
     for loc, spec in data.locations.items():
         need(f"locations.{loc}.aim", spec.aim, data.aim)
     need("attack.default_aim", data.attack.default_aim, data.aim)
@@ -435,6 +453,11 @@ def _check_names(data: RulesData, source: str) -> None:
         need("break_hold.methods", meth, data.break_hold.methods)
     need("break_hold.holder_method_choice", data.break_hold.holder_method_choice,
          ["best", *data.break_hold.holder_methods])
+
+
+def _other_checks(data: RulesData, problems: _Problems) -> None:
+    """Characteristics and skills named by rolls, pull-down directions, creation and wounds."""
+    need = problems.need
     chars = data.characteristics
     for fld, ch in (("encumbrance.characteristic", data.encumbrance.characteristic),
                     ("helmets.characteristic", data.helmets.characteristic),
@@ -454,8 +477,6 @@ def _check_names(data: RulesData, source: str) -> None:
             f"  field 'wounds': {len(w.levels)} levels need {len(w.levels) - 1} upper_bounds "
             f"and {len(w.levels)} impairment and pain values"
         )
-    if problems:
-        raise RulesError(f"{source}: invalid rules data\n" + "\n".join(problems))
 
 
 def _check_halves(raw: Any, path: str, source: str) -> None:
