@@ -1,10 +1,11 @@
 """Exact dice odds for the rules' risk rolls, precomputed once per rule set.
 
 A roll risking ``n`` dice gives ``2*S + basic - per_die*n`` half points, where ``S`` is
-the sum of ``n`` dice (RULES §1.3). Scripted agents need, many times per fight, the chance
-that one roll beats another and the expected margin; tabulating the exact distributions
-once makes each question a list lookup instead of a simulation, which keeps the scripted
-ladder cheap enough for 1,000-fight round robins.
+the sum of ``n`` dice (RULES §1.3, the engine's :func:`formulas.roll_result`). Scripted
+agents need, many times per fight, the chance that one roll beats another and the
+expected margin; tabulating the exact distributions once makes each question a list
+lookup instead of a simulation, which keeps the scripted ladder cheap enough for
+1,000-fight round robins.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+
+from hexdojo.envs.rules import formulas as fm
 
 #: Differences of half-point basic values covered by the tables (beyond: clamped).
 SPAN = 120
@@ -37,7 +40,7 @@ class Odds:
         # values (half points) of 2*S - per_die*n for each n, with their probabilities
         self.single: list[tuple[np.ndarray, np.ndarray]] = []
         for n, pm in enumerate(pmfs):
-            vals = 2 * (np.arange(len(pm)) + n) - per_die_h * n
+            vals = fm.roll_result(0, n, np.arange(len(pm)) + n, per_die_h)
             self.single.append((vals, pm))
         cs = np.arange(-SPAN, SPAN + 1)
         r1 = max_risk + 1

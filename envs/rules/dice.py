@@ -107,8 +107,3 @@ class LoadedDice(Dice):
         new = LoadedDice(self.script, self.sides)
         new._pos = self._pos
         return new
-
-
-def roll_result(basic_h: int, n: int, faces: list[int], per_die_h: int) -> int:
-    """Result in half points: sum of faces + basic - per_die x n (§1.3)."""
-    return 2 * sum(faces) + basic_h - per_die_h * n

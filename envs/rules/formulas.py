@@ -34,6 +34,14 @@ if TYPE_CHECKING:
 Terms = list[tuple[str, int]]
 
 
+# ---------------------------------------------------------------- rolls (§1.3)
+def roll_result(basic_h: int, n: int, dice_sum: Any, per_die_h: int) -> Any:
+    """§1.3: a roll risking ``n`` dice scores basic + 2 x the dice's sum (half points) -
+    ``per_die_h`` per die risked. ``dice_sum`` may be a number or a numpy array of sums
+    (the agents' exact odds tables, ``agents/odds.py``)."""
+    return 2 * dice_sum + basic_h - per_die_h * n
+
+
 # ---------------------------------------------------------------- basic values (§1.3, §1.8)
 def basic(t: Tables, p: Profile, skill: str | None, char: str | None,
           specs: Sequence[str] = (), extra: Sequence[tuple[str, int]] = (),

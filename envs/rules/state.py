@@ -18,7 +18,7 @@ import numpy as np
 
 from . import formulas
 from . import hexgrid as hx
-from .dice import Dice, roll_result
+from .dice import Dice
 from .events import render_event
 from .fighter import Profile, load_profile
 from .legality import explain
@@ -436,7 +436,7 @@ class State:
         """Roll ``risk`` dice on a basic value: result and its record for the event log
         (numbers as ``half`` writes them, inlined here: this runs for every roll)."""
         faces = self.dice.faces(risk) if risk else []
-        res = roll_result(basic_h, risk, faces, self.t.per_die_h)
+        res = formulas.roll_result(basic_h, risk, sum(faces), self.t.per_die_h)
         rec = {
             "what": what,
             "basic": half(basic_h),
