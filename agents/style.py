@@ -176,3 +176,10 @@ class StyleReward(gym.Wrapper):
             self.moves[sign] += 1
             reward += self.weight * sign
         return obs, reward, term, trunc, info
+
+
+def teacher_for(cfg: Any) -> str:
+    """The imitation warm start's teacher: with a ``style``, that style's scripted bot (the
+    clone starts fighting in the style, and the reward term keeps it there during PPO);
+    otherwise ``[imitation] teacher``."""
+    return str(cfg.style) if getattr(cfg, "style", None) else str(cfg.imitation.teacher)

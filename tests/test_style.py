@@ -89,7 +89,7 @@ def test_bad_style_is_one_line() -> None:
         load_config(overrides={"style": "wrestler"})
 
 
-def test_style_in_the_config_trains_and_is_remembered(tmp_path: Path) -> None:
+def test_style_in_the_config_trains_clones_its_bot_and_is_remembered(tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
     from hexdojo.agents.training.config import load_config
     from hexdojo.agents.training.ppo import train
@@ -100,9 +100,14 @@ def test_style_in_the_config_trains_and_is_remembered(tmp_path: Path) -> None:
         "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
         "imitation": {"fights": 0},
         "pool": {"scripted": ["random"], "self_play": False},
-        "eval": {"every": 128, "episodes": 2, "opponents": ["random"]}})
+        "eval": {"every": 128, "episodes": 2, "opponents": ["random"]},
+        "imitation": {"fights": 4, "opponents": ["random"], "epochs": 1}})
     out = train(cfg, tmp_path / "g", progress=False)
     assert json.loads(out.with_suffix(".json").read_text())["style"] == "grappler"
+    # the warm start clones the style's scripted bot, not [imitation] teacher (greedy)
+    assert cfg.imitation.teacher == "greedy"
+    run = json.loads((tmp_path / "g" / "run.json").read_text())
+    assert run["imitation"]["teacher"] == "grappler"
 
 
 def test_a_run_from_before_style_resumes_but_not_with_a_style(tmp_path: Path) -> None:

@@ -66,18 +66,20 @@ def warm_start(model: MaskablePPO, cfg: TrainConfig, game: Game) -> dict[str, An
     if im.fights == 0 or cfg.scene is not None:
         return None
     from ..imitation import clone, demonstrate
+    from ..style import teacher_for
 
     t0 = time.perf_counter()
-    print(f"imitation: {im.teacher} plays {im.fights:,} fights of demonstrations", flush=True)
-    demos = demonstrate(game, make_agent(im.teacher), [make_agent(o) for o in im.opponents],
+    teacher = teacher_for(cfg)  # with a style, that style's scripted bot
+    print(f"imitation: {teacher} plays {im.fights:,} fights of demonstrations", flush=True)
+    demos = demonstrate(game, make_agent(teacher), [make_agent(o) for o in im.opponents],
                         im.fights, seed=cfg.seed * 1_000_003 + 17, scaling=cfg.observation_scale,
                         gamma=cfg.ppo.gamma)
     fit = clone(model.policy, demos, epochs=im.epochs, batch=im.batch_size,
                 lr=im.learning_rate, value_weight=im.value_weight, seed=cfg.seed)
-    out = {"teacher": im.teacher, "decisions": len(demos), "agreement": round(fit["agreement"], 4),
+    out = {"teacher": teacher, "decisions": len(demos), "agreement": round(fit["agreement"], 4),
            "seconds": round(time.perf_counter() - t0, 1)}
     print(f"imitation: cloned {out['decisions']:,} decisions, the policy agrees with "
-          f"{im.teacher} on {100 * out['agreement']:.1f} % ({out['seconds']:.0f} s)", flush=True)
+          f"{teacher} on {100 * out['agreement']:.1f} % ({out['seconds']:.0f} s)", flush=True)
     return out
 
 
