@@ -265,3 +265,25 @@ def test_compare_and_ablate_play_the_npcs_own_fighters(npc: Path, tmp_path: Path
     assert res.exit_code == 0, res.output
     assert "warning: npc was trained as Chu vs Boris" in res.output
     assert "this fight is Chu vs Urlik: it plays outside its training" in res.output
+
+
+def test_levels_by_name_as_the_envs_opponent_and_in_the_pool(npc: Path, levels: dict) -> None:
+    import gymnasium as gym
+    import numpy as np
+
+    import hexdojo.envs  # noqa: F401
+    from hexdojo.agents.training.pool import PoolOpponent
+
+    env = gym.make("hexdojo/Duel-v1", opponent=f"{npc}:fair", fighters=["chu", "boris"],
+                   turn_limit=6)
+    env.reset(seed=1)
+    assert env.unwrapped.opponent.name == "npc:fair"
+    assert env.unwrapped.opponent.temperature == next(
+        e for e in levels["levels"] if e["name"] == "fair")["options"]["temperature"]
+    for _ in range(5):
+        mask = env.unwrapped.action_masks()
+        _, _, done, _, _ = env.step(int(np.flatnonzero(mask)[0]))
+        if done:
+            break
+    pool = PoolOpponent([f"{npc}:easy", "random"], None, 0.0, seed=0)
+    assert [a.name for a in pool.scripted] == ["npc:easy", "random"]
