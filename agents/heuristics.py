@@ -24,7 +24,7 @@ estimates depend on is part of the state, so results are memoised per situation.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules.legality import defence_options, locked_limb
@@ -79,6 +79,8 @@ class Knowledge:
         self._bonus: dict[tuple, int] = {}
         #: (pain basic, dice) -> pain band probabilities (pure in the rules; a few hundred keys)
         self._pain: dict[tuple[int, int], tuple[float, float, float]] = {}
+        #: (formula, profile, its inputs) -> a sheet's basic value (pure in the rules)
+        self._sheet: dict[tuple, int] = {}
 
     def dc(self, s: State) -> dict[tuple, object]:
         """A memo valid for the state's current decision only (see :func:`same_decision`)."""
@@ -95,6 +97,17 @@ class Knowledge:
         if k not in self._profiles:
             self._profiles[k] = p
         return k
+
+    def sheet(self, formula: Any, p: Profile, *args: Any) -> int:
+        """``formula(tables, p, *args)`` (a ``formulas.*_basic_of``), memoised: a pure
+        function of the sheet and the arguments, asked thousands of times a fight."""
+        key = (formula.__name__, self.pid(p), *args)
+        v = self._sheet.get(key)
+        if v is None:
+            if len(self._sheet) > _CACHE_MAX:
+                self._sheet.clear()
+            v = self._sheet[key] = formula(self.t, p, *args)
+        return v
 
     def penalties(self, s: State, i: int) -> int:
         """What fighter ``i``'s condition takes off every roll (:func:`formulas.penalty`)."""
@@ -160,7 +173,11 @@ class Knowledge:
         name: str | None = None
         if ap > 0 and fy.out is None:
             tie = fm.hit_threshold(t, None)
-            for rname in defence_options(s, y, x, attack, restrict, ap):
+            okey = ("do", y, x, attack, restrict, ap)  # the same for every aim
+            options = memo.get(okey)
+            if options is None:
+                options = memo[okey] = defence_options(s, y, x, attack, restrict, ap)
+            for rname in options:  # type: ignore[union-attr]
                 v = self.defence_with(s, y, x, rname, attack, loc) + fm.hit_threshold(t, rname) - tie
                 if v > best:
                     best, name = v, rname
@@ -246,11 +263,12 @@ class Knowledge:
         soak_red = 0
         if fm.can_soak(t, 1, y_ap):
             # about the mean of a risky soak
-            soak_b = fm.spec_basic_of(t, yp, t.data.soak.roll, pens) + self.R
+            soak_b = self.sheet(fm.soak_basic_of, yp, pens) + self.R
             soak_red = fm.soak_levels(t, soak_b)
         pn = yp.risk.pain
         total = 0.0
         imp_now = fm.penalty(t, y_worst, 0)
+        pain_at: dict[int, int] = {}
         for val, pv in zip(vals.tolist(), probs.tolist(), strict=True):
             lv = fm.wound_level(t, val)
             if lv >= t.fatal:
@@ -262,7 +280,10 @@ class Knowledge:
                 continue
             worst = max(y_worst, lv)
             w = WOUND_VALUE[lv] + IMPAIR_VALUE * (imp_now - fm.penalty(t, worst, 0))
-            unc, stun, stag = self.pain_bands(fm.pain_basic_of(t, yp, pens, dtype, loc, lv), pn)
+            pain_b = pain_at.get(lv)
+            if pain_b is None:  # the pain roll's basic by the new wound's level (a few)
+                pain_b = pain_at[lv] = self.sheet(fm.pain_basic_of, yp, pens, dtype, loc, lv)
+            unc, stun, stag = self.pain_bands(pain_b, pn)
             stun_v = STUN_VALUE + 1.5 * y_ap + min(0.8, STUN_FOLLOW * x_left) * KO
             w += unc * KO + stun * stun_v + stag * STAGGER_VALUE
             total += pv * w
@@ -301,7 +322,7 @@ class Knowledge:
             return 0.0
         t = self.t
         kb = t.data.knockback
-        kb_b = fm.knockback_basic_of(t, yp, fm.penalty(t, y_worst, y_pen), dtype, loc)
+        kb_b = self.sheet(fm.knockback_basic_of, yp, fm.penalty(t, y_worst, y_pen), dtype, loc)
         dv, dp = self.odds.dist(dmg_basic, min(n, self.R))
         kv, kp = self.odds.dist(kb_b, min(yp.risk.knockback, self.R))
         fall_v = 0.0 if y_prone else KNOCKBACK_FALL_VALUE + PRONE_FOLLOW * x_left

@@ -241,6 +241,11 @@ def can_soak(t: Tables, level: int, ap: int, kind: str = "attack") -> bool:
     return level > 0 and kind != "self" and ap >= t.maneuvers[t.soak].ap
 
 
+def soak_basic_of(t: Tables, p: Profile, pen: int = 0) -> int:
+    """The soak roll's basic value for victim ``p`` (condition ``pen``), §1.11."""
+    return spec_basic_of(t, p, t.data.soak.roll, pen)
+
+
 def soak_levels(t: Tables, result: int) -> int:
     """§1.11 (aom314c): wound levels removed by a soak roll's result."""
     return band(result, t.soak_bounds)
