@@ -105,7 +105,7 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
 
 def position_from_fight(path: Path, step: int) -> State:
     """A saved fight after its first ``step`` choices (step 0: its first decision)."""
-    from .play import FightFileError, load_fight
+    from .fightfile import FightFileError, load_fight
 
     log = load_fight(path)
     if not 0 <= step < len(log.choices) + 1:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from hexdojo.envs.rules.notation import LETTERS, PASS_MEANS, option_words, turn_words, words
 
-from .odds import odds_for
+from .advise import RiskOdds, hit_odds, risk_odds
 
 if TYPE_CHECKING:
     from rich.text import Text
@@ -74,8 +74,6 @@ def ap_cost(state: State, c: Choice) -> int:
 def odds_note(state: State, c: Choice) -> tuple[float, str] | None:
     """(probability, words) for an attack (its chance to hit the target's best defence)
     or a defence at a reaction (its chance to stop the attack), else None."""
-    from .advise import hit_odds
-
     o = hit_odds(state, c)
     if o is None:
         return None
@@ -156,33 +154,24 @@ def menu(state: State, choices: list[Choice], level: int = 0, title: str = "") -
 
 
 def dice_menu(state: State, choices: list[Choice], title: str = "") -> Menu:
-    """A risk decision: one row per dice count, numbered by it, with the chance the roll
-    beats the other side's if they risk the most dice (attack and defence rolls)."""
-    entries = [Entry(words(state, c), [c], _dice_note(state, c), number=c.risk)
+    """A risk decision: one row per dice count, numbered by it, with what those dice buy
+    (``hexdojo advise``'s figure, :func:`.advise.risk_odds`: the engine's rule for each
+    kind of roll over the exact dice tables)."""
+    odds = risk_odds(state)
+    entries = [Entry(words(state, c), [c], _dice_note(state, odds.get(c.risk)), number=c.risk)
                for c in sorted(choices, key=lambda c: c.risk)]
     return Menu(title, entries, dice=True)
 
 
-def _dice_note(state: State, c: Choice) -> str:
-    """§1.3 risk with the exact dice tables (:mod:`.odds`); whether a tie hits is the
-    engine's (``formulas.hit_threshold``: the rules' setting, a Leg Grab's tie rule)."""
-    from hexdojo.envs.rules import formulas as fm
-
-    d = state.decision
-    ctx = state.context()
-    basics = ctx.get("basics") or {}
-    if d is None or d.about not in ("attack", "defence") or len(basics) != 2:
+def _dice_note(state: State, o: RiskOdds | None) -> str:
+    if o is None:
         return ""
-    t = state.t
-    me = d.fighter
-    them = next(k for k in basics if k != me)
-    odds = odds_for(t.data.dice.die_sides, t.max_risk, t.per_die_h)
-    strict = fm.hit_threshold(t, ctx.get("reaction")) > 0
-    if d.about == "attack":
-        p = odds.p_beat(basics[me], c.risk, basics[them], t.max_risk, strict)
-        return f"hit {p:.0%} if they risk {t.max_risk}"
-    p = 1.0 - odds.p_beat(basics[them], t.max_risk, basics[me], c.risk, strict)
-    return f"defend {p:.0%} if they risk {t.max_risk}"
+    if o.worst is None:
+        return f"{o.what} {o.p:.0%}"
+    most = f"{o.what} {o.p:.0%} if they risk {state.t.max_risk}"
+    if o.worst_dice == state.t.max_risk or round(o.worst, 2) == round(o.p, 2):
+        return most
+    return f"{most}, {o.worst:.0%} if they risk {o.worst_dice}"
 
 
 # --------------------------------------------------------------------------- colour

@@ -95,10 +95,7 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 #: import cycles still waiting in other people's files (shrink-only: a cycle that is gone
 #: fails until its entry is deleted) -> who breaks it
-KNOWN_CYCLES: dict[tuple[str, ...], str] = {
-    ("hexdojo.agents.advise", "hexdojo.agents.menus", "hexdojo.agents.play"):
-        "the play/menus helper (issue 16): advise -> play -> menus -> advise, in functions",
-}
+KNOWN_CYCLES: dict[tuple[str, ...], str] = {}
 
 
 def package_cycles() -> list[list[str]]:

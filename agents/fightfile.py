@@ -1,0 +1,86 @@
+"""Saved fights: the file ``play --save`` and ``demo --save`` write and ``replay`` and
+``advise`` read.
+
+A saved fight holds the game set-up (fighters, rules, arena, turn limit, scene), the dice
+seed and every choice made, plus the event log as it was shown. It is its own module so
+that the readers (replay, ``hexdojo advise``) need nothing of the play loop.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hexdojo.envs.rules import Choice, Game
+
+from .report import atomic_write_text
+
+FORMAT = "hexdojo-fight"
+VERSION = 1
+
+
+class FightFileError(ValueError):
+    """A saved fight that cannot be read or replayed; the message says why."""
+
+
+# --------------------------------------------------------------------------- saving
+@dataclass
+class FightLog:
+    """What a saved fight file holds."""
+
+    fighters: list[str]
+    seed: int
+    choices: list[Choice]
+    agents: list[str]
+    rules: str | None = None
+    radius: int = 4
+    turn_limit: int | None = None
+    events: list[dict[str, Any]] | None = None
+    result: dict[str, Any] | None = None
+    scene: str | None = None  #: the scene that set the fight up (its fighters and sides)
+
+    def game(self) -> Game:
+        if self.scene is not None:
+            return Game.from_scene(self.scene, rules=self.rules)
+        return Game.create(self.fighters, rules=self.rules, radius=self.radius,
+                           turn_limit=self.turn_limit)
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "format": FORMAT, "version": VERSION, "fighters": self.fighters,
+            "agents": self.agents, "rules": self.rules, "radius": self.radius,
+            "turn_limit": self.turn_limit, "scene": self.scene, "seed": self.seed,
+            "choices": [list(c) for c in self.choices], "result": self.result,
+            "events": self.events or [],
+        }, indent=1) + "\n"
+
+
+def save_fight(path: str | Path, log: FightLog) -> None:
+    atomic_write_text(path, log.to_json())
+
+
+def load_fight(path: str | Path) -> FightLog:
+    """Read a saved fight, with a clear error for a missing or malformed file."""
+    p = Path(path)
+    if not p.is_file():
+        raise FightFileError(f"fight file {str(p)!r} not found")
+    try:
+        raw = json.loads(p.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise FightFileError(f"fight file {str(p)!r}: not valid JSON ({exc})") from None
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise FightFileError(f"fight file {str(p)!r}: not a hexdojo fight (format {FORMAT!r})")
+    if raw.get("version") != VERSION:
+        raise FightFileError(
+            f"fight file {str(p)!r}: version {raw.get('version')!r}; this hexdojo reads {VERSION}")
+    try:
+        choices = [Choice(*c) for c in raw["choices"]]
+        return FightLog(fighters=list(raw["fighters"]), seed=int(raw["seed"]),
+                        choices=choices, agents=list(raw.get("agents", [])),
+                        rules=raw.get("rules"), radius=int(raw.get("radius", 4)),
+                        turn_limit=raw.get("turn_limit"), events=raw.get("events"),
+                        result=raw.get("result"), scene=raw.get("scene"))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise FightFileError(f"fight file {str(p)!r}: missing or bad field ({exc})") from None
