@@ -202,3 +202,15 @@ def test_colour_on_a_terminal_only_and_the_text_unchanged() -> None:
         {"A": "bold blue", "b": "bold red"}  # the image's colours: A blue, B red
     # a caller's own say (tests, pipes) always gets the plain lines
     assert HumanAgent(ask=input, say=lambda s: None).colour is False
+
+
+def test_b_goes_back_up_a_menu() -> None:
+    s = scenario_state()
+    person = Person(["martial strike", "head", "b", "b", "end"], s.t.max_risk)
+    c = HumanAgent(ask=person.ask, say=person.say, board=False).act(s)
+    assert c == Choice("end")
+    titles = [line for line in person.out if line.startswith(("A Chu (you)", "Martial Strike:",
+                                                                "@ Head:"))]
+    # top, strike's aims, head's options, back to the aims, back to the top
+    assert [t.split(",")[0] for t in titles] == [
+        "A Chu (you)", "Martial Strike:", "@ Head:", "Martial Strike:", "A Chu (you)"]
