@@ -55,8 +55,9 @@ def main() -> None:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.vec_env import DummyVecEnv
 
-    from hexdojo.agents.train import make_env_fn, ppo_kwargs, train_game
-    from hexdojo.agents.train_config import load_config
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.ppo import ppo_kwargs, train_game
+    from hexdojo.agents.training.vecenv import make_env_fn
 
     torch.set_num_threads(1)
     over = {"seed": a.seed, "total_steps": max(a.steps, 1)}

@@ -127,8 +127,8 @@ def test_saved_fight_at_step_k(tmp_path: Path) -> None:
 
 def test_learned_agent_shows_its_probabilities(scenario: Path, tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
-    from hexdojo.agents.train import train
-    from hexdojo.agents.train_config import load_config
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.ppo import train
 
     cfg = load_config(overrides={
         "total_steps": 64, "n_envs": 1, "turn_limit": 4, "checkpoint_every": 64,
