@@ -305,7 +305,7 @@ class HeuristicAgent(Agent):
         """The attack being reacted to: (attacker, maneuver, location, value of its hit)."""
         att = ctx.get("attack")
         x = ctx.get("attacker")
-        if att is None or x is None or att == "Move" or not k.t.is_attack(att):
+        if att is None or x is None or not k.t.is_attack(att):
             return None
         loc = ctx.get("location")
         ba = k.attack_basic(state, x, i, att, loc)
