@@ -46,8 +46,12 @@ class GuidedMCTS(MCTSAgent):
     """Open-loop UCT whose children are a learned policy's top ``width`` choices."""
 
     def __init__(self, prior: Any, sims: int = 96, width: int = 4, horizon: int = 2,
-                 c: float = 0.7, seed: int | None = 0, name: str = "guided") -> None:
-        super().__init__(sims=sims, width=width, horizon=horizon, c=c, seed=seed, name=name)
+                 c: float = 0.7, seed: int | None = 0, name: str = "guided",
+                 opponent_model: Any = None) -> None:
+        """``opponent_model`` (an agent) plays the other fighter inside the simulations
+        instead of the tree searching his choices (see :class:`MCTSAgent`)."""
+        super().__init__(sims=sims, width=width, horizon=horizon, c=c, seed=seed, name=name,
+                         opponent_model=opponent_model)
         self.prior = prior
 
     def _expand(self, node: Node, sim: State) -> None:

@@ -98,7 +98,6 @@ def test_style_in_the_config_trains_clones_its_bot_and_is_remembered(tmp_path: P
         "total_steps": 128, "n_envs": 1, "turn_limit": 4, "checkpoint_every": 128,
         "style": "grappler", "style_weight": 0.1,
         "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
-        "imitation": {"fights": 0},
         "pool": {"scripted": ["random"], "self_play": False},
         "eval": {"every": 128, "episodes": 2, "opponents": ["random"]},
         "imitation": {"fights": 4, "opponents": ["random"], "epochs": 1}})

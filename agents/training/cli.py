@@ -160,7 +160,7 @@ def run_command(
         dir_okay=False)] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="run folder")] = Path("runs/npc"),
     fights: Annotated[int, typer.Option(
-        "--fights", "-n", min=1, max=1_000_000, help="tournament fights per ordered pair")] = 100,
+        "--fights", "-n", min=1, max=1_000_000, help="tournament fights per ordered pair")] = 200,
     steps: Annotated[int | None, typer.Option("--steps", help="training env steps")] = None,
     progress: ProgressOpt = True,
     scene: Annotated[str | None, typer.Option(

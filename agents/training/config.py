@@ -146,7 +146,7 @@ class TrainConfig(_Model):
     observation_scale: Literal["raw", "unit"] = Field(
         "unit", description="`unit`: Duel-v1's observation (every number in [-1, 1]); `raw`: "
         "Duel-v0's; a checkpoint of the other scaling is refused in one line")
-    total_steps: int = Field(150_000, ge=1, le=1_000_000_000,
+    total_steps: int = Field(250_000, ge=1, le=1_000_000_000,
                              description="environment steps of the learner")
     n_envs: int = Field(4, ge=1, le=256, description="vectorised environments")
     vec_env: Literal["dummy", "subproc"] = Field(
