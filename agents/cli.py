@@ -195,7 +195,8 @@ def tournament(
                            seed, str(rules) if rules else None, radius, turn_limit,
                            workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)
-    result = run_tournament(cfg, built, progress=progress and sys.stderr.isatty())
+    tty = sys.stderr.isatty()
+    result = run_tournament(cfg, built, progress=progress and tty, lines=progress and not tty)
     paths = write_report(result, out)
     from .report import summary
 

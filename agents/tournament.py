@@ -259,9 +259,11 @@ def run_tournament(
     config: TournamentConfig,
     agents: Sequence[Agent | str] | None = None,
     progress: bool = False,
+    lines: bool = False,
 ) -> TournamentResult:
     """Play the round robin described by ``config`` (agents built from its specs unless
-    given). With ``progress`` a progress bar is shown on the terminal."""
+    given). With ``progress`` a progress bar is shown on the terminal; with ``lines`` (for
+    logs and CI, where there is no terminal) a progress line every ``LINE_EVERY`` s."""
     config.check()
     built = [as_agent(a) for a in (agents if agents is not None else config.agents)]
     names = [a.name for a in built]
@@ -270,7 +272,7 @@ def run_tournament(
         raise AgentError(f"agents: {dup!r} given twice; every agent needs its own name")
     game = config.game()  # validates fighters / rules before any work starts
     t0 = time.perf_counter()
-    results = _play_units(config, built, game, progress)
+    results = _play_units(config, built, game, progress, lines)
     elapsed = time.perf_counter() - t0
     pairs, usage, chains, fights = _collect(results, names)
     return TournamentResult(config, names, pairs, usage, chains, fights, elapsed,
@@ -278,7 +280,7 @@ def run_tournament(
 
 
 def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
-                progress: bool) -> dict[tuple[int, int, int], tuple]:
+                progress: bool, lines: bool = False) -> dict[tuple[int, int, int], tuple]:
     """Every unit of fights (an ordered pairing's chunk of seeds), in worker processes
     when there are several; results keyed by (i, j, first seed)."""
     n = len(built)
@@ -291,7 +293,7 @@ def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
         # the pool forks before the progress bar starts its refresh thread
         with ctx.Pool(config.workers, initializer=_init_worker,
                       initargs=(built, config)) as pool:
-            bar = _progress(progress, total)
+            bar = _progress(progress, total, lines)
             try:
                 for res in pool.imap_unordered(_run_unit, units):
                     results[(res[0], res[1], res[2][0][0])] = res
@@ -300,7 +302,7 @@ def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
                 bar.stop()
     else:
         _W["agents"], _W["game"] = built, game
-        bar = _progress(progress, total)
+        bar = _progress(progress, total, lines)
         try:
             for u in units:
                 res = _run_unit(u)
@@ -381,5 +383,27 @@ class _RichBar:
         self.p.stop()
 
 
-def _progress(enabled: bool, total: int) -> _NoBar | _RichBar:
-    return _RichBar(total) if enabled else _NoBar()
+#: seconds between two progress lines of a tournament without a terminal
+LINE_EVERY = 30.0
+
+
+class _LineBar(_NoBar):
+    """A line every ``LINE_EVERY`` s: what a log or CI shows instead of a bar."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done = total, 0
+        self.t0 = self.last = time.perf_counter()
+
+    def advance(self, k: int) -> None:
+        self.done += k
+        now = time.perf_counter()
+        if now - self.last >= LINE_EVERY:
+            self.last = now
+            print(f"tournament: {self.done:,}/{self.total:,} fights "
+                  f"({100 * self.done // max(1, self.total)}%), {now - self.t0:.0f} s", flush=True)
+
+
+def _progress(enabled: bool, total: int, lines: bool = False) -> _NoBar | _RichBar:
+    if enabled:
+        return _RichBar(total)
+    return _LineBar(total) if lines else _NoBar()

@@ -217,7 +217,7 @@ def _ladder_tournament(cfg: Any, npc_path: Path, fights: int, out: Path, bar: bo
     tcfg = TournamentConfig(tuple(a.name for a in agents), fights, tuple(cfg.fighters),
                             cfg.seed, cfg.rules, cfg.radius, cfg.turn_limit,
                             default_workers(), cfg.scene)
-    result = run_tournament(tcfg, agents, progress=bar)
+    result = run_tournament(tcfg, agents, progress=bar, lines=not bar)
     paths = write_report(result, out / "tournament")
     s = summary(result)
     typer.echo(f"[3/3] report written ({s['fights']} fights in {s['elapsed_s']:.0f} s)")
