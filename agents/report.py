@@ -65,6 +65,17 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 
+def write_bench_json(path: str | Path, command: str, workers: int, seconds: float,
+                     results: list[dict[str, Any]]) -> None:
+    """A benchmark script's ``--json`` file: the command that made it, the machine, the
+    worker count, the wall time and the rows (atomically, like every file hexdojo writes)."""
+    import platform
+
+    atomic_write_text(path, json.dumps({
+        "command": command, "machine": platform.platform(), "workers": workers,
+        "seconds": round(seconds, 1), "results": results}, indent=2) + "\n")
+
+
 def _csv_text(header: list[str], rows: list[list[Any]]) -> str:
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
-import platform
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -33,7 +31,7 @@ from rich.progress import Progress
 from hexdojo.agents.base import Agent
 from hexdojo.agents.mcts import MCTSAgent
 from hexdojo.agents.ratings import strength
-from hexdojo.agents.report import atomic_write_text
+from hexdojo.agents.report import write_bench_json
 from hexdojo.agents.scripted import RandomAgent
 from hexdojo.agents.search import SearchAgent
 from hexdojo.agents.tournament import default_workers
@@ -152,10 +150,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['win_rate']:.1%} [{r['win_lo']:.1%}, {r['win_hi']:.1%}] | {r['seconds']} |",
               flush=True)
     if args.json:
-        atomic_write_text(args.json, json.dumps({
-            "command": "python scripts/ladder_ceiling.py " + " ".join(argv or sys.argv[1:]),
-            "machine": platform.platform(), "workers": args.workers,
-            "seconds": round(time.perf_counter() - t0, 1), "results": rows}, indent=2) + "\n")
+        write_bench_json(args.json, "python scripts/ladder_ceiling.py " + " ".join(argv or sys.argv[1:]),
+                         args.workers, time.perf_counter() - t0, rows)
     return 0
 
 

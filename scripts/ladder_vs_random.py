@@ -15,13 +15,11 @@ stdout as a markdown table and, with --json, to a file (written atomically).
 from __future__ import annotations
 
 import argparse
-import json
-import platform
 import sys
 import time
 
 from hexdojo.agents.ratings import strength
-from hexdojo.agents.report import atomic_write_text
+from hexdojo.agents.report import write_bench_json
 from hexdojo.agents.tournament import TournamentConfig, default_workers, run_tournament
 
 LADDER = ["greedy", "striker", "grappler", "counter", "search", "mcts"]
@@ -78,10 +76,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{fmt_odds(r['decided_odds'])} [{fmt_odds(r['decided_odds_lo'])}, "
               f"{fmt_odds(r['decided_odds_hi'])}] |", flush=True)
     if args.json:
-        atomic_write_text(args.json, json.dumps({
-            "command": "python scripts/ladder_vs_random.py " + " ".join(argv or sys.argv[1:]),
-            "machine": platform.platform(), "workers": args.workers,
-            "seconds": round(time.perf_counter() - t0, 1), "results": rows}, indent=2) + "\n")
+        write_bench_json(args.json, "python scripts/ladder_vs_random.py " + " ".join(argv or sys.argv[1:]),
+                         args.workers, time.perf_counter() - t0, rows)
     return 0
 
 
