@@ -7,7 +7,10 @@ and its score against the scripted bot of the same style and against the stand-i
 interval pools the attacks of all fights (attacks within a fight are not independent,
 so it is somewhat too narrow).
 
-    python scripts/style_tradeoff.py runs/npc runs/style_g0.02 runs/style_g0.05 --style grappler
+    python scripts/style_tradeoff.py grappler runs/npc runs/style_g0.05 --style grappler
+
+(a name that is not a folder is an agent spec measured for reference, e.g. the scripted
+grappler itself, on chu vs boris with the main job's turn limit 20)
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import json
 import time
 from pathlib import Path
 
-from hexdojo.agents.calibrate import measure, run_match
+from hexdojo.agents.calibrate import Match, Measured, measure, run_match
 from hexdojo.agents.levels import build
 from hexdojo.agents.ratings import wilson
 from hexdojo.agents.registry import make_agent
@@ -25,6 +28,8 @@ from hexdojo.agents.style import STYLE_NAMES, style_share
 
 
 def weight_of(root: Path) -> str:
+    if not root.is_dir():
+        return "(scripted)"
     cfg = json.loads((root / "config.json").read_text())
     return f"{cfg.get('style') or '-'} {cfg.get('style_weight', 0) if cfg.get('style') else 0:g}"
 
@@ -43,11 +48,18 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for root in a.runs:
         t0 = time.perf_counter()
-        _, match = run_match(root, a.fights, a.seed)
-        npc = build(root, {"agent": "npc.zip", "options": {"temperature": 0.0}}, root.name,
-                    make_agent)
+        if root.is_dir():
+            _, match = run_match(root, a.fights, a.seed)
+            npc = build(root, {"agent": "npc.zip", "options": {"temperature": 0.0}}, root.name,
+                        make_agent)
+        else:  # an agent spec for reference (the scripted style itself), the main job's fight
+            from hexdojo.envs.rules import Game
+
+            match = Match(Game.create(["chu", "boris"], turn_limit=20), (0, 1), a.fights, a.seed)
+            npc = make_agent(str(root))
         got = measure([npc], opps, match, a.workers, progress=False)
-        both = got[(0, 0)]
+        both = Measured()  # the style share pools both opponents' fights
+        both.add(got[(0, 0)])
         both.add(got[(0, 1)])
         k, n = style_share(both.stats, a.style)
         lo, hi = wilson(k, n)
