@@ -141,8 +141,12 @@ class TrainConfig(_Model):
         None, description="fight in a scripted style (agents/style.py): `style_weight` is "
         "added per attack of the style's categories (grappler: grab, lock, throw, pull down; "
         "striker: strikes; counter: a defence against an attack) and taken per other one")
-    style_weight: float = Field(0.05, ge=0, le=1, description="with `style`, the reward per "
-                                "style move (docs/npc.md: the style/strength trade-off)")
+    # Measured (scripts/style_tradeoff.py, docs/npc.md): the grappler's clone then 150k PPO
+    # steps kept a 52.9 % grappler share and beat the grappler 61.4 %; +0.05 per move
+    # raised the share to 81.8 % but fell to 54.1 %, +0.15 to 86.6 % and 45.4 %.
+    style_weight: float = Field(0.0, ge=0, le=1, description="with `style`, the reward per "
+                                "style move on top of the clone of the style's bot (0: the "
+                                "clone alone; more: a purer style, a weaker NPC, docs/npc.md)")
     observation_scale: Literal["raw", "unit"] = Field(
         "unit", description="`unit`: Duel-v1's observation (every number in [-1, 1]); `raw`: "
         "Duel-v0's; a checkpoint of the other scaling is refused in one line")
