@@ -82,13 +82,10 @@ def read_meta(checkpoint: str | Path | None) -> dict[str, Any] | None:
     path = meta_path(checkpoint)
     if not path.is_file():
         return None
-    try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise AgentError(f"{path}: not valid JSON ({exc}); delete it or retrain") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise AgentError(f"{path}: not a hexdojo checkpoint description (format {FORMAT!r})")
-    return meta
+    from .files import read_format_json
+
+    return read_format_json(path, FORMAT, str(path), "checkpoint description", AgentError,
+                            "; delete it or retrain")
 
 
 def agent_meta(agent: Any) -> tuple[Path, dict[str, Any]] | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from hexdojo.envs.rules import Choice, Game
 
-from .report import atomic_write_text
+from .files import atomic_write_text, read_format_json
 
 FORMAT = "hexdojo-fight"
 VERSION = 1
@@ -66,12 +66,7 @@ def load_fight(path: str | Path) -> FightLog:
     p = Path(path)
     if not p.is_file():
         raise FightFileError(f"fight file {str(p)!r} not found")
-    try:
-        raw = json.loads(p.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise FightFileError(f"fight file {str(p)!r}: not valid JSON ({exc})") from None
-    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise FightFileError(f"fight file {str(p)!r}: not a hexdojo fight (format {FORMAT!r})")
+    raw = read_format_json(p, FORMAT, f"fight file {str(p)!r}", "fight", FightFileError)
     if raw.get("version") != VERSION:
         raise FightFileError(
             f"fight file {str(p)!r}: version {raw.get('version')!r}; this hexdojo reads {VERSION}")

@@ -10,7 +10,6 @@ policy): the hook for the master level's policy-with-search agent is a spec.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,11 +42,11 @@ def read_levels(root: Path) -> dict[str, Any]:
     if not path.is_file():
         raise AgentError(f"{root}: no {LEVELS_FILE} yet; run `hexdojo calibrate {root}` "
                          "to make its levels")
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise AgentError(f"{path}: not valid JSON ({exc}); run hexdojo calibrate again") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT or not doc.get("levels"):
+    from .files import read_format_json
+
+    doc = read_format_json(path, FORMAT, str(path), "levels file", AgentError,
+                           "; run hexdojo calibrate again")
+    if not doc.get("levels"):
         raise AgentError(f"{path}: not a hexdojo levels file (format {FORMAT!r})")
     return doc
 

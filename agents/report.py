@@ -14,13 +14,13 @@ import csv
 import html
 import io
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+# the atomic writers live in .files (a leaf any module may import); re-exported here
+from .files import atomic_write_bytes, atomic_write_text, write_bench_json  # noqa: F401
 from .ratings import Ratings, bradley_terry, strength, wilson
 from .tournament import TournamentResult
 
@@ -34,46 +34,6 @@ def matchup(cfg: dict) -> str:
         return "fighters " + " vs ".join(cfg["fighters"])
     sides = "; ".join(f"side {d['side']} {d['name']}: {', '.join(d['fighters'])}" for d in cfg["sides"])
     return f"scene {cfg['scene']} ({sides}; a pairing's first agent plays side 0)"
-
-
-# --------------------------------------------------------------------------- atomic files
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
-
-
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the new, never half."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    try:
-        os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; use the usual mode
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, p)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def atomic_write_text(path: str | Path, text: str) -> None:
-    atomic_write_bytes(path, text.encode("utf-8"))
-
-
-def write_bench_json(path: str | Path, command: str, workers: int, seconds: float,
-                     results: list[dict[str, Any]]) -> None:
-    """A benchmark script's ``--json`` file: the command that made it, the machine, the
-    worker count, the wall time and the rows (atomically, like every file hexdojo writes)."""
-    import platform
-
-    atomic_write_text(path, json.dumps({
-        "command": command, "machine": platform.platform(), "workers": workers,
-        "seconds": round(seconds, 1), "results": results}, indent=2) + "\n")
 
 
 def _csv_text(header: list[str], rows: list[list[Any]]) -> str:
