@@ -66,3 +66,24 @@ def test_a_level_with_search_is_the_policy_inside_mcts(npc) -> None:
         build(root, {"agent": "npc.zip", "options": {"search": 0}}, None, make_agent)
     with pytest.raises(AgentError, match="not a learned policy"):
         build(root, {"agent": "greedy", "options": {"search": 8}}, None, make_agent)
+
+
+def test_the_master_script_replays_a_fight_the_same(npc) -> None:
+    """scripts/master_vs_mcts.py: fight k is seeded by k alone (any worker count gives the
+    same score), and a searched fight is the same fight when played again."""
+    import importlib.util
+    from pathlib import Path
+
+    from hexdojo.agents.training.config import load_config
+
+    root = npc.parent
+    (root / "config.json").write_text(load_config(overrides={"turn_limit": 4}).model_dump_json())
+    path = Path(__file__).parent.parent / "scripts" / "master_vs_mcts.py"
+    spec = importlib.util.spec_from_file_location("master_vs_mcts", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    mod._init(str(root), 4, 2, None, "random")
+    first = [mod._fight(k) for k in (3, 0, 1)]
+    mod._init(str(root), 4, 2, None, "random")
+    assert [mod._fight(k) for k in (0, 1, 3)] == [first[1], first[2], first[0]]
+    assert set(first) <= {0.0, 0.5, 1.0}
