@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 # One torch thread per test process: small policies gain nothing from more, and on a busy
 # 2-core machine thread oversubscription made a 3k-step PPO smoke test take minutes.
@@ -24,3 +27,34 @@ def play_random(state: State, seed: int, max_decisions: int = 100_000) -> list:
         state.apply(c)
         made.append(c)
     return made
+
+
+# --------------------------------------------------------------------------- the browser
+CHROMIUM = ("/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser")
+
+
+def _chromium() -> str | None:
+    for c in CHROMIUM:
+        if Path(c).is_file():
+            return c
+    return shutil.which("chromium")
+
+
+@pytest.fixture(scope="module")
+def page():
+    """A headless Chromium page (Debian's chromium driven by Playwright, which cannot
+    download its own browser offline). Skipped, saying why, where either is missing, except
+    under ``CI``: the README's test command installs both, so a skip would hide a break."""
+    if os.environ.get("CI"):
+        import playwright.sync_api as sync
+    else:
+        sync = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
+    exe = _chromium()
+    if exe is None:
+        if os.environ.get("CI"):
+            pytest.fail("no system chromium: the README's test command installs it")
+        pytest.skip("no system chromium (apt-get install chromium)")
+    with sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
+        yield browser.new_page()
+        browser.close()

@@ -6,8 +6,6 @@ checked as text and, in headless Chromium, as a page."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from collections import Counter
 from pathlib import Path
 
@@ -100,34 +98,7 @@ def test_style_shares_and_risk_by_hand() -> None:
                                   "share": 1.0, "wounds_per_use": 0.5}
 
 
-# --------------------------------------------------------------------------- the browser
-CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser")
-
-
-def _chromium() -> str | None:
-    for c in CANDIDATES:
-        if Path(c).is_file():
-            return c
-    return shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def page():
-    if os.environ.get("CI"):  # CI installs both (README test command): a skip would hide a break
-        import playwright.sync_api as sync
-    else:
-        sync = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    exe = _chromium()
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("no system chromium: the README's test command installs it")
-        pytest.skip("no system chromium (apt-get install chromium)")
-    with sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        yield browser.new_page()
-        browser.close()
-
-
+# --------------------------------------------------------------------------- the browser (conftest.page)
 def test_html_card_in_a_browser(page, npc: Path) -> None:
     page.goto((npc / "cards" / "easy.html").as_uri())
     assert page.title() == "NPC card: npc, level easy (Chu vs Boris)"

@@ -7,41 +7,12 @@ Skipped, saying why, where either is missing.
 
 from __future__ import annotations
 
-import os
-import shutil
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from hexdojo.agents.cli import app
-
-CANDIDATES = ("/usr/lib/chromium/chromium", "/usr/bin/chromium", "/usr/bin/chromium-browser")
-
-
-def _chromium() -> str | None:
-    for c in CANDIDATES:
-        if Path(c).is_file():
-            return c
-    return shutil.which("chromium")
-
-
-@pytest.fixture(scope="module")
-def page(tmp_path_factory):
-    if os.environ.get("CI"):  # CI installs both (README test command): a skip would hide a break
-        import playwright.sync_api as sync
-    else:
-        sync = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    exe = _chromium()
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("no system chromium: the README's test command installs it")
-        pytest.skip("no system chromium (apt-get install chromium)")
-    with sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
-        pg = browser.new_page()
-        yield pg
-        browser.close()
 
 
 @pytest.fixture(scope="module")
