@@ -15,6 +15,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 from hexdojo.envs.rules import State
+from hexdojo.envs.rules.ruleset import deep_merge
 
 
 def play_random(state: State, seed: int, max_decisions: int = 100_000) -> list:
@@ -58,3 +59,20 @@ def page():
         browser = p.chromium.launch(executable_path=exe, args=["--no-sandbox"])
         yield browser.new_page()
         browser.close()
+
+
+# --------------------------------------------------------------------------- tiny runs
+#: a training run small enough for a test: chu vs boris, a random pool, no warm start
+TINY_TRAINING = {
+    "total_steps": 512, "n_envs": 1, "turn_limit": 6, "checkpoint_every": 512,
+    "fighters": ["chu", "boris"],
+    "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 1, "net_arch": [16]},
+    "imitation": {"fights": 0},
+    "pool": {"scripted": ["random"], "self_play": False},
+    "eval": {"every": 100_000, "episodes": 2, "opponents": ["random"]},
+}
+
+
+def tiny_training(**changes) -> dict:
+    """``TINY_TRAINING`` with ``changes`` merged in (tables key by key)."""
+    return deep_merge(TINY_TRAINING, changes)

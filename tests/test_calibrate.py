@@ -19,15 +19,11 @@ from hexdojo.agents.registry import make_agent  # noqa: E402
 from hexdojo.agents.training.config import load_config  # noqa: E402
 from hexdojo.agents.training.ppo import train  # noqa: E402
 
+from .conftest import tiny_training  # noqa: E402
+
 #: a run small enough for a test: 1,024 steps against random, both sides
-TINY = {
-    "total_steps": 1024, "n_envs": 1, "turn_limit": 6, "checkpoint_every": 1024,
-    "fighters": ["chu", "boris"], "side": "alternate",
-    "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 2, "net_arch": [32]},
-    "imitation": {"fights": 0},
-    "pool": {"scripted": ["random"], "self_play": False},
-    "eval": {"every": 100_000, "episodes": 2, "opponents": ["random"]},
-}
+TINY = tiny_training(total_steps=1024, checkpoint_every=1024, side="alternate",
+                     ppo={"n_epochs": 2, "net_arch": [32]})
 
 
 def run(*args: str):

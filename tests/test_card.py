@@ -21,14 +21,9 @@ from hexdojo.agents.style import StyleStats, style_share  # noqa: E402
 from hexdojo.agents.training.config import load_config  # noqa: E402
 from hexdojo.agents.training.ppo import train  # noqa: E402
 
-TINY = {
-    "total_steps": 512, "n_envs": 1, "turn_limit": 6, "checkpoint_every": 512,
-    "fighters": ["chu", "boris"], "side": "1",
-    "ppo": {"n_steps": 256, "batch_size": 128, "n_epochs": 1, "net_arch": [16]},
-    "imitation": {"fights": 0},
-    "pool": {"scripted": ["random"], "self_play": False},
-    "eval": {"every": 100_000, "episodes": 2, "opponents": ["random"]},
-}
+from .conftest import tiny_training  # noqa: E402
+
+TINY = tiny_training(side="1")
 
 
 def run(*args: str):
