@@ -19,13 +19,6 @@ from hexdojo.envs.rules import Choice, State
 
 from .mcts import MCTSAgent, Node
 
-GUIDED_PARAMS: dict[str, tuple[type, float, float, str]] = {
-    "sims": (int, 1, 100_000, "simulations per decision"),
-    "width": (int, 1, 64, "children per node (the learned policy's most probable choices)"),
-    "horizon": (int, 1, 100, "turns simulated beyond the current one"),
-    "c": (float, 0, 10, "UCB1 exploration constant (values lie in -1..1)"),
-}
-
 
 def policy_ranking(agent: Any, state: State) -> list[Choice]:
     """The decider's legal choices, most probable first under a learned agent's policy
