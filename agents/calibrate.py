@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import multiprocessing as mp
+import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -167,14 +168,14 @@ def measure(agents: list[Agent], opponents: list[Agent], match: Match, workers: 
             ) -> dict[tuple[int, int], Measured]:
     """Every agent against every opponent on the NPC's sides; (agent, opponent) -> results.
     The same seeds for all, so the comparisons are paired; identical for any ``workers``."""
-    from .lab.runner import Progress
+    from .tournament import Progress
 
     chunk = 25
     units = [(a, o, s, lo, min(n, lo + chunk)) for a in range(len(agents))
              for o in range(len(opponents)) for s, n in side_split(match.fights, match.sides)
              for lo in range(0, n, chunk)]
     out = {(a, o): Measured() for a in range(len(agents)) for o in range(len(opponents))}
-    bar = Progress(sum(u[4] - u[3] for u in units), progress, say)
+    bar = Progress(sum(u[4] - u[3] for u in units), progress and sys.stderr.isatty(), say)
     try:
         if workers > 1 and len(units) > 1:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()

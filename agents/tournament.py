@@ -16,7 +16,7 @@ import multiprocessing as mp
 import os
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -350,27 +350,19 @@ def side_roster(game: Game) -> list[tuple[str, list[str]]]:
     return out
 
 
-class _NoBar:
-    def advance(self, k: int) -> None:
-        pass
-
-    def stop(self) -> None:
-        pass
-
-
 class _RichBar:
     def __init__(self, total: int) -> None:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
             MofNCompleteColumn,
-            Progress,
             TextColumn,
             TimeElapsedColumn,
             TimeRemainingColumn,
         )
+        from rich.progress import Progress as RichProgress
 
-        self.p = Progress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(),
+        self.p = RichProgress(TextColumn("fights"), BarColumn(), MofNCompleteColumn(),
                           TimeElapsedColumn(), TimeRemainingColumn(), transient=True,
                           console=Console(stderr=True))
         self.task = self.p.add_task("fights", total=total)
@@ -383,27 +375,38 @@ class _RichBar:
         self.p.stop()
 
 
-#: seconds between two progress lines of a tournament without a terminal
+#: seconds between two progress lines when there is no terminal (logs and CI)
 LINE_EVERY = 30.0
 
 
-class _LineBar(_NoBar):
-    """A line every ``LINE_EVERY`` s: what a log or CI shows instead of a bar."""
+class Progress:
+    """How far a long run of fights is: a bar on a terminal (``bar``); otherwise, where
+    ``say`` is given, a line every ``LINE_EVERY`` s starting with ``label``. Tournaments,
+    the lab and calibration all report through it."""
 
-    def __init__(self, total: int) -> None:
-        self.total, self.done = total, 0
+    def __init__(self, total: int, bar: bool, say: Callable[[str], None] | None = None,
+                 label: str = "") -> None:
+        self.total, self.done, self.say, self.label = total, 0, say, label
         self.t0 = self.last = time.perf_counter()
+        self.bar = _RichBar(total) if bar else None
 
     def advance(self, k: int) -> None:
         self.done += k
+        if self.bar is not None:
+            self.bar.advance(k)
+            return
         now = time.perf_counter()
-        if now - self.last >= LINE_EVERY:
+        if self.say is not None and now - self.last >= LINE_EVERY:
             self.last = now
-            print(f"tournament: {self.done:,}/{self.total:,} fights "
-                  f"({100 * self.done // max(1, self.total)}%), {now - self.t0:.0f} s", flush=True)
+            self.say(f"{self.label}{self.done:,}/{self.total:,} fights "
+                     f"({100 * self.done // max(1, self.total)}%), {now - self.t0:.0f} s")
+
+    def stop(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
-def _progress(enabled: bool, total: int, lines: bool = False) -> _NoBar | _RichBar:
-    if enabled:
-        return _RichBar(total)
-    return _LineBar(total) if lines else _NoBar()
+def _progress(enabled: bool, total: int, lines: bool) -> Progress:
+    """A tournament's reporter: the bar, or lines on stdout (``lines``), or silence."""
+    return Progress(total, enabled, (lambda s: print(s, flush=True)) if lines else None,
+                    "tournament: ")

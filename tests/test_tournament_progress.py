@@ -18,3 +18,19 @@ def test_no_lines_unless_asked(monkeypatch, capsys) -> None:
     monkeypatch.setattr(tournament, "LINE_EVERY", 0.0)
     run_tournament(TournamentConfig(("random", "greedy"), 2, ("chu", "chu"), 0, workers=1))
     assert "tournament: " not in capsys.readouterr().out
+
+
+def test_the_lab_and_calibration_report_through_the_same_lines(monkeypatch) -> None:
+    """One reporter (tournament.Progress) for tournaments, the lab and calibrate: without a
+    bar, every line goes to ``say``; with neither, nothing is said."""
+    from hexdojo.agents.lab import runner
+
+    monkeypatch.setattr(tournament, "LINE_EVERY", 0.0)
+    said: list[str] = []
+    bar = runner.Progress(1200, False, said.append)
+    bar.advance(600)
+    bar.advance(600)
+    bar.stop()
+    assert said[0].startswith("600/1,200 fights (50%), ") and said[-1].startswith("1,200/1,200")
+    quiet = runner.Progress(5, False)
+    quiet.advance(5)  # no say: silent, no error

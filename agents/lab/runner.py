@@ -27,7 +27,7 @@ from typing import Any
 from hexdojo.envs.rules import Choice, Game, State
 
 from ..base import Agent
-from ..tournament import play_fight
+from ..tournament import Progress, play_fight
 from .common import game_for
 
 SEQ_SEP = " + "
@@ -251,7 +251,7 @@ def run_units(plan: Plan, units: list[Unit], workers: int, progress: bool = True
             plan.game(r, fp)
     parts = split(units, workers)
     total = sum(u.stop - u.start for u in parts)
-    bar = Progress(total, progress, say)
+    bar = Progress(total, progress and sys.stderr.isatty(), say)
     out: list[Fight] = []
     t0 = time.perf_counter()
     try:
@@ -271,31 +271,3 @@ def run_units(plan: Plan, units: list[Unit], workers: int, progress: bool = True
         bar.stop()
     out.sort(key=lambda f: f.key)
     return out, time.perf_counter() - t0
-
-
-class Progress:
-    """A bar on a terminal; otherwise a line every ~30 s (when ``say`` is given)."""
-
-    def __init__(self, total: int, enabled: bool, say: Callable[[str], None] | None,
-                 every: float = 30.0) -> None:
-        self.total, self.done, self.say, self.every = total, 0, say, every
-        self.t0 = self.last = time.perf_counter()
-        self.bar = None
-        if enabled and sys.stderr.isatty():
-            from ..tournament import _RichBar
-
-            self.bar = _RichBar(total)
-
-    def advance(self, k: int) -> None:
-        self.done += k
-        if self.bar is not None:
-            self.bar.advance(k)
-            return
-        now = time.perf_counter()
-        if self.say is not None and now - self.last >= self.every:
-            self.last = now
-            self.say(f"{self.done}/{self.total} fights, {now - self.t0:.0f} s")
-
-    def stop(self) -> None:
-        if self.bar is not None:
-            self.bar.stop()
