@@ -54,14 +54,12 @@ class _Recorder(Agent):
         from hexdojo.envs.observation import encoder_for
 
         choice = self.teacher.act(state)
-        cat, enc = catalogue_for(state.t), encoder_for(state.game)
-        ids = cat.ids(state.legal_choices())
-        if len(ids) > 1:  # a forced decision teaches nothing
-            flat = enc.encode_flat(state, state.decision.fighter, ids)
+        if len(state.legal_choices()) > 1:  # a forced decision teaches nothing
+            enc = encoder_for(state.game)
+            flat, mask = enc.encode_with_mask(state, state.decision.fighter)
             enc.rescale(flat, self.scaling)
-            mask = np.zeros(cat.n, dtype=bool)
-            mask[ids] = True
-            self.rows.append((flat.astype(np.float32), mask, cat.ids([choice])[0]))
+            self.rows.append((flat.astype(np.float32), mask.astype(bool),
+                              catalogue_for(state.t).ids([choice])[0]))
         return choice
 
 
