@@ -55,9 +55,7 @@ class Catalogue:
             templates.append(Choice("risk", risk=r))
             names.append(choice_words(tables, templates[-1]))
         self.first_maneuver = len(templates)
-        self.maneuvers: tuple[str, ...] = tuple(
-            n for n, m in tables.maneuvers.items() if m.unarmed
-        )
+        self.maneuvers: tuple[str, ...] = tables.unarmed_maneuvers
         maneuver_of = [-1] * len(templates)
         attack = []
         for k, name in enumerate(self.maneuvers):

@@ -33,6 +33,8 @@ def fighter(
     mounted: bool = False,
     height: int = 0,
     creation_limits: bool = False,
+    weapon_skills: dict[str, float] | None = None,
+    weapons: dict[str, Any] | None = None,
     **risk: int,
 ) -> dict[str, Any]:
     """A fighter description; every default roll risks 0 dice unless ``risk`` says so.
@@ -45,7 +47,8 @@ def fighter(
         "name": name,
         "characteristics": {"ST": ST, "CO": CO, "PE": PE, "WP": WP},
         "skills": {"Combat": combat, "Martial Arts": ma, "Tactics": tactics,
-                   "Athletics": athletics, "Riding": riding},
+                   "Athletics": athletics, "Riding": riding, **(weapon_skills or {})},
+        "weapons": dict(weapons or {}),
         "specialisms": dict(specs or {}),
         "armour": {"body": body, "helmet": helmet, "locations": dict(locations or {})},
         "encumbrance": enc,

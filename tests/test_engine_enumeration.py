@@ -18,6 +18,7 @@ import pytest
 from hexdojo.envs.rules import Game, preset_names
 from hexdojo.envs.rules.legality import (
     geometry_reason,
+    grab_location_reason,
     location_reason,
     maneuver_choices,
     maneuver_reason,
@@ -45,8 +46,9 @@ def reference_choices(s: Any, w: Any) -> set[Choice]:
             targets = list(range(len(s.fighters)))
         for tg, tu, op, loc in itertools.product(targets, turns, opts, locs):
             if not (target_reason(s, i, name, tg) or location_reason(s, i, name, tg, loc)
+                    or grab_location_reason(s, name, t.maneuvers[name], loc, w)
                     or geometry_reason(s, i, name, tg, tu, op, w)
-                    or option_reason(s, i, name, tu, op)):
+                    or option_reason(s, i, name, tu, op, w)):
                 out.add(Choice("maneuver", name, tg, loc, tu, op))
     return out
 

@@ -111,7 +111,7 @@ def _duel(ap0=6, ap1=6, pos1=(2, 0)):
     ("choice", "fragment"),
     [
         (Choice("maneuver", "Flying Tackle", 1, "Chest"), "unknown maneuver"),
-        (Choice("maneuver", "Parry"), "needs a weapon"),
+        (Choice("maneuver", "Parry"), "not an action"),
         (Choice("maneuver", "Speak"), "out of scope"),
         (Choice("maneuver", "Arm Grab", 1, "R Arm"), "not in or next to your hex"),
         (Choice("maneuver", "Head Butt", 1, "Head"), "not an action"),

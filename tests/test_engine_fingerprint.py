@@ -3,7 +3,9 @@ logs of seeded random fights over every preset pairing (scripts/engine_fingerpri
 
 A refactor or speed-up must leave it unchanged. A rules fix that changes it updates the
 pinned value in the same commit and says why (README, Benchmarks). History:
-3eccf564... (10 a pair) before issue 12; a7d3e637... after its seven readings.
+3eccf564... (10 a pair) before issue 12; a7d3e637... after its seven readings. Issue 19
+(weapons) added the armed presets: the unarmed pairings' fingerprint stayed c9f7abb5...,
+the whole one is pinned beside it.
 """
 
 from __future__ import annotations
@@ -13,11 +15,22 @@ from pathlib import Path
 
 SCRIPT = Path(__file__).parent.parent / "scripts" / "engine_fingerprint.py"
 #: 3 fights a pair (the script's default of 10 gives a7d3e63748a1c820...)
-PINNED = ("c9f7abb5d883c09442374f425f8b1eae6efdd559cd4ed7c6958f51ffaa12f32f", 10257)
+UNARMED = ("c9f7abb5d883c09442374f425f8b1eae6efdd559cd4ed7c6958f51ffaa12f32f", 10257)
+#: every preset pairing, the armed presets included (issue 19)
+PINNED = ("33df4cc274b1e1fa39042056d09625e9e50ed7af37d00589fc4a972b89e2c5ff", 29326)
 
 
-def test_engine_fingerprint_is_pinned():
+def _script():
     spec = importlib.util.spec_from_file_location("engine_fingerprint", SCRIPT)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    assert mod.fingerprint(3) == PINNED, "the engine's behaviour changed: see the module docstring"
+    return mod
+
+
+def test_unarmed_fights_are_unchanged_by_the_weapons():
+    """Issue 19: the weapons change no unarmed fight (the pre-weapons fingerprint)."""
+    assert _script().fingerprint(3, unarmed=True) == UNARMED
+
+
+def test_engine_fingerprint_is_pinned():
+    assert _script().fingerprint(3) == PINNED, "the engine's behaviour changed: see the module docstring"

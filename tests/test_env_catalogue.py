@@ -19,7 +19,7 @@ def test_catalogue_size_is_the_sum_of_parameter_domains(game: Game) -> None:
     cat = catalogue_for(t)
     man = 0
     for name, m in t.maneuvers.items():
-        if m.unarmed:
+        if name in t.unarmed_maneuvers:
             turns, locs, opts = param_domain(t, name)
             man += len(turns) * len(locs) * len(opts)
     # phase now/wait, end, release, pass, hold follow/let go + risk 0..max

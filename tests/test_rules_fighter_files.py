@@ -115,8 +115,9 @@ def test_riding_limit_one_characteristic_aom192(co, limit):
 def test_proposed_governing_characteristics_aom192():
     """§1.2 aom192 states Combat = ST + CO only; the others are PROPOSED data."""
     gov = DATA.creation.governing
+    weapon_skills = {w: ["ST", "CO"] for w in ("Sword", "Knife", "Axe", "Spear", "Staff", "Shield")}
     assert gov == {"Combat": ["ST", "CO"], "Martial Arts": ["CO", "WP"], "Tactics": ["IQ", "PE"],
-                   "Athletics": ["ST", "CO"], "Riding": ["CO"]}
+                   "Athletics": ["ST", "CO"], "Riding": ["CO"], **weapon_skills}
     assert (DATA.creation.base_limit, DATA.creation.talent_bonus,
             DATA.creation.limitation_penalty) == (6, 2, -2)
     # Martial Arts CO 1, WP 2 -> 7; Tactics needs IQ and PE both positive
@@ -306,12 +307,14 @@ def test_switched_off_still_checks_names_par_1_2():
 
 
 def test_shipped_presets_are_legal_characters_par_1_2():
-    """All six presets pass the §1.2 limits with the shipped (PROPOSED) data."""
-    assert preset_names() == ["boris", "chu", "cogan", "novice", "rider", "urlik"]
+    """All nine presets (six unarmed, three armed: issue 19) pass the §1.2 limits with the
+    shipped (PROPOSED) data."""
+    assert preset_names() == ["boris", "chu", "cogan", "guard", "knife_fighter", "novice",
+                              "rider", "spearman", "urlik"]
     for stem in preset_names():
         raw = read_toml(FIGHTERS_DIR / f"{stem}.toml")
         assert raw.get("creation_limits", True) is True, stem
-        assert load_profile(stem, DATA).name.lower() == stem
+        assert load_profile(stem, DATA).name.lower().replace(" ", "_") == stem
 
 
 # --------------------------------------------------------------------------- file errors

@@ -11,8 +11,11 @@ from tests.rules_kit import duel, events, fighter, last, react, risk, strike
 # RULES §3, rows and entries limited to maneuvers available bare-handed (Block, Parry,
 # Stand and attack, Advance and attack and Close Combat Weapon Attack need a weapon).
 GRAPH = {
-    "Side-step dodge": {"Martial Strike"},
-    "Forearm Block": {"Punch", "Head Butt", "Martial Strike", "Martial Kick", "Arm Grab"},
+    "Block": {"Stand and attack", "Martial Strike", "Punch", "Close Combat Weapon Attack"},
+    "Side-step dodge": {"Stand and attack", "Martial Strike", "Close Combat Weapon Attack"},
+    "Parry": {"Advance and attack"},
+    "Forearm Block": {"Punch", "Head Butt", "Martial Strike", "Martial Kick", "Arm Grab",
+                      "Close Combat Weapon Attack"},
     "Rolling Dodge": {"Martial Strike", "Martial Kick"},
     "Drop Dodge": {"Martial Kick", "Leg Sweep"},
     "Martial Strike": {"Martial Strike", "Arm Grab", "Head Lock"},
@@ -31,7 +34,7 @@ def names(state) -> set[str]:
 
 
 def test_follow_on_graph_data_matches_par_3():
-    """§3: rules.toml's follow_ons equal the §3 table (unarmed part)."""
+    """§3: rules.toml's follow_ons equal the §3 table (weapon rows included)."""
     data, _ = load_rules_data()
     assert {k: set(v) for k, v in data.follow_ons.items()} == GRAPH
 
@@ -70,8 +73,9 @@ def test_follow_on_window_after_a_successful_attack_par_3(maneuver, location, po
 @pytest.mark.parametrize(
     ("reaction", "attack_name", "expected"),
     [
-        ("Forearm Block", "Martial Strike", GRAPH["Forearm Block"]),
-        ("Side-step dodge", "Martial Strike", GRAPH["Side-step dodge"]),
+        # unarmed defenders: the weapon follow-ups need a weapon in hand (aom3211, aom3142)
+        ("Forearm Block", "Martial Strike", GRAPH["Forearm Block"] - {"Close Combat Weapon Attack"}),
+        ("Side-step dodge", "Martial Strike", {"Martial Strike"}),
         ("Drop Dodge", "Martial Strike", GRAPH["Drop Dodge"]),
         ("Leg Grab", "Martial Kick", GRAPH["Leg Grab"]),
         # a Rolling Dodge carries B through A's hex, leaving A behind B: only the Martial

@@ -29,7 +29,7 @@ def rows() -> dict[str, dict[str, str]]:
 
 
 ROWS = rows() if CSV.exists() else {}
-UNARMED = sorted(n for n in ROWS if n in M and M[n].unarmed)
+UNARMED = sorted(n for n in ROWS if n in M and M[n].available and not M[n].armed_only)
 
 
 def csv_tags(s: str) -> set[str] | None:
@@ -65,17 +65,21 @@ def csv_aim(s: str):
 
 
 def test_every_csv_maneuver_is_in_the_rules_data_par_2():
-    """§2: the data has every maneuver of maneuvers.csv, plus only Stand up (§5.18)."""
+    """§2: the data has every maneuver of maneuvers.csv, plus only Stand up (§5.18),
+    Drop weapon (aom314a: dropping is free) and Pull out weapon (§1.15, aom1d35)."""
     assert set(ROWS) <= set(M)
-    assert set(M) - set(ROWS) == {"Stand up"}
+    assert set(M) - set(ROWS) == {"Stand up", "Drop weapon", "Pull out weapon"}
 
 
-def test_weapon_maneuvers_are_not_available_unarmed_par_2():
+def test_weapon_maneuvers_are_armed_only_par_2():
     """§2.1/§2.2: Block, Parry, Stand and attack, Advance and attack, Close Combat Weapon
-    Attack and Ready weapon need a weapon; Speak is out of scope."""
-    off = {n for n, m in M.items() if not m.unarmed}
-    assert off == {"Block", "Parry", "Stand and attack", "Advance and attack",
-                   "Close Combat Weapon Attack", "Ready weapon", "Speak"}
+    Attack and Ready weapon need a weapon (with Drop weapon, aom314a, and Pull out weapon,
+    aom1d35, they are the armed-only maneuvers); Speak is out of scope."""
+    armed = {n for n, m in M.items() if m.armed_only}
+    assert armed == {"Block", "Parry", "Stand and attack", "Advance and attack",
+                     "Close Combat Weapon Attack", "Ready weapon", "Drop weapon",
+                     "Pull out weapon"}
+    assert {n for n, m in M.items() if not m.available} == {"Speak"}
 
 
 @pytest.mark.parametrize("name", UNARMED)

@@ -47,7 +47,10 @@ DEFAULTS = [
     ("§5.6", "maneuvers|Grapple|tags", ["A"]),
     ("§5.7", "maneuvers|Martial Kick|reacts_to", ["adjacent_entry"]),
     ("§5.8", "maneuvers|Pull Down|damage", 3),
-    ("§5.10", "maneuvers|Parry|unarmed", False),
+    ("§5.10", "maneuvers|Parry|weapon", "parry"),
+    ("§5.10", "maneuvers|Parry|moves", "away"),
+    ("§5.12", "forearm_block|bonus_vs_close_weapons", 0),
+    ("§5.12", "forearm_block|bonus_vs_melee_weapons", -2),
     ("§5.11", "drop_dodge|by_aim",
      {"Head": 4, "Eyes": 4, "Throat": 4, "Chest": 2, "Arm": 2, "Hand": 2, "Abdomen": 1,
       "Groin": 1, "Leg": 0}),
@@ -202,7 +205,7 @@ def test_sixth_brawling_maneuver_is_omitted_par_5_9():
     """§5.9 PROPOSED: the unknown brawling maneuver 3.2.1.5 is omitted: the Combat-skill
     attacks are exactly Punch, Kick, Head Butt, Grapple."""
     combat = {n for n, m in DATA.maneuvers.items()
-              if m.skill == "Combat" and m.category in ("strike", "grab") and m.unarmed}
+              if m.skill == "Combat" and m.category in ("strike", "grab") and m.available}
     assert combat == {"Punch", "Kick", "Head Butt", "Grapple"}
 
 
@@ -210,7 +213,7 @@ def test_parry_needs_a_weapon_par_5_10():
     """§5.10 PROPOSED: Parry needs a weapon: never offered bare-handed."""
     state, _ = duel(fighter("A", ma=3), fighter("B", combat=3))
     state.apply(attack("Martial Strike"))
-    assert state.why_illegal(react("Parry")) == "Parry: needs a weapon, not available unarmed"
+    assert state.why_illegal(react("Parry")) == "Parry: needs a parry weapon in hand"
 
 
 def test_drop_dodge_table_override_par_5_11():

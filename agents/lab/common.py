@@ -125,4 +125,4 @@ def unarmed_maneuvers(rules: RuleSet) -> list[str]:
     """The maneuvers an unarmed fighter can use under these rules (the ablation default)."""
     from hexdojo.envs.rules import load_tables
 
-    return [m for m, spec in load_tables(rules.spec).data.maneuvers.items() if spec.unarmed]
+    return list(load_tables(rules.spec).unarmed_maneuvers)

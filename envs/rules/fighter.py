@@ -31,6 +31,15 @@ class ArmourSpec(_Model):
     locations: dict[str, float] = Field(default_factory=dict)
 
 
+class Loadout(_Model):
+    """Weapons a fighter carries (§2.1, aom314a): in the right and left hand (a two-handed
+    weapon in ``right``, ``left`` empty) and sheathed (drawn with Ready weapon)."""
+
+    right: str | None = None
+    left: str | None = None
+    sheathed: list[str] = Field(default_factory=list)
+
+
 class RiskSpec(_Model):
     ap: int = Field(default=1, ge=0, le=12)
     initiative: int = Field(default=1, ge=0, le=12)
@@ -55,6 +64,7 @@ class FighterFile(_Model):
     talents: list[str] = Field(default_factory=list)  # skills with a talent: limit +2 (aom192)
     limitations: list[str] = Field(default_factory=list)  # skills with a limitation: -2
     creation_limits: bool = True  # false: a monster or legend, past the §1.2 limits
+    weapons: Loadout = Field(default_factory=Loadout)
 
 
 CHAR_RANGE = (-10.0, 10.0)  # aomchar: normal -5..+5; exceptional beings beyond
@@ -86,6 +96,14 @@ class Profile:
     source: str = ""
     raw: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
     helmet_mod: int = 0  # half points on rolls of helmets.characteristic (PE, §1.4 aom312)
+    #: weapons in the right and left hand at the start (a two-handed one in both), sheathed
+    hands: tuple[str | None, str | None] = (None, None)
+    sheathed: tuple[str, ...] = ()
+
+    @property
+    def armed(self) -> bool:
+        """Carries any weapon (in hand or sheathed)."""
+        return self.hands != (None, None) or bool(self.sheathed)
 
     def char(self, name: str) -> int:
         return self.chars.get(name, 0)
@@ -197,6 +215,28 @@ def _armour(ff: FighterFile, rules: RulesData, source: str) -> tuple[dict[str, i
     return pv, helmet_mod
 
 
+def _loadout(ff: FighterFile, rules: RulesData, source: str
+             ) -> tuple[tuple[str | None, str | None], tuple[str, ...]]:
+    """The weapons in hand (a two-handed weapon fills both hands) and sheathed, each a
+    weapon of the rules data ([weapons.*])."""
+    w = ff.weapons
+    allowed = f"a weapon of the rules data: {list(rules.weapons)}"
+    for fld, wid in (("weapons.right", w.right), ("weapons.left", w.left)):
+        if wid is not None and wid not in rules.weapons:
+            raise _bad(source, fld, wid, f"unknown weapon; {suggestion(wid, rules.weapons)}")
+    for wid in w.sheathed:
+        if wid not in rules.weapons:
+            raise _bad(source, "weapons.sheathed", wid, f"unknown weapon; {allowed}")
+    if w.left is not None and rules.weapons[w.left].hands == 2:
+        raise _bad(source, "weapons.left", w.left, "a two-handed weapon goes in 'right'")
+    if w.right is not None and rules.weapons[w.right].hands == 2:
+        if w.left is not None:
+            raise _bad(source, "weapons.left", w.left,
+                       f"both hands hold the two-handed {w.right}: leave 'left' empty")
+        return (w.right, w.right), tuple(w.sheathed)
+    return (w.right, w.left), tuple(w.sheathed)
+
+
 def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> Profile:
     """Validate a fighter description against the rules (names of skills, locations...)."""
     try:
@@ -205,6 +245,7 @@ def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> 
         raise RulesError(format_validation_error(source, exc, FighterFile)) from None
     _check_sheet(ff, rules, source)
     pv, helmet_mod = _armour(ff, rules, source)
+    hands, sheathed = _loadout(ff, rules, source)
     return Profile(
         name=ff.name,
         style=ff.style,
@@ -221,6 +262,8 @@ def profile_from_dict(raw: Mapping[str, Any], rules: RulesData, source: str) -> 
         source=source,
         raw=dict(raw),
         helmet_mod=h2(helmet_mod),
+        hands=hands,
+        sheathed=sheathed,
     )
 
 

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .tables import Tables, band, h2
+from .weapons import used_weapon
 
 if TYPE_CHECKING:
     from .fighter import Profile
@@ -135,20 +136,30 @@ def aim_attack(t: Tables, location: str) -> int:
     return t.aim[t.loc_aim[location]].attack
 
 
-def attack_basic(s: State, x: int, y: int, maneuver: str, location: str | None
-                 ) -> tuple[int, Terms]:
+def attack_basic(s: State, x: int, y: int, maneuver: str, location: str | None,
+                 option: int = 0) -> tuple[int, Terms]:
     """§1.8 basic attack value (half points) and its terms: skill (+ specialism) + CO (+
-    encumbrance, doubled for Martial Arts) + modifiers + wounds and stagger/stun."""
+    encumbrance, doubled for Martial Arts) + modifiers + wounds and stagger/stun. A weapon
+    attack (``option``: its hand and mode) rolls the weapon's skill and adds its attack
+    modifier, the closing one when it advances (aom3142, aom3143, aom315)."""
     m = s.t.maneuvers[maneuver]
-    return s.basic(x, m.skill, m.characteristic, m.specialisms,
-                   attack_modifiers(s, x, y, maneuver, location))
+    extra = attack_modifiers(s, x, y, maneuver, location)
+    skill = m.skill
+    if m.weapon is not None:
+        wid = used_weapon(s, x, maneuver, option)
+        if wid is not None:
+            w = s.t.weapons[wid]
+            skill = w.skill
+            extra.append((w.name, h2(w.closing_attack_mod if m.advances else w.attack_mod)))
+    return s.basic(x, skill, m.characteristic, m.specialisms, extra)
 
 
 def defence_basic(s: State, y: int, x: int, rname: str | None, attack: str | None,
-                  location: str | None) -> tuple[int, Terms]:
+                  location: str | None, option: int = 0) -> tuple[int, Terms]:
     """§1.8 defence table (aom315): basic defence (half points) and terms of ``y`` against
     ``x``'s ``attack`` aimed at ``location``, by ``y``'s defensive reaction ``rname`` or,
-    for None, the default defence."""
+    for None, the default defence. A Block or Parry (``option``: the hand) rolls the
+    weapon's skill and adds its parry bonus (aom315)."""
     t = s.t
     extra: Terms = []
     h_by = s.hold_by(y)
@@ -160,7 +171,14 @@ def defence_basic(s: State, y: int, x: int, rname: str | None, attack: str | Non
         return s.basic(y, d.skill, d.characteristic, d.specialisms, extra)
     m = t.maneuvers[rname]
     extra.append((rname, defence_bonus(t, rname, attack, location)))
-    return s.basic(y, m.skill, m.characteristic, m.specialisms, extra)
+    skill = m.skill
+    if m.weapon is not None:
+        wid = used_weapon(s, y, rname, option)
+        if wid is not None:
+            w = t.weapons[wid]
+            skill = w.skill
+            extra.append((f"{w.name} parry bonus", h2(w.parry_bonus)))
+    return s.basic(y, skill, m.characteristic, m.specialisms, extra)
 
 
 def defence_bonus(t: Tables, rname: str, attack: str | None, location: str | None) -> int:
@@ -174,7 +192,13 @@ def defence_bonus(t: Tables, rname: str, attack: str | None, location: str | Non
         aim = t.loc_aim[location] if location is not None else t.data.attack.default_aim
         return h2(dd.by_aim.get(aim, 0))
     if m.category == "block":
-        return h2(t.data.forearm_block.bonus_vs_unarmed)
+        fb = t.data.forearm_block
+        need = t.maneuvers[attack].weapon if attack in t.maneuvers else None
+        if need == "close":  # §5.12 PROPOSED: reduced against weapons
+            return h2(fb.bonus_vs_close_weapons)
+        if need == "melee":
+            return h2(fb.bonus_vs_melee_weapons)
+        return h2(fb.bonus_vs_unarmed)
     return h2(m.defence_bonus)
 
 
@@ -209,12 +233,14 @@ def damage_type(t: Tables, maneuver: str, option: int) -> str:
     return types[min(option, len(types) - 1)]
 
 
-def damage_extra(t: Tables, maneuver: str, margin: int, loc: str, use_margin: bool = True) -> Terms:
-    """aom316: the damage roll's modifiers: the maneuver's rating, the attack's margin
+def damage_extra(t: Tables, maneuver: str, margin: int, loc: str, use_margin: bool = True,
+                 rating: int | None = None) -> Terms:
+    """aom316: the damage roll's modifiers: the maneuver's rating (a weapon attack's:
+    ``rating``, its mode's, half points), the attack's margin
     (``attack.margin_damage_per_point`` of it, floored to half points) and the location."""
     m = t.maneuvers[maneuver]
     per_point = t.data.attack.margin_damage_per_point
-    return [("rating", h2(m.damage or 0)),
+    return [("rating", h2(m.damage or 0) if rating is None else rating),
             ("margin", int(margin * per_point) if use_margin else 0),
             (f"location {loc}", t.aim[t.loc_aim[loc]].damage)]
 

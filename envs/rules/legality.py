@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from . import hexgrid as hx
+from . import weapons as wp
 from .memo import edge_flags, memo_for
 from .model import Choice
 from .tables import Tables, param_domain
@@ -18,7 +19,9 @@ from .tables import Tables, param_domain
 if TYPE_CHECKING:
     from .state import State
 
-DEFENSIVE = frozenset({"dodge", "block", "leg_grab"})
+DEFENSIVE = frozenset({"dodge", "block", "leg_grab", "weapon_block", "parry"})
+#: maneuvers about one's own weapons: their blocks are keyed by the fighter's gear
+GEAR = frozenset({"ready", "drop", "pull_out"})
 _new = tuple.__new__  # fast Choice construction in the hot loop
 
 
@@ -35,6 +38,7 @@ class Window(NamedTuple):
     restrict: str | None = None  # follow_on_defence restriction for the defender
     reactions_only: tuple[str, ...] | None = None  # explicit list (e.g. soak window)
     follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
+    own_hand: int | None = None  # a follow-on after a Block: the hand that blocked (aom3145)
 
 
 # ---------------------------------------------------------------- maneuver level
@@ -71,10 +75,8 @@ def maneuver_reason(s: State, i: int, name: str, w: Window) -> str | None:
     m = t.maneuvers.get(name)
     if m is None:
         return f"unknown maneuver {name!r}"
-    if not m.unarmed:
-        if m.category == "speak":
-            return f"{name}: not available in this simulator (out of scope)"
-        return f"{name}: needs a weapon, not available unarmed"
+    if not m.available:
+        return f"{name}: not available in this simulator (out of scope)"
     hold_on = s.hold_on(i)
     return _window_reason(s, name, m, w, hold_on) or _fighter_reason(s, i, name, m, hold_on)
 
@@ -89,6 +91,10 @@ def _window_reason(s: State, name: str, m: Any, w: Window, hold_on: Any) -> str 
         if name not in t.follow_ons.get(w.after or "", ()):
             nexts = ", ".join(t.follow_ons.get(w.after or "", ())) or "none"
             return f"{name}: does not follow {w.after} (follow-ups: {nexts})"
+        if w.own_hand is not None and name in t.data.armed.two_handed_block_bars:
+            blocker = wp.weapon_in(s, w.fighter, w.own_hand)
+            if blocker is not None and blocker.hands == 2:
+                return f"{name}: not after a block with the two-handed {blocker.name} (aom3221)"
     elif w.reactions_only is not None:
         if name not in w.reactions_only:
             return f"{name}: not possible now (only {', '.join(w.reactions_only)})"
@@ -101,23 +107,29 @@ def _window_reason(s: State, name: str, m: Any, w: Window, hold_on: Any) -> str 
         if m.category in DEFENSIVE and w.no_defence:
             return f"{name}: no defensive reaction is allowed against {w.attack}"
         if w.restrict is not None:
-            return limb_reason(s, name, m, hold_on, w.restrict)
+            return limb_reason(s, w.fighter, name, m, hold_on, w.restrict)
     return None
 
 
-def locked_limb(t: Tables, after: str, blocked: str | None) -> str | None:
+def locked_limb(t: Tables, after: str, blocked: str | None,
+                blocked_arm: str | None = None) -> str | None:
     """The limb of the target that stays locked while ``after`` is followed up (§3,
-    aom322e: after a Forearm Block, the limb whose attack ``blocked`` was blocked)."""
+    aom322e, aom3145: after a Forearm Block or a Block, the limb whose attack ``blocked``
+    was blocked; a weapon attack's: the arm that holds the weapon, ``blocked_arm``)."""
     if blocked is not None and t.data.follow_on_defence.get(after) == "blocked_limb":
+        if t.maneuvers[blocked].weapon is not None and blocked_arm is not None:
+            return blocked_arm
         return t.maneuvers[blocked].limb
     return None
 
 
-def limb_reason(s: State, name: str, m: Any, hold_on: Any, locked: str | None = None) -> str | None:
+def limb_reason(s: State, i: int, name: str, m: Any, hold_on: Any,
+                locked: str | None = None) -> str | None:
     """Is the limb the maneuver is made with free? An arm maneuver needs a free arm: a hold
     leaves the held fighter its kind's ``free_arms`` (aom3225: not the grabbed arm), and a
     ``locked`` limb (a block locked it, aom322e) takes one more; so a blocked punch leaves
-    the other arm free, a blocked kick both arms. A locked leg or head makes no maneuver."""
+    the other arm free, a blocked kick both arms. A hand holding a weapon is not free
+    (``weapons.busy_arms``). A locked leg or head makes no maneuver."""
     if m.limb is None:
         return None
     t = s.t
@@ -125,8 +137,11 @@ def limb_reason(s: State, name: str, m: Any, hold_on: Any, locked: str | None = 
         arms = t.hold_kinds[hold_on.kind].free_arms if hold_on is not None else t.data.holds.arms
         if locked == "arm":
             arms -= 1
+        if s.fighters[i].hands != (None, None) or locked in t.data.armed.arm_locations:
+            arms -= wp.busy_arms(s, i, hold_on, locked)
         if arms < 1:
-            why = "the blocked arm is locked (aom322e)" if locked == "arm" else "no free arm"
+            why = "the blocked arm is locked (aom322e)" if locked == "arm" else \
+                "no free arm (a hand holding a weapon is not free)"
             held = f" ({hold_on.kind} hold leaves {t.hold_kinds[hold_on.kind].free_arms})" if hold_on else ""
             return f"{name}: {why}{held}"
     elif m.limb == locked:
@@ -158,15 +173,36 @@ def _fighter_reason(s: State, i: int, name: str, m: Any, hold_on: Any,
             return f"{name}: not allowed while held ({hold_on.kind} hold, §1.18/§5.14)"
         if kind.held_attacks_barred_from_behind and hold_on.from_behind and t.is_attack(name):
             return f"{name}: grappled from behind, cannot attack the holder (aom3216)"
-    limb = limb_reason(s, name, m, hold_on)
+    limb = limb_reason(s, i, name, m, hold_on)
     if limb:
         return limb
+    gear = _gear_reason(s, i, name, m)
+    if gear:
+        return gear
     if s.hold_by(i) is not None and (m.category == "move" or m.moves is not None):  # holding
         return f"{name}: holding someone; release first (a holder cannot leave the hex)"
     if f.mounted and m.mounted == "no":
         return f"{name}: not allowed mounted (§1.20)"
     if f.mounted and m.kick and m.range == 1 and not t.data.mounted.range1_kicks_allowed:
         return f"{name}: no kicks at range 1 from the saddle (§5.26)"
+    return None
+
+
+def _gear_reason(s: State, i: int, name: str, m: Any) -> str | None:
+    """Weapon maneuvers need the weapon (aom3142, aom3145, aom3211), Ready weapon something
+    to ready and a hand for it (aom314a), Pull out weapon a weapon stuck in one (aom1d35)."""
+    f = s.fighters[i]
+    if m.weapon is not None and not wp.has_weapon_for(s, i, m):
+        return f"{name}: needs a {m.weapon} weapon in hand"
+    if m.category == "ready":
+        if not f.sheathed and not (s.dropped and wp.ground_here(s, i)):
+            return f"{name}: no weapon sheathed or lying in the hex"
+        if f.hands[0] is not None and f.hands[1] is not None:
+            return f"{name}: no empty hand"
+    if m.category == "drop" and f.hands == (None, None):
+        return f"{name}: nothing in hand"
+    if m.category == "pull_out" and not f.stuck:
+        return f"{name}: no weapon is stuck in {f.name}"
     return None
 
 
@@ -219,6 +255,8 @@ def geometry_reason(
         return None
     if m.range == 0:
         return _close_reason(s, i, name, m, target, facing)
+    if m.weapon is not None:
+        return _weapon_reach_reason(s, i, name, m, target, option, facing)
     return _reach_reason(s, i, name, m, target, option, facing)
 
 
@@ -248,7 +286,13 @@ def _defence_geometry(s: State, i: int, name: str, m: Any, option: int, facing: 
                       attacker: int) -> str | None:
     """A defensive reaction: the attack through the front arc (aom315), room to dodge."""
     arc = s.arc(attacker, i, facing)
-    if m.front_arc_only and arc not in hx.FRONT_ARC:
+    blocker = wp.weapon_in(s, i, option) if m.weapon == "block" and option in (0, 1) else None
+    if blocker is not None and blocker.block_arc == "shield_side":
+        side = s.t.data.armed.shield_side[s.t.data.armed.hand_locations[option]]
+        if arc not in side:  # aom3145: a shield covers the three hexes of its side
+            return (f"{name}: the attack comes from the {hx.RELATIVE_NAMES[arc]}; the "
+                    f"{blocker.name} covers {', '.join(hx.RELATIVE_NAMES[d] for d in side)}")
+    elif m.front_arc_only and arc not in hx.FRONT_ARC:
         return (f"{name}: the attack comes from the {hx.RELATIVE_NAMES[arc]}; only attacks "
                 "through the front three hexes can be defended")
     if m.moves is not None:
@@ -297,6 +341,38 @@ def _reach_reason(s: State, i: int, name: str, m: Any, target: int, option: int,
         d = hx.direction_to(pos, g.pos)
         if d is None or not hx.in_front_arc(d, facing):
             return f"{name}: {g.name} is not in your front three hexes"
+    return None
+
+
+def _weapon_reach_reason(s: State, i: int, name: str, m: Any, target: int, option: int,
+                         facing: int) -> str | None:
+    """A melee weapon attack: the target in the weapon's strike zone (aom3142: the front
+    three hexes, a polearm's also the three beyond), not in one's own hex
+    (``armed.melee_in_own_hex``); Advance and attack first steps one hex forward into an
+    empty hex (aom3143)."""
+    f, g = s.fighters[i], s.fighters[target]
+    hand, _ = wp.split(s.t, m, option)
+    w = wp.weapon_in(s, i, hand) if hand in (0, 1) else None
+    if w is None or w.kind != "melee":
+        return None  # option_reason says why (hand_reason)
+    pos = f.pos
+    if m.advances:
+        if s.hold_on(i) is not None or s.hold_by(i) is not None:
+            return f"{name}: cannot advance while holding or held"
+        pos = hx.neighbour(f.pos, facing)
+        if not s.on_board(pos):
+            return f"{name}: would leave the arena"
+        if not s.t.data.armed.advance_into_occupied and any(
+                h.pos == pos and h.idx != i and h.out is None for h in s.fighters):
+            return f"{name}: the hex to advance into is occupied"
+    if g.pos == pos:
+        if s.t.data.armed.melee_in_own_hex:
+            return None
+        return (f"{name}: {g.name} is in your hex; a {w.name} strikes into the front hexes "
+                "(close combat needs a close-combat weapon)")
+    if g.pos not in wp.strike_zone(s, pos, facing, w):
+        return f"{name}: {g.name} is out of the {w.name}'s reach (front three hexes" + (
+            " and the three beyond)" if w.reach >= 2 else ")")
     return None
 
 
@@ -375,12 +451,36 @@ def location_reason(s: State, i: int, name: str, target: int | None, loc: str | 
     return None
 
 
-def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | None:
+def option_reason(s: State, i: int, name: str, turn: int, option: int,
+                  w: Window | None = None) -> str | None:
+    """The option's own checks: a throw's landing hex; the hand and mode of a weapon
+    maneuver (``weapons.hand_reason``); the weapon Ready weapon readies; the hand a weapon
+    is dropped from."""
     m = s.t.maneuvers[name]
     if m.category == "throw":
         dest = throw_destination(s, i, turn, option)
         if not s.on_board(dest):
             return f"{name}: the landing hex is off the arena"
+    elif m.weapon is not None:
+        restrict = w.restrict if w is not None and w.kind == "reaction" else None
+        return wp.hand_reason(s, i, name, m, option, s.hold_on(i), restrict,
+                              w.own_hand if w is not None else None)
+    elif m.category == "ready":
+        return wp.ready_reason(s, i, name, option)
+    elif m.category == "drop" and s.fighters[i].hands[option] is None:
+        return f"{name}: nothing in the {wp.HAND_NAMES[option]} hand"
+    elif m.category == "drop" and option == 1 and s.fighters[i].hands[0] == s.fighters[i].hands[1] \
+            and s.t.weapons[s.fighters[i].hands[1]].hands == 2:
+        return f"{name}: the two-handed weapon is dropped as the right hand's"
+    return None
+
+
+def grab_location_reason(s: State, name: str, m: Any, loc: str | None, w: Window) -> str | None:
+    """aom3225: an Arm Grab after a Forearm Block grabs the blocked arm: the weapon arm
+    when the blocked attack was made with a weapon (the follow-on window's ``restrict``)."""
+    if (w.kind == "follow_on" and m.category == "grab" and w.restrict is not None
+            and w.restrict in s.t.data.armed.arm_locations and loc != w.restrict):
+        return f"{name}: grabs the blocked arm ({w.restrict}, aom3225)"
     return None
 
 
@@ -393,7 +493,8 @@ def option_reason(s: State, i: int, name: str, turn: int, option: int) -> str | 
 # absolute hexes was rarely met twice in a fight.
 
 #: attacks reach at most this far: range 1 after an optional one-hex advance (flying
-#: kick); from farther away geometry_reason rejects every attack, whatever the offset
+#: kick); from farther away geometry_reason rejects every attack, whatever the offset. A
+#: polearm reaches one hex more (``Tables.attack_reach``).
 ATTACK_REACH = 2
 
 
@@ -420,12 +521,20 @@ def _situation(s: State, i: int, kind: str, w: Window) -> tuple[Any, ...]:
         return ("move", f.facing, edge_flags(fp, radius, reach), tuple(near), w.follow)
     if kind == "defence":
         a = s.fighters[w.attacker]  # type: ignore[index]
+        gear = wp.gear_key(s, i)
         return ("defence", f.facing, s.attack_direction(w.attacker, i),  # type: ignore[arg-type]
-                a.pos == f.pos, edge_flags(f.pos, radius, 1), s.on_board(a.pos))
+                a.pos == f.pos, edge_flags(f.pos, radius, 1), s.on_board(a.pos),
+                None if gear is None else (gear, w.restrict, _hold_loc(s.hold_on(i))))
+    if kind == "gear":
+        return ("gear", wp.gear_key(s, i))
     raise ValueError(f"no situation for {kind!r}")
 
 
-def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any) -> tuple[Any, ...]:
+def _hold_loc(h: Any) -> Any:
+    return None if h is None else (h.kind, h.location)
+
+
+def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any, w: Window) -> tuple[Any, ...]:
     """Everything ``target_reason``, ``location_reason``, ``geometry_reason`` and
     ``option_reason`` read for an attack by ``i`` on ``tg``: the target's state, the holds
     between them, heights when mounted, the target's offset (None beyond ATTACK_REACH), the
@@ -435,19 +544,36 @@ def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any) -> tuple[
     fp = f.pos
     dq = g.pos[0] - fp[0]
     dr = g.pos[1] - fp[1]
-    offset = (dq, dr) if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * ATTACK_REACH else None
-    return (tg, s.game.sides[i] == s.game.sides[tg], g.out is None, g.prone, g.height, offset, f.facing,
-            edge_flags(fp, s.game.radius, 1), f.mounted, f.height,
-            None if hold_on is None else hold_on.holder,
-            None if holding is None else (holding.held, holding.kind, holding.location))
+    gear = wp.gear_key(s, i)
+    reach = ATTACK_REACH if gear is None else s.t.attack_reach
+    offset = (dq, dr) if abs(dq) + abs(dr) + abs(dq + dr) <= 2 * reach else None
+    key = (tg, s.game.sides[i] == s.game.sides[tg], g.out is None, g.prone, g.height, offset, f.facing,
+           edge_flags(fp, s.game.radius, 1), f.mounted, f.height,
+           None if hold_on is None else hold_on.holder,
+           None if holding is None else (holding.held, holding.kind, holding.location))
+    if gear is None:
+        if w.restrict is not None and w.restrict in s.t.data.armed.arm_locations:
+            return key + (w.restrict,)  # a follow-on's grab reads the blocked weapon arm
+        return key
+    # a weapon attack also reads the hands, AP (mode costs), the hold's arm, what a block
+    # locked or engaged (the window) and who stands where it would advance to
+    near = tuple((h.pos[0] - fp[0], h.pos[1] - fp[1]) for h in s.fighters
+                 if h.idx not in (i, tg) and h.out is None and hx.distance(h.pos, fp) <= 1)
+    return key + (gear, _hold_loc(hold_on), w.restrict if w.kind == "reaction" else None,
+                  w.own_hand, near)
 
 
-def fighter_status(f: Any, hold_on: Any, holding: Any, max_ap: int) -> tuple[Any, ...]:
+def fighter_status(f: Any, hold_on: Any, holding: Any, max_ap: int,
+                   gear: Any = None) -> tuple[Any, ...]:
     """Everything ``_fighter_reason`` reads about fighter ``f`` (its memo key), given the
     hold on him and his own hold; AP only as far as a maneuver's cost can tell them apart
-    (``max_ap``: the costliest maneuver's AP)."""
-    return (min(f.ap, max_ap), f.prone, f.mounted,
-            None if hold_on is None else (hold_on.kind, hold_on.from_behind), holding is not None)
+    (``max_ap``: the costliest maneuver's AP); ``gear``: his weapons (``weapons.gear_key``)
+    and, when he has any, the held arm."""
+    status = (min(f.ap, max_ap), f.prone, f.mounted,
+              None if hold_on is None else (hold_on.kind, hold_on.from_behind), holding is not None)
+    if gear is None:
+        return status
+    return status + (gear[:4], None if hold_on is None else hold_on.location)
 
 
 def _usable(s: State, i: int, w: Window) -> tuple[tuple[str, Any, str], ...]:
@@ -468,6 +594,8 @@ def _usable(s: State, i: int, w: Window) -> tuple[tuple[str, Any, str], ...]:
             kind = "attack"
         elif m.category == "move":
             kind = "move"
+        elif m.category in GEAR:
+            kind = "gear"
         elif m.category in DEFENSIVE and defence_window:
             kind = "defence"
         else:
@@ -487,11 +615,13 @@ def _block(s: State, w: Window, i: int, name: str, m: Any, tg: int | None) -> tu
         ok_locs = tuple(loc for loc in locs if location_reason(s, i, name, tg, loc) is None)
     else:
         ok_locs = t.allowed_locs[name][tg is not None and s.fighters[tg].prone]
+    if w.restrict is not None and w.kind == "follow_on" and m.category == "grab":
+        ok_locs = tuple(loc for loc in ok_locs if grab_location_reason(s, name, m, loc, w) is None)
     rows = memo_for(t).rows  # shared rows of choices: blocks hold no copies
     out: list[Choice] = []
     for tu in turns:
         for op in opts:
-            if geometry_reason(s, i, name, tg, tu, op, w) or option_reason(s, i, name, tu, op):
+            if geometry_reason(s, i, name, tg, tu, op, w) or option_reason(s, i, name, tu, op, w):
                 continue
             rkey = (name, tg, tu, op, ok_locs)
             row = rows.get(rkey)
@@ -521,13 +651,13 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
     memo.bound()
     usable_memo = memo.usable
     blocks_memo = memo.blocks
-    ukey = (w, fighter_status(f, hold_on, holding, t.max_ap_cost))
+    ukey = (w, fighter_status(f, hold_on, holding, t.max_ap_cost, wp.gear_key(s, i)))
     usable = usable_memo.get(ukey)
     if usable is None:
         usable = usable_memo[ukey] = _usable(s, i, w)
     out: list[Choice] = []
     by_target: list[tuple[int, dict[str, tuple[Choice, ...]]]] | None = None
-    moves = defences = None
+    situations: dict[str, dict[str, tuple[Choice, ...]]] = {}  # move, defence, gear
     plain = memo.plain
     for name, m, kind in usable:
         if kind == "attack":
@@ -536,7 +666,7 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
                            else s.others(i))
                 by_target = []
                 for tg in targets:
-                    tk = _target_key(s, i, tg, hold_on, holding)
+                    tk = _target_key(s, i, tg, hold_on, holding, w)
                     blocks = blocks_memo.get(tk)
                     if blocks is None:
                         blocks = blocks_memo[tk] = {}
@@ -549,14 +679,10 @@ def maneuver_choices(s: State, w: Window) -> list[Choice]:
             continue
         if kind == "none":
             blocks = plain
-        elif kind == "move":
-            if moves is None:
-                moves = _situation_blocks(s, i, kind, w)
-            blocks = moves
         else:
-            if defences is None:
-                defences = _situation_blocks(s, i, kind, w)
-            blocks = defences
+            blocks = situations.get(kind)  # type: ignore[assignment]
+            if blocks is None:
+                blocks = situations[kind] = _situation_blocks(s, i, kind, w)
         block = blocks.get(name)
         if block is None:
             block = blocks[name] = _block(s, w, i, name, m, None)
@@ -606,7 +732,8 @@ def explain(s: State, c: Choice) -> str:
     return (
         target_reason(s, i, name, c.target)
         or location_reason(s, i, name, c.target, c.location)
+        or grab_location_reason(s, name, s.t.maneuvers[name], c.location, w)
         or geometry_reason(s, i, name, c.target, c.turn, c.option, w)
-        or option_reason(s, i, name, c.turn, c.option)
+        or option_reason(s, i, name, c.turn, c.option, w)
         or f"{name}: not possible now"
     )

@@ -72,7 +72,7 @@ class FighterState:
 
     __slots__ = (
         "idx", "p", "name", "pos", "facing", "ap", "init", "phased", "prone", "mounted",
-        "height", "out", "wounds", "worst", "pen", "status",
+        "height", "out", "wounds", "worst", "pen", "status", "hands", "sheathed", "stuck",
     )
 
     def __init__(self, idx: int, profile: Profile, pos: Hex, facing: int) -> None:
@@ -92,6 +92,11 @@ class FighterState:
         self.worst = 0
         self.pen = 0  # stagger/stun penalty this turn (half points)
         self.status = ""  # "", "staggered" or "stunned" (this turn)
+        #: weapons in the right and left hand (a two-handed one in both; None: empty)
+        self.hands: tuple[str | None, str | None] = profile.hands
+        self.sheathed: tuple[str, ...] = profile.sheathed
+        #: impaling weapons stuck in him (§1.15): (weapon, location), first stuck first
+        self.stuck: tuple[tuple[str, str], ...] = ()
 
     @property
     def active(self) -> bool:
@@ -117,4 +122,7 @@ class FighterState:
         c.worst = self.worst
         c.pen = self.pen
         c.status = self.status
+        c.hands = self.hands
+        c.sheathed = self.sheathed
+        c.stuck = self.stuck
         return c

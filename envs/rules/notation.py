@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from .hexgrid import RELATIVE_NAMES
 from .model import Choice
+from .weapons import HAND_NAMES, attack_mode, used_weapon
 
 if TYPE_CHECKING:
     from .state import State
@@ -78,6 +79,13 @@ def option_words(tables: Tables, name: str, option: int) -> str:
     the option carries no meaning for it."""
     m = tables.maneuvers[name]
     data = tables.data
+    if m.weapon in ("melee", "close"):
+        hand, mode = divmod(option, tables.max_modes)
+        return f"{HAND_NAMES[hand % 2]} hand, mode {mode + 1}"
+    if m.weapon is not None or m.category == "drop":
+        return f"{HAND_NAMES[option % 2]} hand"
+    if m.category == "ready":
+        return tables.weapons[tables.weapon_ids[option]].name
     if m.category == "move":
         return f"{option} forward" if option > 0 else f"{-option} back"
     if m.moves == "side":
@@ -131,11 +139,24 @@ def choice_words(tables: Tables, c: Choice, target: str | None = None) -> str:
 
 def words(state: State, c: Choice) -> str:
     """``c`` (a choice of ``state``'s fight) in words; the target's letter only when the
-    fight has more than two fighters."""
+    fight has more than two fighters. A weapon maneuver of the deciding fighter names the
+    weapon (and mode) instead of the hand: ``Stand and attack @ Chest (sword cut)``."""
     target = None
     if c.target is not None and len(state.fighters) > 2:
         target = LETTERS[c.target % len(LETTERS)]
-    return choice_words(state.t, c, target)
+    text = choice_words(state.t, c, target)
+    m = state.t.maneuvers.get(c.maneuver or "") if c.kind == "maneuver" else None
+    d = state.decision
+    if m is None or d is None or m.weapon is None:
+        return text
+    wid = used_weapon(state, d.fighter, c.maneuver or "", c.option)
+    if wid is None:
+        return text
+    named = state.t.weapons[wid].name
+    mode = attack_mode(state, d.fighter, c.maneuver or "", c.option)
+    if mode is not None:
+        named += f" {mode.name}"
+    return text.replace(option_words(state.t, c.maneuver or "", c.option), named, 1)
 
 
 # --------------------------------------------------------------------------- words -> choice

@@ -80,7 +80,9 @@ def maneuver_reference(name: str, t: Tables | None = None) -> str:
     follows = [a for a, nexts in t.follow_ons.items() if name in nexts]
     rows = [f"#### {name}", "",
             f"- tags {'/'.join(m.tags)}, {m.ap} AP, category {m.category}"
-            + ("" if m.unarmed else " (needs a weapon: not available unarmed)"),
+            + ("" if m.available else " (out of this simulator's scope)")
+            + (f"; needs a {m.weapon} weapon in hand" if m.weapon else "")
+            + ("; armed fights only" if m.armed_only and not m.weapon else ""),
             f"- pages: {', '.join(m.pages)}"]
     if m.skill:
         defence = m.category in ("dodge", "block", "leg_grab")

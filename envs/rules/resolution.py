@@ -40,6 +40,7 @@ from .legality import (
     move_path,
     throw_destination,
 )
+from . import weapons as wp
 from .model import END, PASS, RELEASE, Choice, Decision, Hold
 from .tables import h2
 
@@ -129,8 +130,52 @@ def dispatch(s: State, i: int, c: Choice, via: str, restrict: str | None = None)
         s.log("stand_up", "§5.18", a=i, actor=f.name, maneuver=c.maneuver, via=via)
     elif m.category == "break":
         s.stack.append(BreakHoldFrame(i, c, via))
+    elif m.category in ("ready", "drop", "pull_out"):
+        handle_gear(s, i, c, m, via)
     else:
         s.stack.append(AttackFrame(i, c, via, restrict))
+
+
+def handle_gear(s: State, i: int, c: Choice, m: Any, via: str) -> None:
+    """Ready weapon (aom314a: draw or pick up, 3 AP; the others may answer it, aom3121,
+    unless it cost nothing), Drop weapon (free) and Pull out weapon (§1.15 aom1d35: 2 AP,
+    the wound worsens by ``armed.pull_out_worsens`` levels; the weapon falls in the hex)."""
+    f = s.fighters[i]
+    s.pay(i, m.ap)
+    if m.category == "drop":
+        wp.drop(s, i, c.option, "dropped", m.pages[0])
+        return
+    if m.category == "ready":
+        wid = s.t.weapon_ids[c.option]
+        how = wp.pick_up(s, i, wid)
+        s.log("ready", m.pages[0], a=i, actor=f.name, maneuver=c.maneuver, via=via, weapon=wid,
+              how=how)
+        queue = tuple((g, frozenset({"ready"})) for g in s.order or range(len(s.fighters))
+                      if g != i and s.fighters[g].out is None)
+        if m.ap > 0 and queue:  # aom314a: at 0 AP nobody may react
+            s.stack.append(ReactionsFrame(i, c.maneuver or "", queue))
+        return
+    pull_out(s, i, m)
+
+
+def pull_out(s: State, i: int, m: Any) -> None:
+    """§1.15 (aom1d35, aom1d39): pull the first stuck weapon out; its wound worsens."""
+    t = s.t
+    f = s.fighters[i]
+    (wid, loc), f.stuck = f.stuck[0], f.stuck[1:]
+    k = max(j for j, (wl, _) in enumerate(f.wounds) if wl == loc) if any(
+        wl == loc for wl, _ in f.wounds) else None
+    worse = None
+    if k is not None:
+        level = min(t.fatal, f.wounds[k][1] + t.data.armed.pull_out_worsens)
+        f.wounds = f.wounds[:k] + ((loc, level),) + f.wounds[k + 1:]
+        f.worst = max(f.worst, level)
+        worse = t.wound_levels[level]
+    s.dropped = s.dropped + ((f.pos, wid),)
+    s.log("pull_out", m.pages[0], a=i, actor=f.name, weapon=wid, location=loc, wound=worse)
+    if worse is not None and f.worst >= t.fatal:
+        s.knock_out(i, "dead")
+        s.check_over()
 
 
 # ======================================================================= turn (§1.4, §1.5)
@@ -287,6 +332,8 @@ def movement_reactions(s: State, i: int, start: hx.Hex, near_before: list[int],
             trig.add("closing")
         if hx.distance(gp, pos) <= 1 and g not in near_before:
             trig.add("adjacent_entry")
+        if s.fighters[g].hands != (None, None) and wp.entered_zone(s, g, start, pos):
+            trig.add("zone_entry")  # aom3142: into a hex his melee weapon strikes
         if s.hold_on(g) is not None:
             trig.add("held")
         q.append((g, frozenset(trig)))
@@ -380,6 +427,7 @@ class AttackFrame(Frame):
         self.restrict = restrict
         self.at = At.DECLARE
         self.closed = False
+        self.zone = False
         self.react: Choice | None = None
         self.ra = 0
         self.rd = 0
@@ -397,6 +445,8 @@ class AttackFrame(Frame):
             trig = {"attack"}
             if self.closed:
                 trig.add("closing")
+            if self.zone:
+                trig.add("zone_entry")
             if s.hold_on(self.t) is not None:
                 trig.add("held")
             self.window = Window("reaction", self.t, frozenset(trig), attacker=self.a,
@@ -426,10 +476,12 @@ class AttackFrame(Frame):
                 dispatch(s, self.t, c, "reaction")
                 return
             f = s.fighters[self.t]
-            s.pay(self.t, m.ap)
+            s.pay(self.t, wp.cost(s, self.t, c.maneuver or "", c.option))
             s.set_facing(self.t, hx.turn(f.facing, c.turn))
+            weapon = {} if m.weapon is None else {
+                "weapon": wp.used_weapon(s, self.t, c.maneuver or "", c.option)}
             s.log("reaction", m.pages[0], a=self.t, actor=f.name, maneuver=c.maneuver,
-                  against=self.c.maneuver)
+                  against=self.c.maneuver, **weapon)
         elif self.at == At.ATT_RISK:
             self.ra = c.risk
             self.at = At.DEF_RISK
@@ -447,11 +499,11 @@ class AttackFrame(Frame):
         answer: a counter-attack's own attack (§1.6), else its defence (aom315; the
         default defence without a defensive reaction)."""
         c, r = self.c, self.react
-        att = attack_basic(s, self.a, self.t, c.maneuver or "", c.location)
+        att = attack_basic(s, self.a, self.t, c.maneuver or "", c.location, c.option)
         if r is not None and self.counter(s):
-            return att, attack_basic(s, self.t, self.a, r.maneuver or "", r.location)
+            return att, attack_basic(s, self.t, self.a, r.maneuver or "", r.location, r.option)
         return att, defence_basic(s, self.t, self.a, r.maneuver if r else None, c.maneuver,
-                                  c.location)
+                                  c.location, r.option if r else 0)
 
     def roll_context(self, s: State) -> dict[str, Any]:
         """Risk decisions of an attack: the attack, its aim, the target's reaction and the
@@ -464,19 +516,25 @@ class AttackFrame(Frame):
                 "reaction": r.maneuver if r else None, "basics": {self.a: ba, self.t: bd}}
 
     def declare(self, s: State) -> None:
-        m = s.t.maneuvers[self.c.maneuver or ""]
+        name = self.c.maneuver or ""
+        m = s.t.maneuvers[name]
         f = s.fighters[self.a]
         g = s.fighters[self.t]
-        s.pay(self.a, m.ap)
+        s.pay(self.a, wp.cost(s, self.a, name, self.c.option))  # a weapon mode's AP (aom3142)
         s.set_facing(self.a, hx.turn(f.facing, self.c.turn))
+        start = f.pos
         if m.range == 0 and f.pos != g.pos:
             s.place(self.a, g.pos)  # closing (aom321, aom322)
             self.closed = True
-        elif m.range == 1 and m.may_advance and self.c.option == 1:
-            s.place(self.a, hx.neighbour(f.pos, f.facing))  # flying kick (aom3222)
+        elif m.range == 1 and ((m.may_advance and self.c.option == 1) or m.advances):
+            s.place(self.a, hx.neighbour(f.pos, f.facing))  # flying kick (aom3222), advance (aom3143)
+        # aom3121: an advance into the target's strike zone may be met by Stand and attack
+        self.zone = g.hands != (None, None) and wp.entered_zone(s, self.t, start, f.pos)
+        weapon = {} if m.weapon is None else {"weapon": wp.used_weapon(s, self.a, name, self.c.option),
+                                              "mode": wp.attack_mode(s, self.a, name, self.c.option).name}
         s.log("declare", m.pages[0], a=self.a, t=self.t, actor=f.name, target=g.name,
               maneuver=self.c.maneuver, location=self.c.location, via=self.via,
-              closing=self.closed)
+              closing=self.closed, **weapon)
 
     def foiled(self, s: State) -> bool:
         """A maneuver made from a hold (Arm/wrist Lock, Martial Throw, Pull Down) is foiled
@@ -541,8 +599,21 @@ class AttackFrame(Frame):
                 if s.t.data.attack.leg_grab_pulls_kicker_in:
                     s.place(self.a, s.fighters[self.t].pos)
             if rname in s.t.follow_ons:
-                frames.append(FollowOnFrame(self.t, rname, c.maneuver))
+                frames.append(self.follow_on_after_defence(s, rname, react))
         schedule(s, frames)
+
+    def follow_on_after_defence(self, s: State, rname: str, react: Choice) -> FollowOnFrame:
+        """The defender's follow-on window after a successful defence (§3): it knows the
+        arm of a blocked weapon attack (locked, aom3145, aom322e) and the hand a Block was
+        made with (a second weapon follows, aom3145; not a strike after a two-handed
+        block, aom3221)."""
+        m = s.t.maneuvers[self.c.maneuver or ""]
+        arm = None
+        if m.weapon is not None:
+            hand, _ = wp.split(s.t, m, self.c.option)
+            arm = s.t.data.armed.arm_locations[hand]
+        own = react.option if s.t.maneuvers[rname].category == "weapon_block" else None
+        return FollowOnFrame(self.t, rname, self.c.maneuver, arm, own)
 
     def dodge_move(self, s: State, rm: Any, react: Choice) -> list[Frame]:
         """The dodger moves (aom3146, aom3147, aom322b); a dodge into or next to another
@@ -576,6 +647,9 @@ def make_hold(s: State, holder: int, held: int, kind: str, location: str | None)
     s.log("hold", s.t.hold_kinds[kind].source, holder=holder, held=held,
           actor=s.fighters[holder].name, target=s.fighters[held].name, hold=kind,
           location=location)
+    arms = s.t.data.armed.arm_locations
+    if s.t.hold_kinds[kind].drops_weapon and location in arms:  # aom3227
+        wp.drop(s, held, arms.index(location), "arm locked", "aom3227")
 
 
 def success(s: State, x: int, y: int, c: Choice, margin: int) -> list[Frame]:
@@ -602,7 +676,12 @@ def success(s: State, x: int, y: int, c: Choice, margin: int) -> list[Frame]:
         fall_off(s, y, c.maneuver or "")
         if s.t.data.mounted.pull_down_lands == "adjacent":
             land_beside(s, x, y)
-    if m.damage is not None:
+    mode = wp.attack_mode(s, x, c.maneuver or "", c.option) if m.weapon is not None else None
+    if mode is not None:  # a weapon's rating and type (aom3142, aom3211)
+        frames.append(HitFrame(x, y, c.maneuver or "", loc, mode.damage_type, margin, "attack",
+                               rating=h2(mode.damage),
+                               weapon=wp.used_weapon(s, x, c.maneuver or "", c.option)))
+    elif m.damage is not None:
         dtype = damage_type(t, c.maneuver or "", c.option)
         frames.append(HitFrame(x, y, c.maneuver or "", loc, dtype, margin, "attack"))
         if m.self_injury is not None:
@@ -655,7 +734,8 @@ class HitFrame(Frame):
     """Damage, soak, wound, immediate reaction and knock-back of one hit."""
 
     def __init__(self, src: int, victim: int, maneuver: str, loc: str, dtype: str,
-                 margin: int, kind: str, fixed: int | None = None) -> None:
+                 margin: int, kind: str, fixed: int | None = None, rating: int | None = None,
+                 weapon: str | None = None) -> None:
         self.src = src
         self.victim = victim
         self.maneuver = maneuver
@@ -664,6 +744,8 @@ class HitFrame(Frame):
         self.margin = margin
         self.kind = kind  # "attack", "lock" or "self"
         self.fixed = fixed
+        self.rating = rating  # a weapon mode's damage rating (half points)
+        self.weapon = weapon  # the weapon that struck, if any
         self.at = At.DAMAGE
         self.level = 0
         self.damage = 0
@@ -719,16 +801,18 @@ class HitFrame(Frame):
             rec: dict[str, Any] = {"what": "self-injury", "result": self.damage / 2}
         else:
             use_margin = self.kind == "attack" or t.data.lock_damage.uses_margin
-            extra = damage_extra(t, self.maneuver, self.margin, self.loc, use_margin)
+            extra = damage_extra(t, self.maneuver, self.margin, self.loc, use_margin, self.rating)
             risk = s.fighters[self.src].p.risk.damage if self.kind == "attack" else \
                 s.fighters[self.src].p.risk.lock_damage
             b, terms = s.basic(self.src, None, t.data.damage.characteristic, (), extra)
             self.damage, rec = s.roll("damage", b, terms, risk)
         dr = damage_resistance(t, v.p, self.loc)
         self.level = wound_level(t, self.damage - dr)
+        weapon = {} if self.weapon is None else {"weapon": self.weapon}
         s.log("damage", "aom316", a=self.src, t=self.victim, actor=s.fighters[self.src].name,
               target=v.name, maneuver=self.maneuver, kind=self.kind, location=self.loc,
-              damage_type=self.dtype, roll=rec, dr=dr / 2, wound=t.wound_levels[self.level])
+              damage_type=self.dtype, roll=rec, dr=dr / 2, wound=t.wound_levels[self.level],
+              **weapon)
 
     def roll_context(self, s: State) -> dict[str, Any]:
         """Soak decisions: the wound level a soak would reduce and the soak basic value."""
@@ -767,11 +851,32 @@ class HitFrame(Frame):
                   wound=t.wound_levels[self.level], worst=t.wound_levels[v.worst])
             if s.check_over():
                 return
+            self.stick(s)
         m = t.maneuvers[self.maneuver]
         kb = (self.kind == "attack" and not m.no_knockback) or (
             self.kind == "lock" and t.data.lock_damage.knockback)  # §5.16
         if kb and v.active:
             self.knockback(s, worst_before)
+
+    def stick(self, s: State) -> None:
+        """§1.15 (aom1d35): a Medium-or-worse wound from an impaling weapon leaves it stuck
+        in the victim (its CO penalty until pulled out); the striker's hand lets go of it."""
+        t = s.t
+        a = t.data.armed
+        if self.weapon is None or self.dtype != a.stuck_damage_type:
+            return
+        w = t.weapons[self.weapon]
+        if not w.stuck_penalty or self.level < t.wound_levels.index(a.stuck_min_wound):
+            return
+        src, v = s.fighters[self.src], s.fighters[self.victim]
+        if self.weapon not in src.hands:
+            return
+        src.hands = tuple(None if h == self.weapon and (k == src.hands.index(self.weapon)
+                                                         or w.hands == 2) else h
+                          for k, h in enumerate(src.hands))  # type: ignore[assignment]
+        v.stuck = v.stuck + ((self.weapon, self.loc),)
+        s.log("stuck", "aom1d35", a=self.victim, actor=v.name, weapon=self.weapon,
+              location=self.loc, penalty=w.stuck_penalty, holder=src.name)
 
     def pain(self, s: State) -> None:
         """§1.12 immediate reaction: unconscious, stunned or staggered."""
@@ -795,6 +900,8 @@ class HitFrame(Frame):
                 v.status = "staggered"
             v.pen = min(v.pen, h2(p.stagger_penalty))
         s.log("pain", "aom1d31", a=self.victim, actor=v.name, roll=rec, effect=effect)
+        if effect in ("stunned", "staggered") and v.hands != (None, None):
+            wp.drop_struck(s, self.victim, self.loc, effect)  # §1.12: drops what it holds
         if effect in ("stunned", "staggered") and self.kind == "attack":
             h = s.hold_by(self.victim)
             if h is not None and h.held == self.src:  # aom3225, aom3216, aom3226
@@ -886,17 +993,21 @@ class HitFrame(Frame):
 class FollowOnFrame(Frame):
     """After a success: the fighter may follow with what the §3 graph allows."""
 
-    def __init__(self, i: int, after: str, blocked: str | None = None) -> None:
+    def __init__(self, i: int, after: str, blocked: str | None = None,
+                 blocked_arm: str | None = None, own_hand: int | None = None) -> None:
         self.i = i
         self.after = after
         self.blocked = blocked  # the target's attack that ``after`` answered, if any
+        self.blocked_arm = blocked_arm  # the arm holding the weapon of a blocked weapon attack
+        self.own_hand = own_hand  # the hand a Block was made with (aom3145)
 
     def step(self, s: State) -> Step:
         if not s.fighters[self.i].active:
             pop(s, self)
             return None
         self.window = Window("follow_on", self.i, after=self.after,
-                             restrict=locked_limb(s.t, self.after, self.blocked))
+                             restrict=locked_limb(s.t, self.after, self.blocked, self.blocked_arm),
+                             own_hand=self.own_hand)
         return Decision(self.i, "follow_on"), maneuver_choices(s, self.window) + [PASS]
 
     def answer(self, s: State, c: Choice) -> None:
@@ -908,7 +1019,8 @@ class FollowOnFrame(Frame):
             h = s.hold_by(self.i)
             if h is not None and not (m.needs_hold or m.ends_hold):  # a throw ends it when it lands
                 s.end_hold(h, f"{c.maneuver} follows {self.after}", "aom3226")
-        dispatch(s, self.i, c, "follow_on", locked_limb(s.t, self.after, self.blocked))
+        dispatch(s, self.i, c, "follow_on",
+                 locked_limb(s.t, self.after, self.blocked, self.blocked_arm))
 
 
 # ======================================================================= break hold (aom322d)

@@ -183,6 +183,7 @@ class HoldKind(_Model):
     holder_other_mod: float
     break_holder_bonus: float
     painful: bool
+    drops_weapon: bool = False  # the held arm drops what its hand holds (aom3227)
     lock_location: str | None = None  # where a painful lock's repeat damage lands (None: the held part)
 
 
@@ -248,6 +249,58 @@ class DropDodge(_Model):
 
 class ForearmBlock(_Model):
     bonus_vs_unarmed: float
+    bonus_vs_close_weapons: float = 0  # §5.12 PROPOSED
+    bonus_vs_melee_weapons: float = -2  # §5.12 PROPOSED
+
+
+class WeaponMode(_Model):
+    """One way of attacking with a weapon (aom3142: AP 2-4 by mode): its AP, damage
+    rating and damage type."""
+
+    name: str
+    ap: int = Field(ge=0, le=20)
+    damage: float
+    damage_type: str
+
+
+class Weapon(_Model):
+    """A weapon as data (§1.10, §1.15, §2.1, aom3142, aom3145, aom314a). ``kind``: "close"
+    (a close-combat weapon: Close Combat Weapon Attack, range 0), "melee" (Stand and attack,
+    Advance and attack into the front hexes) or "shield" (blocks only)."""
+
+    name: str
+    pages: list[str] = Field(default_factory=list)
+    kind: Literal["close", "melee", "shield"]
+    skill: str
+    hands: Literal[1, 2] = 1
+    reach: Literal[1, 2] = 1  # 2: also the three hexes beyond the front three (polearm)
+    attack_mod: float = 0  # stationary: Stand and attack, Close Combat Weapon Attack
+    closing_attack_mod: float = 0  # Advance and attack (aom315: +1/2 closing)
+    modes: list[WeaponMode] = Field(default_factory=list)
+    parry_bonus: float = 0
+    can_parry: bool = True
+    block_arc: Literal["front", "shield_side"] = "front"
+    stuck_penalty: float = 0  # §1.15: CO penalty while stuck in a victim (Impaling)
+    proposed: dict[str, str] = Field(default_factory=dict)
+
+
+class Armed(_Model):
+    """How weapons work in a fight (§1.7, §1.12, §1.15, §2.1, §3): see rules.toml [armed]."""
+
+    hand_locations: list[str]
+    arm_locations: list[str]
+    melee_in_own_hex: bool
+    reach_beyond: list[int]
+    advance_into_occupied: bool
+    stuck_min_wound: str
+    stuck_damage_type: str
+    stuck_characteristic: str
+    pull_out_worsens: int = Field(ge=0, le=6)
+    stun_drops: list[str]
+    stagger_drops: list[str]
+    block_follow_ups_other_weapon: list[str]
+    two_handed_block_bars: list[str]
+    shield_side: dict[str, list[int]]
 
 
 class Movement(_Model):
@@ -265,8 +318,10 @@ class Movement(_Model):
 Category = Literal[
     "move", "turn", "soak", "stand", "strike", "grab", "leg_grab", "lock", "throw",
     "pull_down", "dodge", "block", "break", "weapon", "speak",
+    "weapon_block", "parry", "ready", "drop", "pull_out",
 ]
-Trigger = Literal["closing", "attack", "movement", "adjacent_entry", "held", "hit", "follow"]
+Trigger = Literal["closing", "attack", "movement", "adjacent_entry", "held", "hit", "follow",
+                  "zone_entry", "ready"]
 
 
 class Maneuver(_Model):
@@ -308,7 +363,12 @@ class Maneuver(_Model):
     needs_hold: str | None = None
     mounted: Literal["allowed", "same_height", "no"] = "allowed"
     mounted_attack_mod: float | None = None  # None: the [mounted] attack_mod
-    unarmed: bool = True
+    available: bool = True  # false: out of this simulator's scope (Speak)
+    #: the weapon in hand it needs: "melee", "close", "block" (any weapon or shield) or
+    #: "parry" (a weapon that can parry); its option then names the hand (and the mode)
+    weapon: Literal["melee", "close", "block", "parry"] | None = None
+    advances: bool = False  # always steps one hex forward first (Advance and attack, aom3143)
+    armed_only: bool = False  # only of use with weapons (not in the unarmed action catalogue)
     proposed: dict[str, str] = Field(default_factory=dict)
 
 
@@ -346,6 +406,8 @@ class RulesData(_Model):
     follow_ons: dict[str, list[str]]
     follow_on_defence: dict[str, Literal["blocked_limb"]]
     maneuvers: dict[str, Maneuver]
+    armed: Armed
+    weapons: dict[str, Weapon]
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -428,7 +490,8 @@ def _maneuver_names(data: RulesData, problems: _Problems) -> None:
             need(f"maneuvers.{name}.skill", m.skill, data.skills)
         if m.characteristic is not None:
             need(f"maneuvers.{name}.characteristic", m.characteristic, data.characteristics)
-        if m.category in ("strike", "grab", "lock", "throw", "pull_down") and m.skill is None:
+        if m.category in ("strike", "grab", "lock", "throw", "pull_down") and m.skill is None \
+                and m.weapon is None:
             problems.append(f"  field 'maneuvers.{name}.skill': an attack needs a skill")
 
 
@@ -453,6 +516,36 @@ def _table_names(data: RulesData, problems: _Problems) -> None:
         need("break_hold.methods", meth, data.break_hold.methods)
     need("break_hold.holder_method_choice", data.break_hold.holder_method_choice,
          ["best", *data.break_hold.holder_methods])
+    _weapon_names(data, problems)
+
+
+def _weapon_names(data: RulesData, problems: _Problems) -> None:
+    """Weapons: skills, damage types, the [armed] locations, wound level and lists."""
+    need = problems.need
+    for wid, w in data.weapons.items():
+        need(f"weapons.{wid}.skill", w.skill, data.skills)
+        for k, mode in enumerate(w.modes):
+            need(f"weapons.{wid}.modes[{k}].damage_type", mode.damage_type, data.damage_types)
+        if w.kind != "shield" and not w.modes:
+            problems.append(f"  field 'weapons.{wid}.modes': value []: a {w.kind} weapon needs "
+                            "at least one attack mode")
+    a = data.armed
+    for loc in a.hand_locations + a.arm_locations:
+        need("armed.hand_locations/arm_locations", loc, data.locations)
+    if len(a.hand_locations) != 2 or len(a.arm_locations) != 2:
+        problems.append("  field 'armed.hand_locations/arm_locations': two each (right, left)")
+    need("armed.stuck_min_wound", a.stuck_min_wound, data.wounds.levels)
+    need("armed.stuck_damage_type", a.stuck_damage_type, data.damage_types)
+    need("armed.stuck_characteristic", a.stuck_characteristic, data.characteristics)
+    for aim in a.stun_drops + a.stagger_drops:
+        need("armed.stun_drops/stagger_drops", aim, data.aim)
+    for n in a.block_follow_ups_other_weapon + a.two_handed_block_bars:
+        need("armed.block_follow_ups_other_weapon/two_handed_block_bars", n, data.maneuvers)
+    for hand, arc in a.shield_side.items():
+        need("armed.shield_side", hand, a.hand_locations)
+        if any(d not in range(6) for d in arc):
+            problems.append(f"  field 'armed.shield_side.{hand}': value {arc!r}: relative "
+                            "directions 0..5 (0 = front)")
 
 
 def _other_checks(data: RulesData, problems: _Problems) -> None:

@@ -7,7 +7,12 @@ A scenario is a dict (or TOML table) such as::
                   {"pos": [1, 0], "facing": 3, "ap": 5, "prone": false,
                    "wounds": [["Chest", "Light"]]}],
      "holds": [{"holder": 0, "held": 1, "kind": "arm", "location": "R Arm"}],
+     "dropped": [{"pos": [1, 0], "weapon": "sword"}],
      "phase": 0}
+
+A fighter's weapons (§2.1): ``"hands": ["sword", "shield"]`` (right, left; null for an
+empty hand, a two-handed weapon in both), ``"sheathed": ["dagger"]`` and ``"stuck":
+[["spear", "Chest"]]`` (impaling weapons stuck in him, §1.15).
 
 ``phase`` names the fighter whose phase it is (that fighter is asked for an action);
 without it the turn's phase choice comes next. Fighters not mentioned keep the defaults.
@@ -27,8 +32,8 @@ if TYPE_CHECKING:
     from .state import State
 
 FIGHTER_FIELDS = {"pos", "facing", "ap", "initiative", "prone", "wounds", "mounted", "height",
-                  "phased", "status"}
-TOP_FIELDS = {"turn", "fighters", "holds", "phase", "approach"}
+                  "phased", "status", "hands", "sheathed", "stuck"}
+TOP_FIELDS = {"turn", "fighters", "holds", "phase", "approach", "dropped"}
 
 
 def _err(field: str, value: Any, allowed: str) -> RulesError:
@@ -56,6 +61,7 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
     for a in sc.get("approach", []):
         s.approach[(int(a["from"]), int(a["to"]))] = int(a["direction"])
     _add_holds(s, sc.get("holds", []))
+    _add_dropped(s, sc.get("dropped", []))
     _start_frames(s, sc)
 
 
@@ -91,6 +97,47 @@ def _set_field(s: State, f: Any, name: str, k: str, v: Any) -> None:
         f.pen = {"": 0, "staggered": h2(pain.stagger_penalty), "stunned": h2(pain.stun_penalty)}[v]
     elif k == "wounds":
         _set_wounds(s, f, name, v)
+    else:
+        _set_weapons(s, f, name, k, v)
+
+
+def _weapon(s: State, name: str, wid: Any) -> str:
+    if wid not in s.t.weapons:
+        raise _err(name, wid, f"unknown weapon; allowed: {list(s.t.weapons)}")
+    return str(wid)
+
+
+def _set_weapons(s: State, f: Any, name: str, k: str, v: Any) -> None:
+    """``hands`` (right, left), ``sheathed`` or ``stuck`` ((weapon, location) pairs)."""
+    if k == "hands":
+        if len(v) != 2:
+            raise _err(name, v, "two entries: [right, left] (null for an empty hand)")
+        hands = tuple(None if w is None else _weapon(s, f"{name}[{j}]", w) for j, w in enumerate(v))
+        two = [w for w in hands if w is not None and s.t.weapons[w].hands == 2]
+        if two and hands[0] != hands[1]:
+            raise _err(name, v, f"the two-handed {two[0]} fills both hands: [{two[0]!r}, {two[0]!r}]")
+        f.hands = hands
+    elif k == "sheathed":
+        f.sheathed = tuple(_weapon(s, f"{name}[{j}]", w) for j, w in enumerate(v))
+    else:
+        stuck = []
+        for j, pair in enumerate(v):
+            wid, loc = pair
+            if loc not in s.t.locations:
+                raise _err(f"{name}[{j}]", loc, f"unknown location; allowed: {list(s.t.locations)}")
+            stuck.append((_weapon(s, f"{name}[{j}]", wid), loc))
+        f.stuck = tuple(stuck)
+
+
+def _add_dropped(s: State, dropped: Any) -> None:
+    """Weapons lying on the board (aom314a)."""
+    out = []
+    for j, d in enumerate(dropped):
+        h = (int(d["pos"][0]), int(d["pos"][1]))
+        if not s.on_board(h):
+            raise _err(f"dropped[{j}].pos", d["pos"], f"outside the arena of radius {s.game.radius}")
+        out.append((h, _weapon(s, f"dropped[{j}].weapon", d.get("weapon"))))
+    s.dropped = tuple(out)
 
 
 def _set_wounds(s: State, f: Any, name: str, v: Any) -> None:

@@ -28,6 +28,7 @@ from .ruleset import RulesError, deep_merge, read_toml
 from .scenario import apply_scenario
 from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, load_tables
+from .weapons import stuck_penalty
 
 
 class IllegalChoice(ValueError):
@@ -179,6 +180,8 @@ class State:
                                                        strict=True))
         ]
         self.holds: list[Hold] = []
+        #: weapons lying on the board: (hex, weapon id), first dropped first (aom314a)
+        self.dropped: tuple[tuple[hx.Hex, str], ...] = ()
         self.approach: dict[tuple[int, int], int] = {}
         self.turn = 0
         self.order: tuple[int, ...] = ()
@@ -274,6 +277,7 @@ class State:
         c.dice = self.dice.clone()
         c.fighters = [f.copy() for f in self.fighters]
         c.holds = list(self.holds)
+        c.dropped = self.dropped
         c.approach = dict(self.approach)
         c.turn = self.turn
         c.order = self.order
@@ -425,6 +429,8 @@ class State:
         overrides the worst wound the impairment comes from: the rolls a hit forces are
         made before its own wound impairs (aom1d31, aom1d32)."""
         f = self.fighters[i]
+        if f.stuck and char == self.t.data.armed.stuck_characteristic:  # §1.15 aom1d35
+            extra = list(extra) + stuck_penalty(self, i)
         if not wound_penalties:
             return formulas.basic(self.t, f.p, skill, char, specs, extra)
         return formulas.basic(self.t, f.p, skill, char, specs, extra,

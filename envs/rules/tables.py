@@ -46,6 +46,7 @@ class Tables:
             n: m.model_copy(update={"ap": data.prone.stand_up_ap}) if m.category == "stand" else m
             for n, m in data.maneuvers.items()
         }
+        self._compile_weapons(data)
         self.per_die_h = h2(data.dice.points_per_die)
         self.max_risk = data.dice.max_risk_dice
         self.aim = {k: AimH(h2(v.attack), h2(v.damage), h2(v.pain), h2(v.knockback))
@@ -68,14 +69,14 @@ class Tables:
         self.soak = next(n for n, m in data.maneuvers.items() if m.category == "soak")
         # Candidates per decision window, in the data file's (stable) order.
         self.action_maneuvers = tuple(
-            n for n, m in data.maneuvers.items() if "A" in m.tags and m.unarmed
+            n for n, m in data.maneuvers.items() if "A" in m.tags and m.available
         )
         self.held_action_maneuvers = tuple(
             n for n, m in data.maneuvers.items()
-            if m.unarmed and ("A" in m.tags or m.usable_when_held)
+            if m.available and ("A" in m.tags or m.usable_when_held)
         )
         self.reaction_maneuvers = tuple(
-            n for n, m in data.maneuvers.items() if "R" in m.tags and m.unarmed
+            n for n, m in data.maneuvers.items() if "R" in m.tags and m.available
         )
         self.attack_categories = frozenset({"strike", "grab", "lock", "throw", "pull_down"})
         self.attack = {n: m.category in self.attack_categories for n, m in self.maneuvers.items()}
@@ -86,10 +87,24 @@ class Tables:
         }
         self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
         #: the costliest maneuver's AP: more AP than this allow nothing more (fighter_status)
-        self.max_ap_cost = max(m.ap for m in self.maneuvers.values())
+        self.max_ap_cost = max([m.ap for m in self.maneuvers.values()]
+                               + [md.ap for w in data.weapons.values() for md in w.modes])
         #: how far a Move can go in one direction (legality._situation)
         self.move_reach = max(1, data.movement.move_forward_max, data.movement.move_back_max)
+        #: the maneuvers of a fight without weapons (the unarmed action catalogue)
+        self.unarmed_maneuvers: tuple[str, ...] = tuple(
+            n for n, m in data.maneuvers.items() if m.available and not m.armed_only)
         self._frozen = True
+
+    def _compile_weapons(self, data: RulesData) -> None:
+        """Weapons (§2.1): ids in the data's order (Ready weapon's option), the most attack
+        modes of any weapon (a weapon attack's option = hand x max_modes + mode), the
+        farthest reach and the maneuvers of a fight without weapons."""
+        self.weapons = data.weapons
+        self.weapon_ids: tuple[str, ...] = tuple(data.weapons)
+        self.max_modes = max([len(w.modes) for w in data.weapons.values()] or [1]) or 1
+        #: how far an attack can reach: range 1 (a polearm 2) after a one-hex advance
+        self.attack_reach = 1 + max([1] + [w.reach for w in data.weapons.values()])
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Compiled rules are immutable once built (the legality memo lives in ``memo.py``)."""
@@ -121,8 +136,14 @@ def param_domain(t: Tables, name: str) -> tuple[tuple[int, ...], tuple[str | Non
             locs = tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
     else:
         locs = (None,)
-    if m.category == "move":
-        opts: tuple[int, ...] = tuple(range(1, t.data.movement.move_forward_max + 1)) + tuple(
+    if m.weapon in ("melee", "close"):
+        opts: tuple[int, ...] = tuple(range(2 * t.max_modes))  # hand x mode (§2.1)
+    elif m.weapon is not None or m.category == "drop":
+        opts = (0, 1)  # the hand
+    elif m.category == "ready":
+        opts = tuple(range(len(t.weapon_ids)))  # the weapon
+    elif m.category == "move":
+        opts = tuple(range(1, t.data.movement.move_forward_max + 1)) + tuple(
             -k for k in range(1, t.data.movement.move_back_max + 1)
         )
     elif m.moves == "side":
