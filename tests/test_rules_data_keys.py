@@ -23,7 +23,8 @@ from hexdojo.envs.rules.reference import rules_reference
 from .rules_kit import attack, duel, fighter, play, react, risk, strike
 
 #: fields for people, not for the engine: the rules reference must show them
-DOC_FIELDS = {("RulesData", "name"), ("Maneuver", "proposed")}
+DOC_FIELDS = {("RulesData", "name"), ("Maneuver", "proposed"), ("Weapon", "pages"),
+              ("Weapon", "proposed")}
 
 
 def model_fields() -> set[tuple[str, str]]:
@@ -92,6 +93,23 @@ def rare_rules() -> None:
           "holds": [{"holder": 0, "held": 2, "kind": "arm", "location": "R Arm"}], "phase": 0}
     s = game.new_state(LoadedDice([]), scenario=sc)  # a holder attacks a third (aom322a, §5.17)
     play(s, attack("Martial Kick", target=1, location="Chest"), PASS, risk(0), risk(0))
+    weapon_rules()
+
+
+def weapon_rules() -> None:
+    """Weapon rules random fights seldom reach (issue 19): a stuck weapon pulled out
+    (aom1d35), a two-handed block's follow-on (aom3221), Forearm Blocks against a melee and
+    a close-combat weapon (§5.12)."""
+    kit = {"creation_limits": False}
+    s, _ = duel(fighter("A"), fighter("B"), phase=1, rules={},
+                fb={"stuck": [["dagger", "Chest"]], "wounds": [["Chest", "Medium"]]})
+    s.apply(Choice("maneuver", "Pull out weapon"))
+    staff = {**fighter("S", ma=4, weapon_skills={"Staff": 4}, weapons={"right": "staff"}), **kit}
+    s, _ = duel(fighter("A", ma=1), staff, rules={})
+    strike(s, "Martial Strike", reaction=react("Block"))
+    for wid, name in (("sword", "Stand and attack"), ("dagger", "Close Combat Weapon Attack")):
+        s, _ = duel(fighter("W", weapons={"right": wid}), fighter("F", ma=4), rules={})
+        strike(s, name, reaction=react("Forearm Block"))
 
 
 def test_every_rules_key_is_read_by_the_engine(reads):

@@ -209,10 +209,14 @@ def test_roll_skill_and_characteristic_par_2(name):
 
 def test_reaction_lists_par_2_par_4():
     """§2/§4: Arm Grab answers Martial Strike, Arm Grab, Punch; Leg Grab Kick and Martial
-    Kick; Forearm Block Punch, Kick, Martial Strike, Martial Kick, Spinning Kick."""
+    Kick; Forearm Block Punch, Kick, Martial Strike, Martial Kick, Spinning Kick, and the
+    weapon attacks the CSV's "(also weapon attacks at reduced factor)" names (aom322e)."""
+    weapon_attacks = {"Stand and attack", "Advance and attack", "Close Combat Weapon Attack"}
     for name in ("Arm Grab", "Leg Grab", "Forearm Block"):
         cell = re.sub(r"\([^)]*\)", "", ROWS[name]["reacts_to"])
         want = {p.strip() for p in cell.split(";") if p.strip()}
+        if "weapon attacks" in ROWS[name]["reacts_to"]:
+            want |= weapon_attacks
         assert set(M[name].against) == want, name
 
 

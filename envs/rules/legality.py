@@ -582,7 +582,9 @@ def _usable(s: State, i: int, w: Window) -> tuple[tuple[str, Any, str], ...]:
     geometry) or "none". Depends on ``w`` and ``fighter_status`` only."""
     t = s.t
     hold_on = s.hold_on(i)
-    check_window = w.kind == "reaction"  # other windows' candidates already fit the window
+    # other windows' candidates already fit the window, but for a follow-on after a Block
+    # (its two-handed bar, aom3221)
+    check_window = w.kind == "reaction" or w.own_hand is not None
     defence_window = check_window and w.attacker is not None
     out = []
     for name in _candidates(s, w):

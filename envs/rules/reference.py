@@ -65,7 +65,7 @@ def _rows(table: str, value: Any, notes: dict[tuple[str, str], str],
 def _rules_tables(t: Tables, notes: dict[tuple[str, str], str], heads: dict[str, str]) -> list[str]:
     out: list[str] = []
     for table, value in t.data:
-        if table in ("maneuvers", "follow_ons", "version", "name"):
+        if table in ("maneuvers", "follow_ons", "version", "name", "weapons"):
             continue
         head = [heads[table], ""] if table in heads else []
         out += ["", f"### {table}", "", *head, "| key | value | note |", "|---|---|---|"]
@@ -113,6 +113,25 @@ def maneuver_reference(name: str, t: Tables | None = None) -> str:
     return "\n".join(rows)
 
 
+def weapon_reference(t: Tables, notes: dict[tuple[str, str], str]) -> list[str]:
+    """The weapons ([weapons.*], issue 19): every number, its pages, and which are PROPOSED
+    (the weapon tables are not among the stored pages)."""
+    out = ["", "## Weapons", "",
+           "| weapon | kind | skill | hands | reach | attack (stationary / closing) | modes "
+           "(AP, damage, type) | parry bonus | stuck penalty (§1.15) | pages | PROPOSED |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for wid, w in t.weapons.items():
+        modes = "; ".join(f"{md.name} {md.ap} AP {md.damage:g} {md.damage_type}" for md in w.modes)
+        parry = f"{w.parry_bonus:+g}" + ("" if w.can_parry else " (blocks only)")
+        arc = " shield side" if w.block_arc == "shield_side" else ""
+        proposed = ", ".join(f"{k} ({v})" for k, v in w.proposed.items())
+        stuck = notes.get((f"weapons.{wid}", "stuck_penalty"), "")
+        out.append(f"| {w.name} (`{wid}`) | {w.kind}{arc} | {w.skill} | {w.hands} | {w.reach} | "
+                   f"{w.attack_mod:+g} / {w.closing_attack_mod:+g} | {modes or '-'} | {parry} | "
+                   f"{w.stuck_penalty:+g} {stuck} | {', '.join(w.pages)} | {proposed} |")
+    return out
+
+
 def rules_reference(t: Tables | None = None) -> str:
     """The whole reference (``docs/rules.md``)."""
     t = t or load_tables()
@@ -124,4 +143,5 @@ def rules_reference(t: Tables | None = None) -> str:
             "## Maneuvers", ""]
     body = [maneuver_reference(n, t) + "\n" for n in t.maneuvers]
     notes, heads = data_notes()
-    return "\n".join(head + body + ["## Rules"] + _rules_tables(t, notes, heads)) + "\n"
+    return "\n".join(head + body + weapon_reference(t, notes) + ["", "## Rules"]
+                     + _rules_tables(t, notes, heads)) + "\n"

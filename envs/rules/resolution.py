@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
+from . import weapons as wp
 from .formulas import (
     attack_basic,
     break_hold_basics,
@@ -40,7 +41,6 @@ from .legality import (
     move_path,
     throw_destination,
 )
-from . import weapons as wp
 from .model import END, PASS, RELEASE, Choice, Decision, Hold
 from .tables import h2
 

@@ -28,7 +28,7 @@ from .ruleset import RulesError, deep_merge, read_toml
 from .scenario import apply_scenario
 from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, load_tables
-from .weapons import stuck_penalty
+from .weapons import attack_mode, split, stuck_penalty, used_weapon
 
 
 class IllegalChoice(ValueError):
@@ -225,6 +225,7 @@ class State:
         (fighter -> basic value in half points, both sides of an opposed roll), and for an
         attack's rolls ``attacker``/``attack``/``location``/``reaction`` (the target's
         declared reaction, or None), for a soak ``wound`` (the level it would reduce).
+        A weapon attack adds ``weapon`` (its id) and ``mode`` (index into its modes).
         """
         if self._pending is None:
             return {}
@@ -245,6 +246,12 @@ class State:
                 out["locked"] = w.restrict
         if d.kind in ("risk", "soak"):
             out.update(fr.roll_context(self))
+        c = getattr(fr, "c", None)  # ``weapon``/``mode``: the attack's, if made with one
+        if "attack" in out and c is not None and c.maneuver == out["attack"] and "attacker" in out:
+            mode = attack_mode(self, out["attacker"], c.maneuver, c.option or 0)
+            if mode is not None:
+                out["weapon"] = used_weapon(self, out["attacker"], c.maneuver, c.option or 0)
+                out["mode"] = split(self.t, self.t.maneuvers[c.maneuver], c.option or 0)[1]
         return out
 
     def legal_choices(self) -> list[Choice]:
