@@ -242,6 +242,29 @@ def test_forearm_block_then_arm_grab_grabs_the_weapon_arm_aom3225_aom322e():
     assert "blocked arm" in state.why_illegal(attack("Arm Grab", target=0, location="L Arm"))
 
 
+def test_after_a_forearm_block_the_weapon_cannot_defend_aom322e():
+    """aom322e (follow-ups with "the opponent's locked weapon/arm unable to defend"): after
+    a Forearm Block of a sword attack, the sword cannot block or parry the follow-on."""
+    a = armed("A", right="sword", skills={"Sword": 1})
+    state, _ = duel(a, fighter("B", ma=6))
+    strike(state, "Stand and attack", "Chest", option=0, reaction=react("Forearm Block"))
+    state.apply(attack("Martial Strike", target=0))
+    assert state.context()["attack"] == "Martial Strike"
+    for name in ("Block", "Parry"):
+        assert "locked by the block" in state.why_illegal(react(name, option=0))
+
+
+@pytest.mark.parametrize("name", ["Stand and attack", "Advance and attack",
+                                  "Close Combat Weapon Attack", "Block", "Parry", "Ready weapon"])
+def test_weapon_maneuver_tags_match_the_csv_par_2_1(name):
+    """§2.1/§2.2 (maneuvers.csv): the weapon maneuvers' tags."""
+    want = {"Stand and attack": {"A", "R", "F"}, "Advance and attack": {"A", "F"},
+            "Close Combat Weapon Attack": {"A", "R", "F"}, "Block": {"R"}, "Parry": {"R"},
+            "Ready weapon": {"A", "R"}}[name]
+    state, _ = duel(fighter("A"), fighter("B"))
+    assert set(state.t.maneuvers[name].tags) == want
+
+
 # --------------------------------------------------------------------------- losing weapons
 def test_an_arm_lock_drops_the_weapon_of_the_locked_arm_aom3227():
     """aom3227: the arm-locked limb drops its weapon (it falls in the hex)."""
