@@ -91,6 +91,8 @@ def maneuver_reference(name: str, t: Tables | None = None) -> str:
                else f"attack modifier {m.attack_mod:+g}")
         rows.append(f"- {'defence' if defence else 'attack'} roll: {m.skill} + {m.characteristic}"
                     + (f" (+ {', '.join(m.specialisms)})" if m.specialisms else "") + f", {mod}")
+    if m.weapon is not None:
+        rows.append(_weapon_roll(m))
     parts = (("limb", m.limb), ("makes hold", m.hold), ("needs hold", m.needs_hold))
     if any(v for _, v in parts):
         rows.append("- " + ", ".join(f"{k} {v}" for k, v in parts if v))
@@ -111,6 +113,18 @@ def maneuver_reference(name: str, t: Tables | None = None) -> str:
     for fld, item in m.proposed.items():
         rows.append(f"- PROPOSED ({item}): {fld}")
     return "\n".join(rows)
+
+
+def _weapon_roll(m: Maneuver) -> str:
+    """A weapon maneuver's roll, AP and damage: the weapon's (see the Weapons table)."""
+    specs = f" (+ {', '.join(m.specialisms)})" if m.specialisms else ""
+    if m.weapon in ("melee", "close"):
+        mod = "closing_attack_mod" if m.advances else "attack_mod"
+        return (f"- attack roll: the weapon's skill{specs} + {m.characteristic} + its {mod} "
+                f"{m.attack_mod:+g}; AP, damage and type by the weapon's mode; aim {_value(m.aim)}, "
+                f"range {m.range}" + (" (a polearm's reach 2)" if m.range == 1 else ""))
+    return (f"- defence roll: the weapon's skill{specs} + {m.characteristic} + its parry_bonus "
+            f"{m.defence_bonus:+g}")
 
 
 def weapon_reference(t: Tables, notes: dict[tuple[str, str], str]) -> list[str]:
