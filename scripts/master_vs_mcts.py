@@ -3,8 +3,9 @@ at least 60 % of the fights, both sides).
 
 The run's final policy plays as the prior of an MCTS search (``GuidedMCTS``: the tree's
 children are the policy's most probable choices), optionally modelling the other
-fighter as a scripted style inside the simulations. Fights alternate sides, each seeded
-by its index, so any worker count gives the same result.
+fighter as a scripted style inside the simulations. The game and the side(s) come from the
+run's sidecar (``npc.json``, as ``hexdojo calibrate`` reads it); fights alternate over
+those sides, each seeded by its index, so any worker count gives the same result.
 
     python scripts/master_vs_mcts.py runs/npc --sims 96 --fights 200 --workers 2
     python scripts/master_vs_mcts.py runs/npc --policy-only        # the NPC alone
@@ -27,16 +28,15 @@ _ctx: dict = {}
 def _init(run: str, sims: int, width: int, model: str | None, opponent: str) -> None:
     import torch
 
+    from hexdojo.agents.calibrate import run_match
     from hexdojo.agents.guided import GuidedMCTS
     from hexdojo.agents.policy import LearnedAgent
     from hexdojo.agents.registry import make_agent
-    from hexdojo.agents.training.config import TrainConfig
-    from hexdojo.agents.training.ppo import train_game
 
     torch.set_num_threads(1)
-    cfg = TrainConfig.model_validate_json((Path(run) / "config.json").read_text())
+    _, match = run_match(Path(run), 1, 0)  # the sidecar's fighters, rules and side(s)
     npc = LearnedAgent.load(Path(run) / "npc.zip", name="npc")
-    _ctx["game"] = train_game(cfg)
+    _ctx["game"], _ctx["sides"] = match.game, match.sides
     _ctx["me"] = npc if sims == 0 else GuidedMCTS(
         npc, sims=sims, width=width, name="master",
         opponent_model=make_agent(model) if model else None)
@@ -46,7 +46,8 @@ def _init(run: str, sims: int, width: int, model: str | None, opponent: str) -> 
 def _fight(k: int) -> float:
     from hexdojo.agents.tournament import play_fight
 
-    side = k % 2
+    sides = _ctx["sides"]
+    side = sides[k % len(sides)]
     me, opp = _ctx["me"], _ctx["opp"]
     r = play_fight(_ctx["game"], (me, opp) if side == 0 else (opp, me), SEED + k)
     return 0.5 if r.winner is None else float(r.winner == side)
