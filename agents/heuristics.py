@@ -27,8 +27,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from hexdojo.envs.rules import formulas as fm
-from hexdojo.envs.rules.legality import defence_options, locked_limb
-from hexdojo.envs.rules.tables import allowed_locations
+from hexdojo.envs.rules import weapons as wp
+from hexdojo.envs.rules.legality import defence_options, limb_reason, locked_limb
+from hexdojo.envs.rules.tables import allowed_locations, h2
 
 from .odds import Odds, odds_for
 
@@ -114,15 +115,18 @@ class Knowledge:
         f = s.fighters[i]
         return fm.penalty(self.t, f.worst, f.pen)
 
-    def attack_basic(self, s: State, x: int, y: int, name: str, loc: str | None) -> int:
+    def attack_basic(self, s: State, x: int, y: int, name: str, loc: str | None,
+                     option: int = 0) -> int:
         """Basic attack value of ``x``'s maneuver on ``y`` (RULES §1.8), half points: the
         engine's own :func:`attack_basic`, memoised for the current decision (the value
-        depends on the location only through its aim row)."""
+        depends on the location only through its aim row; a weapon attack's on the hand
+        its ``option`` names, whose weapon sets the skill and modifier)."""
         memo = self.dc(s)
-        key = ("ab", x, y, name, self.t.loc_aim[loc] if loc is not None else None)
+        opt = option if self.t.maneuvers[name].weapon is not None else 0
+        key = ("ab", x, y, name, self.t.loc_aim[loc] if loc is not None else None, opt)
         v = memo.get(key)
         if v is None:
-            v = memo[key] = fm.attack_basic(s, x, y, name, loc)[0]
+            v = memo[key] = fm.attack_basic(s, x, y, name, loc, opt)[0]
         return v  # type: ignore[return-value]
 
     def default_defence(self, s: State, y: int, x: int) -> int:
@@ -135,14 +139,15 @@ class Knowledge:
         return v  # type: ignore[return-value]
 
     def defence_with(self, s: State, y: int, x: int, rname: str, attack: str | None,
-                     loc: str | None) -> int:
+                     loc: str | None, option: int = 0) -> int:
         """Basic defence of ``y`` using the defensive reaction ``rname`` against ``x``'s
-        ``attack`` (aom315 table; the engine's :func:`defence_basic`, memoised)."""
+        ``attack`` (aom315 table; the engine's :func:`defence_basic`, memoised; a Block's
+        or Parry's ``option`` is its hand, whose weapon sets the skill and parry bonus)."""
         memo = self.dc(s)
-        key = ("dw", y, x, rname)
+        key = ("dw", y, x, rname, option)
         rest = memo.get(key)  # everything but the reaction's own bonus
         if rest is None:
-            rest = memo[key] = (fm.defence_basic(s, y, x, rname, None, None)[0]
+            rest = memo[key] = (fm.defence_basic(s, y, x, rname, None, None, option)[0]
                                 - fm.defence_bonus(self.t, rname, None, None))
         row = self.t.loc_aim[loc] if loc is not None else None
         bkey = (rname, attack, row)
@@ -178,11 +183,49 @@ class Knowledge:
             if options is None:
                 options = memo[okey] = defence_options(s, y, x, attack, restrict, ap)
             for rname in options:  # type: ignore[union-attr]
-                v = self.defence_with(s, y, x, rname, attack, loc) + fm.hit_threshold(t, rname) - tie
-                if v > best:
-                    best, name = v, rname
+                for opt in self.defence_hands(s, y, rname):
+                    v = (self.defence_with(s, y, x, rname, attack, loc, opt)
+                         + fm.hit_threshold(t, rname) - tie)
+                    if v > best:
+                        best, name = v, rname
         memo[key] = (best, name)
         return best, name
+
+    def defence_hands(self, s: State, y: int, rname: str) -> tuple[int, ...]:
+        """The options (hands) ``y`` could make reaction ``rname`` with: (0,) for an
+        unarmed one, else each hand holding a weapon that can make it (:func:`weapons.fits`)."""
+        m = self.t.maneuvers[rname]
+        if m.weapon is None:
+            return (0,)
+        out = tuple(h for h in (0, 1) if (w := wp.weapon_in(s, y, h)) is not None
+                    and wp.fits(m, w))
+        return out or (0,)
+
+    def weapon_hit(self, s: State, x: int, name: str, option: int) -> tuple[int | None, str | None]:
+        """(rating in half points, damage type) of ``x``'s weapon attack ``name`` with
+        ``option``, from the mode the engine resolves it with (:func:`weapons.attack_mode`,
+        aom3142); (None, None) for an unarmed maneuver or a hand without the weapon."""
+        if self.t.maneuvers[name].weapon is None:
+            return None, None
+        mode = wp.attack_mode(s, x, name, option)
+        if mode is None:
+            return None, None
+        return h2(mode.damage), mode.damage_type
+
+    def attack_options(self, s: State, x: int, name: str) -> tuple[int, ...]:
+        """The options ``x`` could make attack ``name`` with: (0,) unarmed, else every
+        hand and mode whose weapon the engine finds (:func:`weapons.attack_mode`); none when
+        no weapon in hand can make it."""
+        m = self.t.maneuvers[name]
+        if not wp.is_weapon_attack(m):
+            return (0,)
+        out = []
+        for o in range(2 * self.t.max_modes):
+            hand, _ = wp.split(self.t, m, o)
+            w = wp.weapon_in(s, x, hand)
+            if w is not None and wp.fits(m, w) and wp.attack_mode(s, x, name, o) is not None:
+                out.append(o)
+        return tuple(out)
 
     # ------------------------------------------------------------------ outcomes
     def p_hit(self, ba: int, bd: int, reaction: str | None = None) -> float:
@@ -213,19 +256,22 @@ class Knowledge:
         mine = s.hold_by(x)
         new_hold = bool(m.hold) and not (mine is not None and mine.held == y
                                          and mine.kind == m.hold)
+        rating, wtype = self.weapon_hit(s, x, name, dtype_index)  # a weapon's: its option
         # inputs are rounded (margin to whole points, AP to at most 6) before the memo
         # lookup, so the value is a function of the key alone
         return self.hit_core(fx.p, fy.p, name, loc, dtype_index, 2 * int(margin_h / 2),
                              self.penalties(s, x), fy.worst, fy.pen, min(fy.ap, 6), fy.prone,
-                             new_hold, x_left, fy.mounted, fx.mounted)
+                             new_hold, x_left, fy.mounted, fx.mounted, rating, wtype)
 
     def hit_core(self, xp: Profile, yp: Profile, name: str, loc: str | None,
                  dtype_index: int, margin: int, x_pen: int, y_worst: int, y_pen: int,
                  y_ap: int, y_prone: bool, new_hold: bool, x_left: int,
-                 y_mounted: bool = False, x_mounted: bool = False) -> float:
-        """:meth:`hit_value` from explicit inputs (memoised; the key is all of them)."""
+                 y_mounted: bool = False, x_mounted: bool = False,
+                 rating: int | None = None, wtype: str | None = None) -> float:
+        """:meth:`hit_value` from explicit inputs (memoised; the key is all of them);
+        ``rating``/``wtype``: a weapon mode's damage rating (half points) and type."""
         key = (self.pid(xp), self.pid(yp), name, loc, dtype_index, margin, x_pen, y_worst,
-               y_pen, y_ap, y_prone, new_hold, x_left, y_mounted, x_mounted)
+               y_pen, y_ap, y_prone, new_hold, x_left, y_mounted, x_mounted, rating, wtype)
         v = self._hit.get(key)
         if v is not None:
             return v
@@ -238,10 +284,10 @@ class Knowledge:
             # on the ground the target can only take the default defence (§5.18), so
             # every AP the striker still has this turn is a nearly free attack
             v += PRONE_VALUE + PRONE_FOLLOW * x_left
-        if m.damage is not None:
+        if m.damage is not None or rating is not None:
             where = loc or self.whole_loc
-            dtype = fm.damage_type(t, name, dtype_index)
-            b = fm.damage_basic_of(t, xp, x_pen, name, margin, where)
+            dtype = wtype or fm.damage_type(t, name, dtype_index)
+            b = self.damage_basic(xp, x_pen, name, margin, where, rating)
             dr = fm.damage_resistance(t, yp, where)
             v += self.wound_value(yp, y_worst, y_pen, y_ap, b, xp.risk.damage, dr, where,
                                   dtype, x_left)
@@ -252,6 +298,17 @@ class Knowledge:
             self._hit.clear()
         self._hit[key] = v
         return v
+
+    def damage_basic(self, xp: Profile, x_pen: int, name: str, margin: int, where: str,
+                     rating: int | None) -> int:
+        """The engine's basic damage (:func:`formulas.damage_basic_of`); for a weapon hit
+        the same characteristic and terms with the mode's ``rating`` (``damage_extra``'s
+        own argument, as the engine's ``HitFrame`` passes it)."""
+        t = self.t
+        if rating is None:
+            return fm.damage_basic_of(t, xp, x_pen, name, margin, where)
+        extra = fm.damage_extra(t, name, margin, where, True, rating)
+        return fm.basic(t, xp, None, t.data.damage.characteristic, (), extra)[0] + x_pen
 
     def wound_value(self, yp: Profile, y_worst: int, y_pen: int, y_ap: int, dmg_basic: int,
                     n: int, dr: int, loc: str, dtype: str, x_left: int = 0) -> float:
@@ -349,23 +406,25 @@ class Knowledge:
             return frozenset(locs)
         fy = s.fighters[y]
         chest = self.whole_loc
-        gap = self.attack_basic(s, x, y, name, None) - self.best_defence(s, y, x, name, chest)[0]
+        gap = (self.attack_basic(s, x, y, name, None, dtype_index)
+               - self.best_defence(s, y, x, name, chest)[0])
         gap = max(-24, min(24, gap))
         fx = s.fighters[x]
         key = (self.pid(fx.p), self.pid(fy.p), name, dtype_index, locs, gap,
-               fy.worst, fy.prone, fy.mounted, fx.mounted)
+               fy.worst, fy.prone, fy.mounted, fx.mounted, fx.hands)
         got = self._aims.get(key)
         if got is not None:
             return got
         t = self.t
         xp, yp = s.fighters[x].p, fy.p
+        rating, wtype = self.weapon_hit(s, x, name, dtype_index)
         scored = []
         for n, loc in enumerate(locs):
             ba = gap + fm.aim_attack(t, loc)
             p = self.p_hit(ba, 0)
             v = p * self.hit_core(xp, yp, name, loc, dtype_index, int(self.margin(ba, 0)),
                                   0, fy.worst, 0, 3, fy.prone, False, 0, fy.mounted,
-                                  fx.mounted)
+                                  fx.mounted, rating, wtype)
             scored.append((-v, n, loc))
         got = frozenset(loc for _, _, loc in sorted(scored)[:AIMS])
         self._aims[key] = got
@@ -381,20 +440,20 @@ class Knowledge:
         defends with the AP left after paying for this attack. ``y_ap`` overrides the AP
         ``y`` has for defending.
         """
-        dtype_index = option if len(self.t.maneuvers[name].damage_types) > 1 else 0
+        dtype_index = option_index(self.t, name, option)
         memo = self.dc(s)
         key = ("av", x, y, name, loc, dtype_index, restrict, punish, y_ap)
         got = memo.get(key)
         if got is not None:
             return got  # type: ignore[return-value]
-        ba = self.attack_basic(s, x, y, name, loc)
+        ba = self.attack_basic(s, x, y, name, loc, dtype_index)
         bd, rname = self.best_defence(s, y, x, name, loc, restrict, y_ap)
         p = self.p_hit(ba, bd)
         v = 0.0
         if p > 0.0:
             v = p * self.hit_value(s, x, y, name, loc, dtype_index, self.margin(ba, bd))
         if punish and rname is not None and rname in self.t.follow_ons:
-            left = s.fighters[x].ap - self.t.maneuvers[name].ap
+            left = s.fighters[x].ap - wp.cost(s, x, name, dtype_index)
             v -= (1.0 - p) * self.follow_threat(s, y, x, rname, left, blocked=name)
         memo[key] = (v, p)
         return v, p
@@ -419,21 +478,34 @@ class Knowledge:
         best = 0.0
         for name in t.follow_ons.get(after, ()):
             m = t.maneuvers[name]
-            if m.ap > ap:
-                continue
-            locs = allowed_locations(t, name, floored or s.fighters[y].prone)
-            loc = self.whole_loc if self.whole_loc in locs else locs[0]
-            if m.needs_hold or m.category in ("throw", "pull_down") or floored:
-                ba = self.attack_basic(s, x, y, name, loc)
-                bd = self.default_defence(s, y, x)
-                p = self.p_hit(ba, bd)
-                v = p * self.hit_value(s, x, y, name, loc, 0, self.margin(ba, bd))
-            else:
-                v, _ = self.attack_value(s, x, y, name, loc, 0, restrict, punish=False,
-                                         y_ap=y_ap)
-            best = max(best, v)
+            if m.limb == "arm" and limb_reason(s, x, name, m, s.hold_on(x)) is not None:
+                continue  # a hand holding a weapon is not free (aom3221)
+            for opt in self.attack_options(s, x, name):
+                if wp.cost(s, x, name, opt) > ap:
+                    continue
+                locs = allowed_locations(t, name, floored or s.fighters[y].prone)
+                loc = self.whole_loc if self.whole_loc in locs else locs[0]
+                if m.needs_hold or m.category in ("throw", "pull_down") or floored:
+                    ba = self.attack_basic(s, x, y, name, loc, opt)
+                    bd = self.default_defence(s, y, x)
+                    p = self.p_hit(ba, bd)
+                    v = p * self.hit_value(s, x, y, name, loc, opt, self.margin(ba, bd))
+                else:
+                    v, _ = self.attack_value(s, x, y, name, loc, opt, restrict, punish=False,
+                                             y_ap=y_ap)
+                best = max(best, v)
         memo[key] = best
         return best
+
+
+def option_index(t: Tables, name: str, option: int) -> int:
+    """The part of a choice's option an attack's value depends on: a weapon attack's
+    whole option (hand and mode, :func:`weapons.split`), an unarmed one's damage type
+    index where it has several, else 0."""
+    m = t.maneuvers[name]
+    if m.weapon is not None or len(m.damage_types) > 1:
+        return option
+    return 0
 
 
 def decision_token(s: State) -> tuple:

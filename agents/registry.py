@@ -74,6 +74,9 @@ AGENTS: dict[str, tuple[str, Callable[[dict[str, Any]], Agent], Callable[[], Par
                _search_params),
     "mcts": ("open-loop UCT tree search over clone(), scripted prior and rollouts", _mcts,
              _mcts_params),
+    "swordsman": ("armed: keeps the opponent in its strike zone, out of its own hex; "
+                  "strikes with the best weapon mode, blocks and parries", _style("swordsman"),
+                  _style_params),
 }
 
 

@@ -26,7 +26,8 @@ import numpy as np
 from hexdojo.envs.rules import Choice
 from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules.legality import DEFENSIVE, move_path
+from hexdojo.envs.rules import weapons as wp
+from hexdojo.envs.rules.legality import DEFENSIVE, limb_reason, move_path
 from hexdojo.envs.rules.tables import allowed_locations
 
 from .base import Agent
@@ -37,6 +38,7 @@ from .heuristics import (
     Knowledge,
     decision_token,
     knowledge,
+    option_index,
     same_decision,
 )
 
@@ -76,6 +78,8 @@ class Style:
     wait: bool = False  # prefer to let the opponent phase first
     approach: float = 0.0  # weight of the attack a step into reach makes possible
     reserve_max: int = 3  # AP kept for defence at aggression 0
+    weapon: float = 1.0  # weapon attacks (Stand / Advance and attack, Close Combat Weapon)
+    keep_out: float = 1.0  # armed with a melee weapon: how much it avoids the opponent's hex
 
 
 #: parameters a user may set on the command line, with their allowed ranges
@@ -92,6 +96,11 @@ STYLES: dict[str, Style] = {
                       counter=1.0, follow=2.0, chain=0.8, approach=0.9),
     "counter": Style(aggression=0.2, strike=1.0, kick=0.9, grab=0.9, defend=1.4,
                      counter=1.3, follow=4.0, chain=0.5, wait=True, approach=0.5),
+    # a fighter with a sword (or spear): keeps the opponent in its strike zone and out of
+    # its own hex, strikes with the mode worth most, blocks and parries (issue 19)
+    "swordsman": Style(aggression=0.6, strike=0.8, kick=0.5, grab=0.3, defend=1.3,
+                       counter=1.4, follow=2.0, chain=0.8, approach=0.6, weapon=1.5,
+                       keep_out=2.5),
 }
 
 SKIPPED = -1e9  # value of a choice not weighed (an aim off the shortlist)
@@ -155,6 +164,8 @@ class HeuristicAgent(Agent):
     def weight(self, k: Knowledge, name: str) -> float:
         m = k.t.maneuvers[name]
         st = self.style
+        if m.weapon is not None:
+            return st.weapon
         if m.category in GRABS:
             return st.grab
         if name in KICKS:
@@ -301,17 +312,19 @@ class HeuristicAgent(Agent):
         return v
 
     def incoming(self, state: State, k: Knowledge, i: int,
-                 ctx: dict[str, Any]) -> tuple[int, str, str | None, float] | None:
-        """The attack being reacted to: (attacker, maneuver, location, value of its hit)."""
+                 ctx: dict[str, Any]) -> tuple[int, str, str | None, float, int] | None:
+        """The attack being reacted to: (attacker, maneuver, location, value of its hit,
+        its option: a weapon attack's hand and mode)."""
         att = ctx.get("attack")
         x = ctx.get("attacker")
         if att is None or x is None or not k.t.is_attack(att):
             return None
         loc = ctx.get("location")
-        ba = k.attack_basic(state, x, i, att, loc)
+        opt = incoming_option(state, k, att)
+        ba = k.attack_basic(state, x, i, att, loc, opt)
         bd = k.default_defence(state, i, x)
-        v = k.hit_value(state, x, i, att, loc, 0, k.margin(ba, bd))
-        return x, att, loc, v
+        v = k.hit_value(state, x, i, att, loc, opt, k.margin(ba, bd))
+        return x, att, loc, v, opt
 
     def ap_cost(self, state: State, k: Knowledge, i: int, j: int, kind: str, ap: int) -> float:
         """The price of spending ``ap`` now, given what the AP could still do this turn.
@@ -366,7 +379,7 @@ class HeuristicAgent(Agent):
             return -self.undefended(state, k, i, incoming)
         name = c.maneuver or ""
         m = k.t.maneuvers[name]
-        cost = self.ap_cost(state, k, i, j, kind, m.ap)
+        cost = self.ap_cost(state, k, i, j, kind, wp.cost(state, i, name, c.option))
         if k.t.is_attack(name):
             if kind == "reaction" and incoming is not None:  # counter-attack (§1.6)
                 return self.counter_value(state, k, i, c, incoming) - cost
@@ -382,17 +395,17 @@ class HeuristicAgent(Agent):
         """What the attack being reacted to costs if the choice does not defend against it."""
         if incoming is None:
             return 0.0
-        x, att, loc, hv = incoming
-        ba = k.attack_basic(state, x, i, att, loc)
+        x, att, loc, hv, opt = incoming
+        ba = k.attack_basic(state, x, i, att, loc, opt)
         return k.p_hit(ba, k.default_defence(state, i, x)) * hv
 
     def counter_value(self, state: State, k: Knowledge, i: int, c: Choice,
                       incoming: tuple) -> float:
         """A counter-attack: both blows are rolled at once and each may land (§1.6)."""
         name = c.maneuver or ""
-        x, att, loc, hv = incoming
-        mine = k.attack_basic(state, i, x, name, c.location)
-        theirs = k.attack_basic(state, x, i, att, loc)
+        x, att, loc, hv, opt = incoming
+        mine = k.attack_basic(state, i, x, name, c.location, option_index(k.t, name, c.option))
+        theirs = k.attack_basic(state, x, i, att, loc, opt)
         p_me = k.p_counter(mine, theirs)
         p_them = k.p_counter(theirs, mine)
         mv = k.hit_value(state, i, x, name, c.location, c.option, k.margin(mine, theirs))
@@ -413,7 +426,7 @@ class HeuristicAgent(Agent):
         v *= self.weight(k, name)
         if name in t.follow_ons:
             v += st.follow * p
-        if c.option == 1 and t.maneuvers[name].may_advance:
+        if c.option == 1 and t.maneuvers[name].may_advance and t.maneuvers[name].weapon is None:
             v -= 0.3  # flying only when it is needed to reach
         return v
 
@@ -423,9 +436,9 @@ class HeuristicAgent(Agent):
         t, st = k.t, self.style
         name = c.maneuver or ""
         m = t.maneuvers[name]
-        x, att, loc, hv = incoming
-        ba = k.attack_basic(state, x, i, att, loc)
-        bd = k.defence_with(state, i, x, name, att, loc)
+        x, att, loc, hv, opt = incoming
+        ba = k.attack_basic(state, x, i, att, loc, opt)
+        bd = k.defence_with(state, i, x, name, att, loc, c.option if m.weapon else 0)
         p = k.p_hit(ba, bd, name)  # a Leg Grab wins ties (formulas.hit_threshold)
         gain = 0.0
         if name in t.follow_ons:
@@ -449,30 +462,76 @@ class HeuristicAgent(Agent):
             if h is None or got is None:
                 return 0.0
             return k.p_break(*got) * (HOLD_VALUE.get(h.kind, 4.0) + 2.0)
+        if cat in ("ready", "drop", "pull_out"):
+            return self.arms_value(state, i, j, c, cat)
         return -1.0
 
+    def arms_value(self, state: State, i: int, j: int, c: Choice, cat: str) -> float:
+        """Ready weapon, Drop weapon, Pull out weapon (issue 19): arm oneself when one's
+        hands hold nothing that can strike the opponent where he stands (disarmed, or a
+        sword against an opponent in one's own hex: the dagger), pull out what is stuck in
+        one (its CO penalty, §1.15), and never drop a weapon for nothing."""
+        if cat == "drop":
+            return -6.0
+        if cat == "pull_out":
+            return 4.0
+        t = state.t
+        wid = t.weapon_ids[c.option] if 0 <= c.option < len(t.weapon_ids) else None
+        if wid is None:
+            return -1.0
+        w = t.weapons[wid]
+        same_hex = state.fighters[i].pos == state.fighters[j].pos
+        wanted = "close" if same_hex else "melee"
+        if w.kind == "shield" or self.has_kind(state, i, wanted):
+            return -2.0
+        return 7.0 if w.kind == wanted else (3.0 if w.kind != "shield" else -2.0)
+
+    @staticmethod
+    def has_kind(state: State, i: int, kind: str) -> bool:
+        """Does fighter ``i`` hold a weapon of ``kind`` (``close``, ``melee``)?"""
+        return any(h is not None and state.t.weapons[h].kind == kind
+                   for h in state.fighters[i].hands)
+
     # ------------------------------------------------------------------ position
-    def position_value(self, state: State, j: int, pos: hx.Hex, facing: int) -> float:
-        """How good a spot is for fighting ``j``: close, facing it, ideally at its rear."""
+    def position_value(self, state: State, j: int, pos: hx.Hex, facing: int,
+                       i: int | None = None) -> float:
+        """How good a spot is for fighting ``j``: close, facing it, ideally at its rear.
+        A fighter ``i`` with a melee weapon and no close one wants ``j`` in its strike
+        zone (within its reach, in front) but not in its own hex, where the weapon cannot
+        strike (``armed.melee_in_own_hex``): how much is its style's ``keep_out``."""
         fj = state.fighters[j]
         d = hx.distance(pos, fj.pos)
+        reach = self.melee_reach(state, i) if i is not None else 0
         if d == 0:
-            return 3.0
-        v = {1: 5.0, 2: 2.5}.get(d, -float(d))
+            return 3.0 - 4.0 * self.style.keep_out if reach else 3.0
+        if reach:
+            v = 5.0 if d <= reach else (2.5 if d == reach + 1 else -float(d))
+        else:
+            v = {1: 5.0, 2: 2.5}.get(d, -float(d))
         dj = hx.direction_to(pos, fj.pos)
         if dj is not None:
-            if hx.in_front_arc(dj, facing):
-                v += 1.5
+            if hx.in_front_arc(dj, facing):  # a weapon strikes only into its front zone
+                v += 1.5 + (2.0 * self.style.keep_out if reach else 0.0)
             if hx.relative(hx.opposite(dj), fj.facing) in state.t.rear_arc:
                 v += 2.0
         return v
+
+    @staticmethod
+    def melee_reach(state: State, i: int) -> int:
+        """The reach of fighter ``i``'s melee weapon in hand (0: none, or a close weapon
+        in the other hand, which strikes in the own hex; RULES §2.1, ``Weapon.reach``)."""
+        t = state.t
+        kinds = [t.weapons[h] for h in state.fighters[i].hands if h is not None]
+        if not kinds or any(w.kind == "close" for w in kinds):
+            return 0
+        return max((w.reach for w in kinds if w.kind == "melee"), default=0)
 
     def move_value(self, state: State, k: Knowledge, i: int, j: int, c: Choice) -> float:
         f = state.fighters[i]
         facing = hx.turn(f.facing, c.turn)
         pos = move_path(state, i, c.turn, c.option)[-1]  # where the engine's Move ends
-        gain = self.position_value(state, j, pos, facing) - \
-            self.position_value(state, j, f.pos, f.facing)
+        gain = self.position_value(state, j, pos, facing, i) - \
+            self.position_value(state, j, f.pos, f.facing, i)
         fj = state.fighters[j]
         was = hx.distance(f.pos, fj.pos)
         now = hx.distance(pos, fj.pos)
@@ -489,23 +548,29 @@ class HeuristicAgent(Agent):
         if v is None:
             t = k.t
             v = 0.0
+            reach = self.melee_reach(state, i)
             for name in t.action_maneuvers:
                 m = t.maneuvers[name]
-                if not (t.is_attack(name) and m.range == 0 and m.may_close) or m.needs_hold \
-                        or m.ap >= state.fighters[i].ap:
+                near = (m.range == 0 and m.may_close) or (reach and m.weapon == "melee")
+                if not (t.is_attack(name) and near) or m.needs_hold \
+                        or limb_reason(state, i, name, m, state.hold_on(i)) is not None:
                     continue
                 locs = allowed_locations(t, name, state.fighters[j].prone)
-                for loc in k.aims(state, i, j, name, 0, locs) if locs != (None,) else locs:
-                    av, _ = k.attack_value(state, i, j, name, loc)
-                    v = max(v, av * self.weight(k, name))
+                for opt in k.attack_options(state, i, name):
+                    if wp.cost(state, i, name, opt) >= state.fighters[i].ap:
+                        continue
+                    aims = k.aims(state, i, j, name, opt, locs) if locs != (None,) else locs
+                    for loc in aims:
+                        av, _ = k.attack_value(state, i, j, name, loc, opt)
+                        v = max(v, av * self.weight(k, name))
             self._memo["__closing__"] = v
         return v
 
     def turn_value(self, state: State, i: int, j: int, c: Choice) -> float:
         f = state.fighters[i]
         facing = hx.turn(f.facing, c.turn)
-        gain = self.position_value(state, j, f.pos, facing) - \
-            self.position_value(state, j, f.pos, f.facing)
+        gain = self.position_value(state, j, f.pos, facing, i) - \
+            self.position_value(state, j, f.pos, f.facing, i)
         if f.pos == state.fighters[j].pos and state.arc(j, i) in state.t.rear_arc:
             gain += 2.0  # turning in the same hex brings the opponent to the front (§5.4)
         return gain
@@ -525,6 +590,16 @@ class HeuristicAgent(Agent):
         before = hx.in_front_arc(d, f.facing)
         after = hx.in_front_arc(d, hx.turn(f.facing, c.turn))
         return 0.05 if after and not before else -0.05
+
+
+def incoming_option(state: State, k: Knowledge, attack: str) -> int:
+    """The option (hand and mode) of the weapon attack being reacted to: the attacking
+    choice on the engine's frame stack (``State.context()`` names the maneuver, not its
+    option); 0 for an unarmed attack."""
+    if k.t.maneuvers[attack].weapon is None or not state.stack:
+        return 0
+    c = getattr(state.stack[-1], "c", None)
+    return int(c.option) if c is not None and c.maneuver == attack else 0
 
 
 def style_agent(kind: str, **params: Any) -> HeuristicAgent:

@@ -14,7 +14,7 @@ from hexdojo.envs.rules import Game
 
 def test_registered_names() -> None:
     assert agent_names() == ["random", "greedy", "striker", "grappler", "counter", "search",
-                             "mcts"]
+                             "mcts", "swordsman"]
 
 
 @pytest.mark.parametrize("spec,cls,name", [
