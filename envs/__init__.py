@@ -12,6 +12,12 @@ DUEL_V1_ID = "hexdojo/Duel-v1"
 #: What Duel-v1's defaults change against ``DuelEnv``'s (= Duel-v0's) defaults: measured
 #: in docs/learnability.md (a default MaskablePPO learnt nothing on Duel-v0's).
 DUEL_V1_DEFAULTS: dict[str, Any] = {"fighters": ("chu", "chu"), "observation_scale": "unit"}
+#: Gymnasium id of the duel with weapons (issue 19): Chu against a guard (sword, shield,
+#: a sheathed dagger), the armed catalogue and the observation's weapon fields.
+DUEL_V2_ID = "hexdojo/Duel-v2"
+#: Duel-v2's defaults against ``DuelEnv``'s: Duel-v1's, an armed opponent, the armed catalogue.
+DUEL_V2_DEFAULTS: dict[str, Any] = {"fighters": ("chu", "guard"), "observation_scale": "unit",
+                                    "armed": True}
 #: Gymnasium id of one fighter of any scene (issue 18): ``SkirmishEnv``'s docstring.
 SKIRMISH_ID = "hexdojo/Skirmish-v0"
 
@@ -26,6 +32,9 @@ else:
     if DUEL_V1_ID not in registry:
         register(id=DUEL_V1_ID, entry_point="hexdojo.envs.duel:DuelEnv",
                  kwargs=dict(DUEL_V1_DEFAULTS), order_enforce=False, disable_env_checker=True)
+    if DUEL_V2_ID not in registry:
+        register(id=DUEL_V2_ID, entry_point="hexdojo.envs.duel:DuelEnv",
+                 kwargs=dict(DUEL_V2_DEFAULTS), order_enforce=False, disable_env_checker=True)
     if SKIRMISH_ID not in registry:
         register(id=SKIRMISH_ID, entry_point="hexdojo.envs.skirmish:SkirmishEnv",
                  order_enforce=False, disable_env_checker=True)
@@ -66,4 +75,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["DUEL_ID", "DUEL_V1_DEFAULTS", "DUEL_V1_ID", "SKIRMISH_ID", *_LAZY]
+__all__ = ["DUEL_ID", "DUEL_V1_DEFAULTS", "DUEL_V1_ID", "DUEL_V2_DEFAULTS", "DUEL_V2_ID",
+           "SKIRMISH_ID", *_LAZY]

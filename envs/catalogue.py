@@ -10,7 +10,11 @@ Layout (ids are stable for a given rule set; the shipped rules give ``N = 369``)
   ``pass`` (no reaction / no follow-on / no soak), ``hold: move along``, ``hold: let go``;
 * then one id per risk level ``risk: 0 dice`` .. ``risk: <max_risk> dice``;
 * then every unarmed maneuver in the rules data's order, crossed with every value its
-  parameters can ever take (``param_domain``: optional turn x aimed location x option).
+  parameters can ever take (``param_domain``: optional turn x aimed location x option);
+* the *armed* catalogue (``armed=True``: ``hexdojo/Duel-v2``, or any fight with an armed
+  fighter) continues with every weapon maneuver (``armed_only`` in the rules data: Stand
+  and attack, Block, Ready weapon...) the same way, so its first ids are exactly the
+  unarmed catalogue's (the shipped rules: 369 unarmed ids, then the weapon ones).
 
 Attack maneuvers carry no target in the catalogue: in a duel the target is always the
 opponent, so ``choice_for`` fills it in. The mask is built by mapping each legal engine
@@ -21,7 +25,7 @@ never loops over the catalogue.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -43,11 +47,12 @@ class Catalogue:
     ``notation.choice_words``), ``templates`` (the engine
     ``Choice`` per id, attacks without target), ``maneuvers`` (unarmed maneuver names in
     catalogue order), ``maneuver_of`` (per id: index into ``maneuvers``, -1 if none) and
-    ``first_risk`` (id of ``risk: 0 dice``).
+    ``first_risk`` (id of ``risk: 0 dice``); ``armed`` (the weapon maneuvers are in it).
     """
 
-    def __init__(self, tables: Tables, n_fighters: int = 2) -> None:
+    def __init__(self, tables: Tables, n_fighters: int = 2, armed: bool = False) -> None:
         self.tables = tables
+        self.armed = bool(armed)
         templates: list[Choice] = [c for c, _ in FIXED_CHOICES]
         names: list[str] = [n for _, n in FIXED_CHOICES]
         self.first_risk = len(templates)
@@ -55,7 +60,7 @@ class Catalogue:
             templates.append(Choice("risk", risk=r))
             names.append(choice_words(tables, templates[-1]))
         self.first_maneuver = len(templates)
-        self.maneuvers: tuple[str, ...] = tables.unarmed_maneuvers
+        self.maneuvers: tuple[str, ...] = catalogue_maneuvers(tables, self.armed)
         maneuver_of = [-1] * len(templates)
         attack = []
         for k, name in enumerate(self.maneuvers):
@@ -142,21 +147,55 @@ class Catalogue:
         return [of[i] for i in ids if of[i] >= 0]
 
 
-_CACHE: dict[int, tuple[Tables, Catalogue]] = {}
+def catalogue_maneuvers(tables: Tables, armed: bool) -> tuple[str, ...]:
+    """The maneuvers of a catalogue: the unarmed ones (Duel-v0/v1), then, if ``armed``,
+    every other available maneuver in the rules data's order (the weapon maneuvers), so
+    that the unarmed ids stay a prefix of the armed ones."""
+    unarmed = tables.unarmed_maneuvers
+    if not armed:
+        return unarmed
+    extra = tuple(n for n, m in tables.data.maneuvers.items()
+                  if m.available and n not in unarmed)
+    return unarmed + extra
 
 
-def catalogue_for(tables: Tables) -> Catalogue:
-    """The (cached) catalogue of a rule set."""
-    hit = _CACHE.get(id(tables))
+def is_armed(game: Any) -> bool:
+    """Does any fighter of ``game`` carry a weapon (in hand or sheathed)? The envs' rule
+    for ``armed=None``: such a fight needs the armed catalogue (its weapon choices have
+    no id in the unarmed one)."""
+    return any(p.armed for p in game.profiles)
+
+
+def resolve_armed(game: Any, armed: bool | None) -> bool:
+    """``armed`` as given, or (None) whether ``game`` has an armed fighter; a one-line
+    error for a forced unarmed catalogue with armed fighters (their weapon choices would
+    have no id)."""
+    if armed is None:
+        return is_armed(game)
+    if not armed and is_armed(game):
+        raise ValueError("armed=False: a fighter carries a weapon, whose maneuvers the "
+                         "unarmed catalogue lacks; allowed: armed=True or None")
+    return bool(armed)
+
+
+_CACHE: dict[tuple[int, bool], tuple[Tables, Catalogue]] = {}
+
+
+def catalogue_for(tables: Tables, armed: bool = False) -> Catalogue:
+    """The (cached) catalogue of a rule set: unarmed (Duel-v0/v1's, the default) or armed
+    (``armed=True``: every weapon maneuver too, Duel-v2's)."""
+    key = (id(tables), bool(armed))
+    hit = _CACHE.get(key)
     if hit is not None and hit[0] is tables:
         return hit[1]
     if len(_CACHE) > 64:
         _CACHE.clear()
-    cat = Catalogue(tables)
-    _CACHE[id(tables)] = (tables, cat)
+    cat = Catalogue(tables, armed=armed)
+    _CACHE[key] = (tables, cat)
     return cat
 
 
-def action_mask(state: State, fighter: int) -> np.ndarray:
-    """The exact legality mask of ``fighter`` over the catalogue of ``state``'s rules."""
-    return catalogue_for(state.t).mask(state, fighter)
+def action_mask(state: State, fighter: int, armed: bool | None = None) -> np.ndarray:
+    """The exact legality mask of ``fighter`` over the catalogue of ``state``'s rules
+    (``armed``: as the envs decide it, ``resolve_armed``)."""
+    return catalogue_for(state.t, resolve_armed(state.game, armed)).mask(state, fighter)

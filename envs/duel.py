@@ -37,7 +37,7 @@ import numpy as np
 from hexdojo.envs.rules import Choice, Game, State
 
 from .boundary import DEFAULT_ILLEGAL_LIMIT, ILLEGAL_REASONS, RESULT_REASONS, check_options
-from .catalogue import Catalogue, catalogue_for
+from .catalogue import Catalogue, catalogue_for, resolve_armed
 from .fight_env import FightEnv, Policy
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .opponents import resolve_opponent
@@ -128,8 +128,14 @@ class DuelEnv(FightEnv):
     rules; ``action_names[i]`` names id ``i``): 0-6 fixed choices (``phase: act now``,
     ``phase: wait``, ``end phase``, ``release hold``, ``pass``, two hold choices), then
     ``risk: 0 dice`` .. ``risk: 6 dice``, then every unarmed maneuver x every value of
-    its parameters. ``action_masks()`` (and ``info["action_mask"]``) is the exact mask of
-    the legal ids; a masked-out id is rejected (see the module docstring).
+    its parameters. The *armed* catalogue (``armed=True``, Duel-v2's, ``N = 824``) keeps
+    those 369 ids and appends every weapon maneuver x its parameters (a weapon attack's
+    option = hand x 2 + mode, a Block's/Parry's/Drop's the hand, Ready weapon's the weapon).
+    ``armed=None`` (Duel-v0/v1's default) takes the armed catalogue exactly when a fighter
+    carries a weapon, since the unarmed one has no id for a weapon choice; ``armed=False``
+    with an armed fighter is refused in one line. ``action_masks()`` (and
+    ``info["action_mask"]``) is the exact mask of the legal ids; a masked-out id is
+    rejected (see the module docstring).
 
     ## Observation Space
 
@@ -137,6 +143,12 @@ class DuelEnv(FightEnv):
     the fields concatenated in sorted key order, ``gymnasium.spaces.flatten`` of the
     ``Dict``), 280 numbers for the shipped rules, from the agent's point of view ("self")
     against the other ("opp"); the README's "Observation" table describes every field.
+    With the armed catalogue the ``Dict`` gains the weapon fields
+    (``observation.ARMED_FIELDS``: ``incoming_weapon`` 8, ``incoming_mode`` 2, and per
+    fighter ``hands`` 18, ``usable`` 2, ``sheathed`` 8, ``stuck`` 12, ``dropped_here`` 8,
+    ``dropped_near`` 8) and its five maneuver one-hots (``incoming_maneuver``,
+    ``follow_on_after``, ``follow_ons``, ``roll_attack``, ``roll_reaction``) cover its 32
+    maneuvers instead of 24: 442 numbers for the shipped rules; counts are clipped at 2.
     Fields and their natural ranges (Duel-v0's numbers):
 
     | Fields | Natural range | v1 divisor |
@@ -199,6 +211,7 @@ class DuelEnv(FightEnv):
     | ``illegal_penalty`` | 0.0 | 0.0 | reward of a rejected action |
     | ``illegal_limit`` | 100 | 100 | truncate after that many rejections in a row (None: never) |
     | ``render_mode`` | None | None | "ansi", "human" (prints the ANSI board) or "rgb_array" |
+    | ``armed`` | None | None | armed catalogue + observation; None: if a fighter is armed (v2: True) |
 
     ``scene`` (``docs/scenes.md``) sets where the two start (``"duel_1"``/``"duel_3"``: one
     or three hexes apart; ``"ambush"``: the second in the first's rear hex, behind his
@@ -207,9 +220,18 @@ class DuelEnv(FightEnv):
     own, e.g. Boris ambushed by Chu). ``scene="duel_2"`` is exactly the default set-up.
 
     ``DuelEnv(...)`` itself has Duel-v0's defaults; ``gymnasium.make("hexdojo/Duel-v1")``
-    passes ``hexdojo.envs.DUEL_V1_DEFAULTS``, and any option given wins over them.
+    passes ``hexdojo.envs.DUEL_V1_DEFAULTS`` and ``"hexdojo/Duel-v2"``
+    ``DUEL_V2_DEFAULTS`` (Duel-v1's with ``fighters=("chu", "guard")``, ``armed=True``);
+    any option given wins over them.
 
     ## Version History
+
+    * v2: weapons (issue 19): Chu against a guard (sword and shield, a sheathed dagger;
+      ``fighters=("chu", "guard")``), the armed catalogue (824 ids: Duel-v1's 369, then
+      Stand and attack, Advance and attack, Close Combat Weapon Attack, Block, Parry, Ready
+      weapon, Drop weapon, Pull out weapon) and the observation's weapon fields (442
+      numbers). Always armed, even for an unarmed pairing, so its spaces do not depend on
+      the fighters. Same scaling, rewards and illegal-action policy as v1.
 
     * v1: the defaults a standard learner needs (``docs/learnability.md`` measures each):
       the observation scaled to [-1, 1] (``observation_scale="unit"``), and a Chu mirror
@@ -237,13 +259,15 @@ class DuelEnv(FightEnv):
         render_mode: str | None = None,
         observation_scale: str = "raw",
         scene: str | Path | Mapping[str, Any] | None = None,
+        armed: bool | None = None,
     ) -> None:
         self._setup(strict, illegal_penalty, illegal_limit, render_mode)
         if agent_side not in (None, 0, 1):
             raise ValueError(f"agent_side {agent_side!r}: allowed None (random), 0 or 1")
         self.game = make_game(fighters, rules, radius, turn_limit, scene)
-        self.catalogue: Catalogue = catalogue_for(self.game.tables)
-        self.encoder: ObservationEncoder = encoder_for(self.game)
+        self.armed = resolve_armed(self.game, armed)
+        self.catalogue: Catalogue = catalogue_for(self.game.tables, self.armed)
+        self.encoder: ObservationEncoder = encoder_for(self.game, self.armed)
         # an agent name ("greedy", "striker:aggression=0.8", "npc.zip"): the installed
         # registry's (envs/opponents.py; the envs import nothing from the agents)
         opponent = resolve_opponent(opponent)

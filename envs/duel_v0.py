@@ -42,7 +42,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 from hexdojo.envs.rules import Choice, State
 
 from .boundary import DEFAULT_ILLEGAL_LIMIT, result_info
-from .catalogue import catalogue_for
+from .catalogue import catalogue_for, resolve_armed
 from .duel import DEFAULT_FIGHTERS, FighterSpec, make_game, terminal_reward, wound_total
 from .fight_aec import FightAEC, wrapped
 from .observation import check_scaling, encoder_for
@@ -85,12 +85,14 @@ class raw_env(FightAEC):  # noqa: N801 - PettingZoo's naming convention
         observation_scale: str = "raw",
         scene: str | Path | Mapping[str, Any] | None = None,
         illegal_limit: int | None = DEFAULT_ILLEGAL_LIMIT,
+        armed: bool | None = None,
     ) -> None:
         super().__init__()
         self._setup(strict, illegal_limit, flat_observation, render_mode)
         self.game = make_game(fighters, rules, radius, turn_limit, scene)
-        self.catalogue = catalogue_for(self.game.tables)
-        self.encoder = encoder_for(self.game)
+        self.armed = resolve_armed(self.game, armed)
+        self.catalogue = catalogue_for(self.game.tables, self.armed)
+        self.encoder = encoder_for(self.game, self.armed)
         self.shaping = float(shaping)
         self.observation_scale = check_scaling(observation_scale)
         self._set_agents(list(AGENTS), self.encoder.observation_space(observation_scale,

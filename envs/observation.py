@@ -16,6 +16,13 @@ units, e.g. AP 0..30, ``roll_basics`` -30..50 points) and ``"unit"`` (``hexdojo/
 every field divided by the largest magnitude its bounds allow, ``scale_of``, so every
 number lies in [-1, 1]: the scale Gymnasium's and SB3's default networks expect; with the
 raw scale a default MaskablePPO learnt nothing in 50k steps, ``docs/learnability.md``).
+
+With an armed catalogue (``hexdojo/Duel-v2``, or any fight with an armed fighter:
+``catalogue.resolve_armed``) the layout gains the weapon fields (``ARMED_FIELDS``): what
+each fighter holds in each hand and whether that hand's weapon can act now, what he has
+sheathed, where weapons are stuck in him, the weapons lying in and next to his hex, and
+the weapon and mode of the attack a reaction or roll is about. Unarmed layouts (Duel-v0,
+Duel-v1) are unchanged number for number.
 """
 
 from __future__ import annotations
@@ -28,8 +35,9 @@ from gymnasium import spaces
 
 from hexdojo.envs.rules import DECISION_KINDS, RISK_ABOUT
 from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules import weapons as wp
 
-from .catalogue import Catalogue, catalogue_for
+from .catalogue import Catalogue, catalogue_for, resolve_armed
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game, State
@@ -42,6 +50,19 @@ BASIC_MIN, BASIC_MAX = -30, 50
 FLAGS: tuple[str, ...] = ("prone", "mounted", "phased", "staggered", "stunned", "out")
 #: Observation scalings: natural units (Duel-v0) or each field divided by its bound (Duel-v1).
 SCALINGS: tuple[str, ...] = ("raw", "unit")
+#: Counts of weapons sheathed / lying in or next to a hex above this are reported as this.
+WEAPON_COUNT_MAX = 2
+#: The fields an armed catalogue adds ("self_"/"opp_" ones once per fighter), and why.
+ARMED_FIELDS: dict[str, str] = {
+    "incoming_weapon": "the weapon of the attack reacted to or rolled for (one-hot over weapon_ids)",
+    "incoming_mode": "that attack's mode (index into the weapon's modes, one-hot)",
+    "hands": "per hand (right, left): one-hot over weapon_ids + empty (a two-handed weapon in both)",
+    "usable": "per hand: holds a weapon that its arm may use now (not held, not locked by a block)",
+    "sheathed": "count per weapon id of the sheathed weapons (clipped to WEAPON_COUNT_MAX)",
+    "stuck": "per location: an impaling weapon is stuck there (§1.15)",
+    "dropped_here": "count per weapon id lying in his hex (Ready weapon picks them up)",
+    "dropped_near": "count per weapon id lying in the six hexes around his",
+}
 
 
 def check_scaling(scaling: str) -> str:
@@ -100,7 +121,28 @@ def _layout(game: Game, cat: Catalogue) -> dict[str, tuple[int, float, float]]:
             f"{who}_worst": (n_lvl, 0, 1),
             f"{who}_hold": (n_hold + 1, 0, 1),
         })
+    if cat.armed:
+        fields.update(_armed_layout(t))
     return dict(sorted(fields.items()))
+
+
+def _armed_layout(t: Any) -> dict[str, tuple[int, float, float]]:
+    """The weapon fields of an armed catalogue's observation (``ARMED_FIELDS``)."""
+    n_w = len(t.weapon_ids)
+    fields: dict[str, tuple[int, float, float]] = {
+        "incoming_weapon": (n_w, 0, 1),
+        "incoming_mode": (t.max_modes, 0, 1),
+    }
+    for who in ("self", "opp"):
+        fields.update({
+            f"{who}_hands": (2 * (n_w + 1), 0, 1),
+            f"{who}_usable": (2, 0, 1),
+            f"{who}_sheathed": (n_w, 0, WEAPON_COUNT_MAX),
+            f"{who}_stuck": (len(t.locations), 0, 1),
+            f"{who}_dropped_here": (n_w, 0, WEAPON_COUNT_MAX),
+            f"{who}_dropped_near": (n_w, 0, WEAPON_COUNT_MAX),
+        })
+    return fields
 
 
 _NEAREST: dict[tuple[int, int], int] = {}
@@ -179,6 +221,20 @@ class ObservationEncoder:
                 "pos", "facing", "ap", "flags", "height", "edge", "wounds", "worst", "hold"))
             for who in ("self", "opp")
         )
+        self.armed = self.cat.armed
+        if self.armed:
+            self._armed_offsets()
+
+    def _armed_offsets(self) -> None:
+        """Offsets of the weapon fields (``ARMED_FIELDS``), in the order ``_weapons`` uses."""
+        at = self.offset.__getitem__
+        self._weapon_index = {w: i for i, w in enumerate(self.game.tables.weapon_ids)}
+        self._f_incoming_weapon = (at("incoming_weapon"), at("incoming_mode"))
+        self._per_armed = tuple(
+            tuple(at(f"{who}_{k}") for k in (
+                "hands", "usable", "sheathed", "stuck", "dropped_here", "dropped_near"))
+            for who in ("self", "opp")
+        )
 
     # ------------------------------------------------------------------ encoding
     def encode_flat(self, state: State, fighter: int, legal_ids: list[int] | None = None,
@@ -209,7 +265,43 @@ class ObservationEncoder:
         fm, fo = state.fighters[me], state.fighters[op]
         self._geometry(b, state, me, op, fm, fo)
         self._fighters(b, state, me, fm, fo)
+        if self.armed:
+            self._weapons(b, state, me, op)
         return np.frombuffer(b, dtype=np.float32)
+
+    def _weapons(self, b: array, state: State, me: int, op: int) -> None:
+        """The weapon fields (``ARMED_FIELDS``): the incoming attack's weapon and mode,
+        and each fighter's hands, usable hands, sheathed, stuck and nearby weapons."""
+        d = state.decision
+        locked: dict[int, int] = {}
+        if d is not None and d.fighter == me and d.kind in ("reaction", "follow_on", "risk", "soak"):
+            ctx = state.context()
+            wid = ctx.get("weapon")
+            if wid is not None and d.kind != "follow_on":
+                o_w, o_m = self._f_incoming_weapon
+                b[o_w + self._weapon_index[wid]] = 1
+                b[o_m + ctx["mode"]] = 1
+        if d is not None:
+            locked = _locked_hands(state)
+        wi, n_w = self._weapon_index, len(self._weapon_index)
+        for (o_hands, o_usable, o_sheathed, o_stuck, o_here, o_near), i in zip(
+                self._per_armed, (me, op), strict=True):
+            f = state.fighters[i]
+            held = wp.held_hands(state, state.hold_on(i)) if state.holds else frozenset()
+            for hand, wid in enumerate(f.hands):
+                b[o_hands + hand * (n_w + 1) + (n_w if wid is None else wi[wid])] = 1
+                if wid is not None and hand not in held and locked.get(i) != hand:
+                    b[o_usable + hand] = 1
+            for wid in f.sheathed:
+                k = o_sheathed + wi[wid]
+                b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
+            for _, loc in f.stuck:
+                b[o_stuck + self._loc_index[loc]] = 1
+            for h, wid in state.dropped:
+                dist = hx.distance(h, f.pos)
+                if dist <= 1:
+                    k = (o_here if dist == 0 else o_near) + wi[wid]
+                    b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
 
     def _roll(self, b: array, state: State, me: int) -> None:
         """What a pending roll is about: maneuvers, aim, both basic values, the wound
@@ -365,6 +457,21 @@ class ObservationEncoder:
         return self.to_dict(self.encode_flat(state, fighter, legal_ids))
 
 
+def _locked_hands(state: State) -> dict[int, int]:
+    """Fighter -> the hand whose weapon a block locked in the open window (aom3145,
+    aom322e): in a follow-on window the target's (``context()["locked"]``), in the reaction
+    to a follow-on the reacting fighter's (the window's restriction, read, never changed)."""
+    w = getattr(state.stack[-1], "window", None) if state.stack else None
+    if w is None or w.restrict is None:
+        return {}
+    hand = wp.locked_hand(state.t, w.restrict)
+    if hand is None:
+        return {}
+    if w.kind == "follow_on":
+        return {1 - w.fighter: hand} if len(state.fighters) == 2 else {}
+    return {w.fighter: hand}
+
+
 def _same_box_layout(a: spaces.Space, b: spaces.Space) -> bool:
     """Same keys, shapes and bounds (``Box.__eq__`` also compares dtypes, which a saved
     space keeps anyway)."""
@@ -376,18 +483,21 @@ def _same_box_layout(a: spaces.Space, b: spaces.Space) -> bool:
     return False
 
 
-_CACHE: dict[tuple[int, int, int], tuple[Any, ObservationEncoder]] = {}
+_CACHE: dict[tuple[int, int, int, bool], tuple[Any, ObservationEncoder]] = {}
 
 
-def encoder_for(game: Game) -> ObservationEncoder:
-    """The (cached) encoder for a game's rules, arena radius and turn limit."""
-    key = (id(game.tables), game.radius, game.turn_limit)
+def encoder_for(game: Game, armed: bool | None = None) -> ObservationEncoder:
+    """The (cached) encoder for a game's rules, arena radius, turn limit and catalogue
+    (``armed``: False the unarmed one, Duel-v0/v1's; True the armed one, Duel-v2's; None:
+    armed if a fighter is, ``catalogue.resolve_armed``)."""
+    armed = resolve_armed(game, armed) if armed is None else bool(armed)
+    key = (id(game.tables), game.radius, game.turn_limit, armed)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is game.tables:
         return hit[1]
     if len(_CACHE) > 64:
         _CACHE.clear()
-    enc = ObservationEncoder(game)
+    enc = ObservationEncoder(game, catalogue_for(game.tables, armed))
     _CACHE[key] = (game.tables, enc)
     return enc
 

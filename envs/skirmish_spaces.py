@@ -33,7 +33,7 @@ from gymnasium import spaces
 from hexdojo.envs.rules import Choice
 from hexdojo.envs.rules import hexgrid as hx
 
-from .catalogue import Catalogue
+from .catalogue import Catalogue, is_armed
 from .observation import AP_MAX, FLAGS, ObservationEncoder, _direction, encoder_for, scale_of
 
 if TYPE_CHECKING:
@@ -65,8 +65,8 @@ class GroupCatalogue:
     target slot, -1 for a choice without a target).
     """
 
-    def __init__(self, tables: Tables, n_fighters: int) -> None:
-        base = Catalogue(tables, n_fighters)
+    def __init__(self, tables: Tables, n_fighters: int, armed: bool = False) -> None:
+        base = Catalogue(tables, n_fighters, armed)
         self.base = base
         self.n_slots = n_fighters - 1
         attacks = [int(i) for i in np.flatnonzero(base.is_attack)]
@@ -264,18 +264,19 @@ class GroupEncoder:
                 put(b, field, s, n_kinds, 1)
 
 
-_CACHE: dict[tuple[int, int, int, int], tuple[object, GroupCatalogue, GroupEncoder]] = {}
+_CACHE: dict[tuple[int, int, int, int, bool], tuple[object, GroupCatalogue, GroupEncoder]] = {}
 
 
 def spaces_for(game: Game) -> tuple[GroupCatalogue, GroupEncoder]:
     """The (cached) catalogue and encoder of a group game (rules, radius, limit, size)."""
-    key = (id(game.tables), game.radius, game.turn_limit, len(game.profiles))
+    armed = is_armed(game)  # the armed catalogue exactly when a fighter carries a weapon
+    key = (id(game.tables), game.radius, game.turn_limit, len(game.profiles), armed)
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is game.tables:
         return hit[1], hit[2]
     if len(_CACHE) > 64:
         _CACHE.clear()
-    cat, enc = GroupCatalogue(game.tables, len(game.profiles)), GroupEncoder(game)
+    cat, enc = GroupCatalogue(game.tables, len(game.profiles), armed), GroupEncoder(game)
     _CACHE[key] = (game.tables, cat, enc)
     return cat, enc
 

@@ -37,7 +37,7 @@ import pyspiel
 from hexdojo.envs.rules import Choice, State
 from hexdojo.envs.rules.dice import Dice, LoadedDice
 
-from .catalogue import Catalogue, catalogue_for
+from .catalogue import Catalogue, catalogue_for, is_armed
 from .duel import make_game, terminal_reward
 from .observation import ObservationEncoder, encoder_for
 from .render import render_frame
@@ -79,8 +79,9 @@ class _Spec:
             fighters *= 2
         self.game = make_game(fighters, params["rules"] or None, int(params["radius"]),
                               int(params["turn_limit"]) or None, params["scene"] or None)
-        self.catalogue: Catalogue = catalogue_for(self.game.tables)
-        self.encoder: ObservationEncoder = encoder_for(self.game)
+        armed = is_armed(self.game)  # the armed catalogue exactly when a fighter carries a weapon
+        self.catalogue: Catalogue = catalogue_for(self.game.tables, armed)
+        self.encoder: ObservationEncoder = encoder_for(self.game, armed)
         self.sides = int(self.game.tables.data.dice.die_sides)
 
 
