@@ -478,7 +478,8 @@ class Knowledge:
         best = 0.0
         for name in t.follow_ons.get(after, ()):
             m = t.maneuvers[name]
-            if m.limb == "arm" and limb_reason(s, x, name, m, s.hold_on(x)) is not None:
+            if m.limb == "arm" and s.fighters[x].hands != (None, None) \
+                    and limb_reason(s, x, name, m, s.hold_on(x)) is not None:
                 continue  # a hand holding a weapon is not free (aom3221)
             for opt in self.attack_options(s, x, name):
                 if wp.cost(s, x, name, opt) > ap:

@@ -549,12 +549,14 @@ class HeuristicAgent(Agent):
             t = k.t
             v = 0.0
             reach = self.melee_reach(state, i)
+            armed = state.fighters[i].hands != (None, None)
             for name in t.action_maneuvers:
                 m = t.maneuvers[name]
                 near = (m.range == 0 and m.may_close) or (reach and m.weapon == "melee")
-                if not (t.is_attack(name) and near) or m.needs_hold \
-                        or limb_reason(state, i, name, m, state.hold_on(i)) is not None:
+                if not (t.is_attack(name) and near) or m.needs_hold:
                     continue
+                if armed and limb_reason(state, i, name, m, state.hold_on(i)) is not None:
+                    continue  # a hand holding a weapon is not free
                 locs = allowed_locations(t, name, state.fighters[j].prone)
                 for opt in k.attack_options(state, i, name):
                     if wp.cost(state, i, name, opt) >= state.fighters[i].ap:
