@@ -17,7 +17,8 @@ from hexdojo.envs.rules import DECISION_KINDS, Game, IllegalChoice, preset_names
 
 from .conftest import play_random
 
-# the unarmed presets: Duel-v0/v1's catalogue has no weapon maneuvers (armed fighters: Duel-v2)
+# the unarmed presets: Duel-v0/v1's catalogue has no weapon maneuvers (the armed presets'
+# masks are checked on the armed catalogue in tests/test_env_weapons.py)
 PRESETS = [p for p in preset_names() if p not in ("guard", "spearman", "knife_fighter")]
 _GAMES: dict[tuple[str, str, int], Game] = {}
 
