@@ -150,6 +150,36 @@ def test_duel_v2_is_deterministic_with_a_seed():
     assert any(not np.array_equal(x, y) for x, y in zip(a, run(8), strict=False))
 
 
+def test_openspiel_and_skirmish_take_the_armed_catalogue_for_armed_fighters():
+    """The OpenSpiel game and the group fight decide like ``armed=None``: a guard among
+    the fighters gives the armed catalogue, its legal actions all have ids."""
+    pyspiel = pytest.importorskip("pyspiel")
+    import hexdojo.envs.spiel  # noqa: F401 - registers the game
+    from hexdojo.envs.skirmish_spaces import observe, spaces_for
+
+    game = pyspiel.load_game("hexdojo_duel", {"fighters": "chu guard", "turn_limit": 6})
+    assert game.num_distinct_actions() == 824
+    unarmed = pyspiel.load_game("hexdojo_duel", {"fighters": "chu urlik"})
+    assert unarmed.num_distinct_actions() == 369
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[int(rng.integers(len(outcomes)))][0])
+        else:
+            legal = state.legal_actions()
+            assert legal and max(legal) < 824
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    group = Game.create(["chu", "guard", "spearman"])
+    cat, _ = spaces_for(group)
+    assert cat.base.armed and cat.base.n == 824
+    for st_ in _walk(group, 5):
+        _, mask, slots = observe(st_, st_.decision.fighter, flat=True)
+        legal = st_.legal_choices()  # each one an id (KeyError otherwise), the mask = them
+        assert set(np.flatnonzero(mask)) == set(cat.ids(legal, slots)) and mask.any()
+
+
 # --------------------------------------------------------------------------- observation
 def _obs(state, fighter_: int = 0) -> dict[str, np.ndarray]:
     enc = encoder_for(state.game, True)
