@@ -139,6 +139,10 @@ def load_position(path: Path, step: int = 0, fighters: list[str] | None = None,
 # --------------------------------------------------------------------------- odds
 
 
+#: reaction categories whose odds are a defence (dodges, Forearm Block, weapon Block, Parry)
+DEFENDS = ("dodge", "block", "weapon_block", "parry")
+
+
 def hit_odds(state: State, c: Choice) -> HitOdds | None:
     """For an attack: the chance it hits the target's best defence (both sides risking
     the most dice, their usual best, §1.3); None for anything else."""
@@ -150,9 +154,12 @@ def hit_odds(state: State, c: Choice) -> HitOdds | None:
             return got
     if c.kind != "maneuver" or c.target is None or not state.t.is_attack(c.maneuver or ""):
         return None
+    from .heuristics import option_index
+
     k = knowledge(state)
     x, y = state.decision.fighter, c.target  # type: ignore[union-attr]
-    ba = k.attack_basic(state, x, y, c.maneuver or "", c.location)
+    name = c.maneuver or ""
+    ba = k.attack_basic(state, x, y, name, c.location, option_index(state.t, name, c.option))
     bd, rname = k.best_defence(state, y, x, c.maneuver or "", c.location)
     return HitOdds(k.p_hit(ba, bd), ba, bd, rname or "default defence", k.R)
 
@@ -170,11 +177,15 @@ def incoming_odds(state: State, c: Choice) -> HitOdds | None:
     y = state.decision.fighter  # type: ignore[union-attr]
     if c.kind == "pass":
         bd, name = k.default_defence(state, y, x), "default defence"
-    elif c.kind == "maneuver" and state.t.maneuvers[c.maneuver or ""].category in ("dodge", "block"):
-        bd, name = k.defence_with(state, y, x, c.maneuver or "", att, loc), c.maneuver or ""
+    elif c.kind == "maneuver" and state.t.maneuvers[c.maneuver or ""].category in DEFENDS:
+        m = state.t.maneuvers[c.maneuver or ""]
+        opt = c.option if m.weapon is not None else 0  # a Block's or Parry's hand
+        bd, name = k.defence_with(state, y, x, c.maneuver or "", att, loc, opt), c.maneuver or ""
     else:
         return None
-    ba = k.attack_basic(state, x, y, att, loc)
+    from .scripted import incoming_option
+
+    ba = k.attack_basic(state, x, y, att, loc, incoming_option(state, k, att))
     return HitOdds(k.p_hit(ba, bd), ba, bd, name, k.R, incoming=True)
 
 

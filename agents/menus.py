@@ -16,6 +16,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from hexdojo.envs.rules import weapons as wp
 from hexdojo.envs.rules.notation import LETTERS, PASS_MEANS, option_words, turn_words, words
 
 from .advise import RiskOdds, hit_odds, risk_odds
@@ -65,7 +66,9 @@ def ap_cost(state: State, c: Choice) -> int:
     """AP a choice spends: a maneuver its ``ap`` in the rules data, releasing a hold
     ``holds.release_ap`` (§5.17); everything else nothing."""
     if c.kind == "maneuver" and c.maneuver is not None:
-        return state.t.maneuvers[c.maneuver].ap
+        d = state.decision  # a weapon attack's mode sets its AP (aom3142)
+        return wp.cost(state, d.fighter, c.maneuver, c.option) if d is not None \
+            else state.t.maneuvers[c.maneuver].ap
     if c.kind == "release":
         return state.t.data.holds.release_ap
     return 0
@@ -128,9 +131,24 @@ def _group_label(state: State, level: int, group: list[Choice]) -> str:
         aim = f"-> {LETTERS[c.target]} " if c.target is not None and len(state.fighters) > 2 else ""
         return (aim + (f"@ {c.location}" if c.location else "(no aim)")).strip()
     name = c.maneuver or ""
-    bits = [w for w in (option_words(state.t, name, c.option), turn_words(state.t, name, c.turn))
-            if w]
+    bits = [w for w in (_option_label(state, c), turn_words(state.t, name, c.turn)) if w]
     return ", ".join(bits) or "plain"
+
+
+def _option_label(state: State, c: Choice) -> str:
+    """An option's words; a weapon maneuver's names the deciding fighter's weapon and mode
+    (``sword cut``, ``shield``) as the notation's :func:`words` does, not the hand."""
+    name = c.maneuver or ""
+    plain = option_words(state.t, name, c.option)
+    m = state.t.maneuvers.get(name)
+    d = state.decision
+    if m is None or m.weapon is None or d is None:
+        return plain
+    wid = wp.used_weapon(state, d.fighter, name, c.option)
+    if wid is None:
+        return plain
+    mode = wp.attack_mode(state, d.fighter, name, c.option)
+    return state.t.weapons[wid].name + (f" {mode.name}" if mode is not None else "")
 
 
 def menu(state: State, choices: list[Choice], level: int = 0, title: str = "") -> Menu:

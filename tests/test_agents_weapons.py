@@ -146,3 +146,23 @@ def test_tournament_monk_vs_guard_is_worker_count_independent() -> None:
     one = run(1)
     assert one == run(2)
     assert len(one) == 12
+
+
+def test_play_menus_group_weapon_attacks_by_maneuver_aim_then_weapon_and_mode() -> None:
+    """``hexdojo play``'s menus: Stand and attack opens aims, an aim opens the weapon and
+    mode (the guard's sword: cut 3 AP, thrust 2 AP, aom3142), each row its mode's AP."""
+    from hexdojo.agents.menus import ap_cost, menu
+
+    g = Game.create(["chu", "guard"])
+    s = g.new_state(0, scenario={"fighters": [{"pos": [1, 0], "facing": 3, "ap": 6},
+                                              {"pos": [0, 0], "facing": 0, "ap": 6}]})
+    s.apply(Choice("phase", option=0))
+    top = menu(s, s.legal_choices())
+    stand = next(e for e in top.entries if e.label == "Stand and attack")
+    aims = menu(s, stand.choices, 1)
+    chest = next(e for e in aims.entries if e.label == "@ Chest")
+    opts = menu(s, [c for c in chest.choices if c.turn == 0], 2)
+    got = {e.label: ap_cost(s, e.choices[0]) for e in opts.entries}
+    assert got == {"Stand and attack @ Chest (sword cut)": 3,
+                   "Stand and attack @ Chest (sword thrust)": 2}
+    assert "2-3 AP" in stand.note
