@@ -166,3 +166,18 @@ def test_play_menus_group_weapon_attacks_by_maneuver_aim_then_weapon_and_mode() 
     assert got == {"Stand and attack @ Chest (sword cut)": 3,
                    "Stand and attack @ Chest (sword thrust)": 2}
     assert "2-3 AP" in stand.note
+
+
+def test_lab_ablation_takes_the_weapon_maneuvers_when_a_fighter_is_armed() -> None:
+    """``hexdojo ablate``'s maneuvers: the 24 unarmed ones for chu mirror; with the guard
+    also the eight weapon maneuvers (armed_only in the data), Parry and Block among them."""
+    from hexdojo.agents.lab.common import parse_rules, unarmed_maneuvers, usable_maneuvers
+
+    rs = parse_rules("default")
+    bare = usable_maneuvers(rs, [Game.create(["chu", "chu"])])
+    armed = usable_maneuvers(rs, [Game.create(["chu", "guard"])])
+    assert bare == unarmed_maneuvers(rs) and "Parry" not in bare
+    assert armed[:len(bare)] == bare
+    assert set(armed) - set(bare) == {"Stand and attack", "Advance and attack",
+                                      "Close Combat Weapon Attack", "Block", "Parry",
+                                      "Ready weapon", "Drop weapon", "Pull out weapon"}

@@ -7,7 +7,7 @@ how long it took and where its report is.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -127,16 +127,10 @@ def ablate(
     from ..checkpoint_meta import lab_defaults, warn_outside
     from .ablate import AblateConfig
     from .ablate_report import run_and_report
-    from .common import game_for, parse_rules, unarmed_maneuvers
+    from .common import game_for, parse_rules
 
     _check_correction(correction)
     rs = parse_rules(rules)
-    known = unarmed_maneuvers(rs)
-    ms = known if maneuvers is None else [m.strip() for m in maneuvers.split(",") if m.strip()]
-    bad = [m for m in ms if m not in known]
-    if bad or not ms:
-        raise ValueError(f"maneuvers: value {bad[0] if bad else maneuvers!r}: allowed "
-                         f"{', '.join(known)}")
     field_specs = [f.strip() for f in field.split(",") if f.strip()]
     built = _agents(list(dict.fromkeys(agents + field_specs)))
     names = [a.name for a in built]
@@ -145,6 +139,7 @@ def ablate(
     fighters, scene, turn_limit = lab_defaults(built, fighters, scene, turn_limit, _say)
     fps = _pairings(fighters, scene, (rs,), radius, turn_limit)
     warn_outside(built, game_for(fps[0], rs.spec, radius, turn_limit), scene, _say)
+    ms = _ablated_maneuvers(maneuvers, rs, fps, radius, turn_limit)
     if not 0 <= essential <= 100:
         raise ValueError(f"essential: value {essential:g}: allowed 0..100 points")
     cfg = AblateConfig(ablated, fld, tuple(ms), rs, fps, seed, fights,
@@ -152,6 +147,21 @@ def ablate(
                        correction, essential / 100)
     res, paths = run_and_report(cfg, built, out, progress, _say)
     _finish(res, paths)
+
+
+def _ablated_maneuvers(maneuvers: str | None, rs: Any, fps: list, radius: int,
+                       turn_limit: int | None) -> list[str]:
+    """``--maneuvers`` checked against those the pairings' fighters can use (every unarmed
+    one, and the weapon maneuvers when a fighter is armed); all of them by default."""
+    from .common import game_for, usable_maneuvers
+
+    known = usable_maneuvers(rs, [game_for(fp, rs.spec, radius, turn_limit) for fp in fps])
+    ms = known if maneuvers is None else [m.strip() for m in maneuvers.split(",") if m.strip()]
+    bad = [m for m in ms if m not in known]
+    if bad or not ms:
+        raise ValueError(f"maneuvers: value {bad[0] if bad else maneuvers!r}: allowed "
+                         f"{', '.join(known)}")
+    return ms
 
 
 def tactics(

@@ -126,3 +126,13 @@ def unarmed_maneuvers(rules: RuleSet) -> list[str]:
     from hexdojo.envs.rules import load_tables
 
     return list(load_tables(rules.spec).unarmed_maneuvers)
+
+
+def usable_maneuvers(rules: RuleSet, games: list[Game]) -> list[str]:
+    """The ablation's maneuvers: the unarmed ones, and when a fighter of these games carries
+    a weapon (``Profile.armed``, issue 19) the weapon maneuvers too (``armed_only``)."""
+    known = unarmed_maneuvers(rules)
+    if any(p.armed for g in games for p in g.profiles):
+        t = games[0].tables
+        known += [n for n, m in t.maneuvers.items() if m.armed_only and n not in known]
+    return known
