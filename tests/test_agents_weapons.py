@@ -181,3 +181,30 @@ def test_lab_ablation_takes_the_weapon_maneuvers_when_a_fighter_is_armed() -> No
     assert set(armed) - set(bare) == {"Stand and attack", "Advance and attack",
                                       "Close Combat Weapon Attack", "Block", "Parry",
                                       "Ready weapon", "Drop weapon", "Pull out weapon"}
+
+
+def test_monk_vs_guard_script_counts_chu_on_both_sides_whatever_the_workers(tmp_path) -> None:
+    """scripts/monk_vs_guard.py: each pairing plays every seed with Chu as A and as B
+    (2 x fights), its tally is Chu's (wins + draws + losses = n, the armed side's rate
+    is losses / n) and the rows are the same with 1 and 2 workers; --json is written."""
+    import importlib.util
+    import json
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "scripts" / "monk_vs_guard.py"
+    spec = importlib.util.spec_from_file_location("monk_vs_guard", path)
+    assert spec is not None and spec.loader is not None
+    mvg = importlib.util.module_from_spec(spec)
+    sys.modules["monk_vs_guard"] = mvg  # the worker pool pickles play_unit by its name
+    spec.loader.exec_module(mvg)
+    one = mvg.run(["greedy"], ["swordsman", "random"], "chu", "guard", 5, 3, 1)
+    assert one == mvg.run(["greedy"], ["swordsman", "random"], "chu", "guard", 5, 3, 2)
+    for r in one:
+        assert r["n"] == 6 == r["wins"] + r["draws"] + r["losses"]
+        assert r["armed_rate"] == r["losses"] / 6 and r["win_lo"] <= r["win_rate"] <= r["win_hi"]
+    out = tmp_path / "m.json"
+    assert mvg.main(["--monk", "greedy", "--guard", "random", "--fights", "2",
+                     "--json", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["results"][0]["n"] == 4 and doc["results"][0]["armed"] == "guard"
