@@ -382,3 +382,20 @@ def test_weapon_choices_in_words_name_the_weapon_and_mode():
     assert words(state, c) == "Stand and attack @ Chest (sword thrust)"
     assert choice_words(state.t, c) == "Stand and attack @ Chest (right hand, mode 2)"
     assert parse(state, "stand and attack chest sword thrust") == c
+
+
+# --------------------------------------------------------------------------- scenes
+@pytest.mark.parametrize(("scene", "armed_sides"), [("monk_vs_guard", ["guard"]),
+                                                    ("monk_vs_two_guards", ["guards", "guards"])])
+def test_armed_scenes_set_the_monk_against_weapons(scene, armed_sides):
+    """Issue 19: shipped scenes pit the unarmed monk against armed opponents; the armed
+    fighters start with their weapons in hand (a two-handed spear in both hands)."""
+    from hexdojo.envs.rules import Game
+
+    g = Game.from_scene(scene)
+    s = g.new_state(3)
+    assert s.fighters[0].name == "Chu" and s.fighters[0].hands == (None, None)
+    armed = [f for f in s.fighters[1:]]
+    assert [g.side_name(g.side_of(f.idx)) for f in armed] == armed_sides
+    assert all(f.hands[0] is not None for f in armed)
+    assert {f.hands for f in armed} <= {("sword", "shield"), ("spear", "spear")}
