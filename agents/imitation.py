@@ -50,7 +50,6 @@ class _Recorder(Agent):
         self.teacher.reset(seed)
 
     def act(self, state: State) -> Choice:
-        from hexdojo.envs.catalogue import catalogue_for
         from hexdojo.envs.observation import encoder_for
 
         choice = self.teacher.act(state)
@@ -59,7 +58,7 @@ class _Recorder(Agent):
             flat, mask = enc.encode_with_mask(state, state.decision.fighter)
             enc.rescale(flat, self.scaling)
             self.rows.append((flat.astype(np.float32), mask.astype(bool),
-                              catalogue_for(state.t).ids([choice])[0]))
+                              enc.cat.ids([choice])[0]))  # the fight's catalogue (armed or not)
         return choice
 
 

@@ -120,12 +120,12 @@ class LearnedAgent(Agent):
         return self._scaling
 
     def act(self, state: State) -> Choice:
-        from hexdojo.envs.catalogue import catalogue_for
+        from hexdojo.envs.observation import encoder_for
 
         i = state.decision.fighter
         if self._plays_group(state):
             return self._act_group(state, i)
-        cat = catalogue_for(state.t)
+        cat = encoder_for(state.game).cat  # the fight's catalogue: armed when a fighter is
         obs, mask, legal, ids = self.duel_inputs(state)
         if self.temperature is not None:
             action = self._tempered(obs, mask)
@@ -160,10 +160,10 @@ class LearnedAgent(Agent):
         """What the model sees at the decider's duel decision, as in training: the
         observation (in its scaling and form), the boolean mask, the legal choices and
         their action ids (one per choice). Refuses a model of other spaces in one line."""
-        from hexdojo.envs.catalogue import catalogue_for
         from hexdojo.envs.observation import encoder_for
 
-        cat, enc = catalogue_for(state.t), encoder_for(state.game)
+        enc = encoder_for(state.game)
+        cat = enc.cat  # armed exactly when a fighter carries a weapon (as the envs decide)
         legal = state.legal_choices()
         ids = cat.ids(legal)
         flat = enc.encode_flat(state, state.decision.fighter, ids)
@@ -177,7 +177,6 @@ class LearnedAgent(Agent):
         """Was the model trained on a scene's group spaces (``hexdojo/Skirmish-v0``: the
         target slots, each fighter's point of view) rather than the duel's? The sizes of
         its spaces tell (for two fighters the group observation is smaller than the duel's)."""
-        from hexdojo.envs.catalogue import catalogue_for
         from hexdojo.envs.observation import encoder_for
         from hexdojo.envs.skirmish_spaces import spaces_for
 
@@ -185,8 +184,9 @@ class LearnedAgent(Agent):
         group = (int(np.prod(enc.observation_space(flat=True).shape)), cat.n)
         if len(state.fighters) > 2 or group != self._spaces:
             return group == self._spaces
-        duel = encoder_for(state.game).observation_space(flat=True)
-        return (int(np.prod(duel.shape)), catalogue_for(state.t).n) != self._spaces
+        enc = encoder_for(state.game)
+        duel = enc.observation_space(flat=True)
+        return (int(np.prod(duel.shape)), enc.cat.n) != self._spaces
 
     def _act_group(self, state: State, i: int) -> Choice:
         from hexdojo.envs.skirmish_spaces import observe, spaces_for

@@ -169,7 +169,6 @@ class RLlibAgent(Agent):
         need_rllib()
         from ray.rllib.core.rl_module.rl_module import RLModule
 
-        from hexdojo.envs.catalogue import catalogue_for
         from hexdojo.envs.duel import make_game
         from hexdojo.envs.observation import encoder_for
 
@@ -182,8 +181,8 @@ class RLlibAgent(Agent):
         opts = meta["env_options"]
         game = make_game(opts.get("fighters", ("chu", "chu")), opts.get("rules"),
                          opts.get("radius", 4), opts.get("turn_limit"), opts.get("scene"))
-        self.catalogue = catalogue_for(game.tables)
         self.encoder = encoder_for(game)
+        self.catalogue = self.encoder.cat  # armed when a fighter carries a weapon
         self.scale = opts.get("observation_scale", "unit")
         self.name = name or folder.name
 

@@ -74,10 +74,13 @@ def test_the_master_script_replays_a_fight_the_same(npc) -> None:
     import importlib.util
     from pathlib import Path
 
+    from hexdojo.agents.checkpoint_meta import npc_meta, write_meta
     from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.ppo import train_game
 
     root = npc.parent
-    (root / "config.json").write_text(load_config(overrides={"turn_limit": 4}).model_dump_json())
+    cfg = load_config(overrides={"turn_limit": 4})
+    write_meta(npc, npc_meta(cfg, train_game(cfg), 0))  # the script reads the sidecar
     path = Path(__file__).parent.parent / "scripts" / "master_vs_mcts.py"
     spec = importlib.util.spec_from_file_location("master_vs_mcts", path)
     mod = importlib.util.module_from_spec(spec)
