@@ -301,14 +301,9 @@ class Knowledge:
 
     def damage_basic(self, xp: Profile, x_pen: int, name: str, margin: int, where: str,
                      rating: int | None) -> int:
-        """The engine's basic damage (:func:`formulas.damage_basic_of`); for a weapon hit
-        the same characteristic and terms with the mode's ``rating`` (``damage_extra``'s
-        own argument, as the engine's ``HitFrame`` passes it)."""
-        t = self.t
-        if rating is None:
-            return fm.damage_basic_of(t, xp, x_pen, name, margin, where)
-        extra = fm.damage_extra(t, name, margin, where, True, rating)
-        return fm.basic(t, xp, None, t.data.damage.characteristic, (), extra)[0] + x_pen
+        """The engine's basic damage (:func:`formulas.damage_basic_of`; a weapon hit with
+        its mode's ``rating``, as the engine's ``HitFrame`` rolls it)."""
+        return fm.damage_basic_of(self.t, xp, x_pen, name, margin, where, True, rating)
 
     def wound_value(self, yp: Profile, y_worst: int, y_pen: int, y_ap: int, dmg_basic: int,
                     n: int, dr: int, loc: str, dtype: str, x_left: int = 0) -> float:

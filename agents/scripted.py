@@ -595,13 +595,12 @@ class HeuristicAgent(Agent):
 
 
 def incoming_option(state: State, k: Knowledge, attack: str) -> int:
-    """The option (hand and mode) of the weapon attack being reacted to: the attacking
-    choice on the engine's frame stack (``State.context()`` names the maneuver, not its
-    option); 0 for an unarmed attack."""
-    if k.t.maneuvers[attack].weapon is None or not state.stack:
+    """The option (hand and mode) of the weapon attack being reacted to
+    (``State.context()["option"]``); 0 for an unarmed attack."""
+    if k.t.maneuvers[attack].weapon is None:
         return 0
-    c = getattr(state.stack[-1], "c", None)
-    return int(c.option) if c is not None and c.maneuver == attack else 0
+    ctx = state.context()
+    return int(ctx.get("option", 0)) if ctx.get("attack") == attack else 0
 
 
 def style_agent(kind: str, **params: Any) -> HeuristicAgent:

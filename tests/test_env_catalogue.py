@@ -18,10 +18,9 @@ def test_catalogue_size_is_the_sum_of_parameter_domains(game: Game) -> None:
     t = game.tables
     cat = catalogue_for(t)
     man = 0
-    for name, m in t.maneuvers.items():
-        if name in t.unarmed_maneuvers:
-            turns, locs, opts = param_domain(t, name)
-            man += len(turns) * len(locs) * len(opts)
+    for name in t.unarmed_maneuvers:
+        turns, locs, opts = param_domain(t, name)
+        man += len(turns) * len(locs) * len(opts)
     # phase now/wait, end, release, pass, hold follow/let go + risk 0..max
     assert cat.n == 7 + (t.max_risk + 1) + man
     assert cat.n == 369  # the shipped rules; README documents this number

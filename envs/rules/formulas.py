@@ -246,10 +246,11 @@ def damage_extra(t: Tables, maneuver: str, margin: int, loc: str, use_margin: bo
 
 
 def damage_basic_of(t: Tables, p: Profile, pen: int, maneuver: str, margin: int, loc: str,
-                    use_margin: bool = True) -> int:
-    """The basic damage of striker ``p`` (condition ``pen``) hitting ``loc`` by ``margin``."""
+                    use_margin: bool = True, rating: int | None = None) -> int:
+    """The basic damage of striker ``p`` (condition ``pen``) hitting ``loc`` by ``margin``
+    (a weapon hit: its mode's ``rating``, half points, as the engine's ``HitFrame``)."""
     return basic(t, p, None, t.data.damage.characteristic, (),
-                 damage_extra(t, maneuver, margin, loc, use_margin))[0] + pen
+                 damage_extra(t, maneuver, margin, loc, use_margin, rating))[0] + pen
 
 
 def damage_resistance(t: Tables, p: Profile, loc: str) -> int:

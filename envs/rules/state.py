@@ -225,7 +225,8 @@ class State:
         (fighter -> basic value in half points, both sides of an opposed roll), and for an
         attack's rolls ``attacker``/``attack``/``location``/``reaction`` (the target's
         declared reaction, or None), for a soak ``wound`` (the level it would reduce).
-        A weapon attack adds ``weapon`` (its id) and ``mode`` (index into its modes).
+        A weapon attack adds ``weapon`` (its id), ``mode`` (index into its modes) and
+        ``option`` (the attacking choice's option: hand x max_modes + mode).
         """
         if self._pending is None:
             return {}
@@ -252,6 +253,7 @@ class State:
             if mode is not None:
                 out["weapon"] = used_weapon(self, out["attacker"], c.maneuver, c.option or 0)
                 out["mode"] = split(self.t, self.t.maneuvers[c.maneuver], c.option or 0)[1]
+                out["option"] = int(c.option)
         return out
 
     def legal_choices(self) -> list[Choice]:
