@@ -271,37 +271,14 @@ class ObservationEncoder:
 
     def _weapons(self, b: array, state: State, me: int, op: int) -> None:
         """The weapon fields (``ARMED_FIELDS``): the incoming attack's weapon and mode,
-        and each fighter's hands, usable hands, sheathed, stuck and nearby weapons."""
-        d = state.decision
-        locked: dict[int, int] = {}
-        if d is not None and d.fighter == me and d.kind in ("reaction", "follow_on", "risk", "soak"):
-            ctx = state.context()
-            wid = ctx.get("weapon")
-            if wid is not None and d.kind != "follow_on":
-                o_w, o_m = self._f_incoming_weapon
-                b[o_w + self._weapon_index[wid]] = 1
-                b[o_m + ctx["mode"]] = 1
-        if d is not None:
-            locked = _locked_hands(state)
-        wi, n_w = self._weapon_index, len(self._weapon_index)
-        for (o_hands, o_usable, o_sheathed, o_stuck, o_here, o_near), i in zip(
-                self._per_armed, (me, op), strict=True):
-            f = state.fighters[i]
-            held = wp.held_hands(state, state.hold_on(i)) if state.holds else frozenset()
-            for hand, wid in enumerate(f.hands):
-                b[o_hands + hand * (n_w + 1) + (n_w if wid is None else wi[wid])] = 1
-                if wid is not None and hand not in held and locked.get(i) != hand:
-                    b[o_usable + hand] = 1
-            for wid in f.sheathed:
-                k = o_sheathed + wi[wid]
-                b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
-            for _, loc in f.stuck:
-                b[o_stuck + self._loc_index[loc]] = 1
-            for h, wid in state.dropped:
-                dist = hx.distance(h, f.pos)
-                if dist <= 1:
-                    k = (o_here if dist == 0 else o_near) + wi[wid]
-                    b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
+        and each fighter's hands, usable hands, sheathed, stuck and nearby weapons (the
+        module functions the group fight's encoder shares, ``skirmish_spaces``)."""
+        o_w, o_m = self._f_incoming_weapon
+        wi = self._weapon_index
+        put_incoming_weapon(b, state, me, o_w, o_m, wi)
+        locked = locked_hands(state) if state.decision is not None else {}
+        for offsets, i in zip(self._per_armed, (me, op), strict=True):
+            put_fighter_weapons(b, state, i, offsets, wi, self._loc_index, locked.get(i))
 
     def _roll(self, b: array, state: State, me: int) -> None:
         """What a pending roll is about: maneuvers, aim, both basic values, the wound
@@ -457,10 +434,53 @@ class ObservationEncoder:
         return self.to_dict(self.encode_flat(state, fighter, legal_ids))
 
 
-def _locked_hands(state: State) -> dict[int, int]:
+def put_incoming_weapon(b: array, state: State, me: int, o_weapon: int, o_mode: int,
+                        weapon_index: dict[str, int]) -> None:
+    """``incoming_weapon`` / ``incoming_mode`` (one-hots at ``o_weapon`` / ``o_mode``): the
+    weapon and mode of the attack ``me`` reacts to or rolls for (``State.context()``), shared
+    by the duel and group encoders. A follow-on answers no attack: nothing."""
+    d = state.decision
+    if d is None or d.fighter != me or d.kind not in ("reaction", "risk", "soak"):
+        return
+    ctx = state.context()
+    wid = ctx.get("weapon")
+    if wid is not None:
+        b[o_weapon + weapon_index[wid]] = 1
+        b[o_mode + ctx["mode"]] = 1
+
+
+def put_fighter_weapons(b: array, state: State, i: int, offsets: tuple[int, ...],
+                        weapon_index: dict[str, int], loc_index: dict[str, int],
+                        locked: int | None) -> None:
+    """Fighter ``i``'s per-fighter weapon fields (``ARMED_FIELDS``) in raw units, at
+    ``offsets`` = (hands, usable, sheathed, stuck, dropped_here, dropped_near): one writer
+    for the duel's ``self_``/``opp_`` and the group fight's ``self_``/``others_`` blocks.
+    ``locked``: the hand a block locked (``locked_hands``), not usable now."""
+    o_hands, o_usable, o_sheathed, o_stuck, o_here, o_near = offsets
+    wi, n_w = weapon_index, len(weapon_index)
+    f = state.fighters[i]
+    held = wp.held_hands(state, state.hold_on(i)) if state.holds else frozenset()
+    for hand, wid in enumerate(f.hands):
+        b[o_hands + hand * (n_w + 1) + (n_w if wid is None else wi[wid])] = 1
+        if wid is not None and hand not in held and locked != hand:
+            b[o_usable + hand] = 1
+    for wid in f.sheathed:
+        k = o_sheathed + wi[wid]
+        b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
+    for _, loc in f.stuck:
+        b[o_stuck + loc_index[loc]] = 1
+    for h, wid in state.dropped:
+        dist = hx.distance(h, f.pos)
+        if dist <= 1:
+            k = (o_here if dist == 0 else o_near) + wi[wid]
+            b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
+
+
+def locked_hands(state: State) -> dict[int, int]:
     """Fighter -> the hand whose weapon a block locked in the open window (aom3145,
     aom322e): in a follow-on window the target's (``context()["locked"]``), in the reaction
-    to a follow-on the reacting fighter's (the window's restriction, read, never changed)."""
+    to a follow-on the reacting fighter's (the window's restriction, read, never changed).
+    A group fight's follow-on window does not name the blocked attacker: nothing then."""
     w = getattr(state.stack[-1], "window", None) if state.stack else None
     if w is None or w.restrict is None:
         return {}

@@ -20,6 +20,13 @@ of three or more fighters needs both to name *whom*. Both are built on the duel'
   hexes to the edge, wounds, ally flag, holds both ways, attacker / phasing / first to
   act flags). Every number is divided by its bound (Duel-v1's ``"unit"`` scaling), so the
   whole observation lies in [-1, 1].
+* **Weapons.** When a fighter is armed (the armed catalogue, ``catalogue.is_armed``: the
+  scenes ``monk_vs_guard``, ``monk_vs_two_guards``) the observation gains the duel's weapon
+  fields (``observation.ARMED_FIELDS``): the incoming attack's weapon and mode (copied from
+  the duel encoding like the other decision fields), and ``self_``/``others_`` ``hands``,
+  ``usable``, ``sheathed``, ``stuck``, ``dropped_here`` and ``dropped_near`` per fighter,
+  written by the duel encoder's own writer (``observation.put_fighter_weapons``). Unarmed
+  scenes keep their layout number for number.
 """
 
 from __future__ import annotations
@@ -34,7 +41,16 @@ from hexdojo.envs.rules import Choice
 from hexdojo.envs.rules import hexgrid as hx
 
 from .catalogue import Catalogue, is_armed
-from .observation import AP_MAX, FLAGS, ObservationEncoder, _direction, encoder_for, scale_of
+from .observation import (
+    AP_MAX,
+    FLAGS,
+    ObservationEncoder,
+    _direction,
+    encoder_for,
+    locked_hands,
+    put_fighter_weapons,
+    scale_of,
+)
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game, State, Tables
@@ -44,6 +60,18 @@ DECISION_FIELDS: tuple[str, ...] = (
     "decision_kind", "deciding", "risk_roll", "incoming_maneuver", "incoming_location",
     "incoming_arc", "incoming_closing", "follow_on_after", "follow_ons", "roll_attack",
     "roll_reaction", "roll_location", "roll_basics", "soak_wound", "turn")
+#: The armed duel observation's decision fields, copied too when a fighter is armed.
+ARMED_DECISION_FIELDS: tuple[str, ...] = ("incoming_weapon", "incoming_mode")
+#: The per-fighter weapon fields (``observation.ARMED_FIELDS``), in the order
+#: ``observation.put_fighter_weapons`` takes their offsets.
+WEAPON_FIELDS: tuple[str, ...] = ("hands", "usable", "sheathed", "stuck", "dropped_here",
+                                  "dropped_near")
+
+
+def decision_fields(duel: ObservationEncoder) -> tuple[str, ...]:
+    """The duel encoding's fields the group observation copies (``DECISION_FIELDS``, and
+    ``ARMED_DECISION_FIELDS`` under the armed catalogue)."""
+    return DECISION_FIELDS + (ARMED_DECISION_FIELDS if duel.armed else ())
 
 
 def slot_order(state: State, me: int) -> tuple[int, ...]:
@@ -137,12 +165,20 @@ def _layout(game: Game, duel: ObservationEncoder) -> dict[str, tuple[int, float,
     """Field name -> (size, low, high), sorted by name as ``spaces.Dict`` sorts them."""
     k = len(game.profiles) - 1
     rad = game.radius
-    fields = {f: (duel.space[f].shape[0], float(duel.space[f].low[0]), float(duel.space[f].high[0]))
-              for f in DECISION_FIELDS}
+
+    def like(f: str) -> tuple[int, float, float]:  # a duel field's size and bounds
+        return duel.space[f].shape[0], float(duel.space[f].low[0]), float(duel.space[f].high[0])
+
+    fields = {f: like(f) for f in decision_fields(duel)}
     per = _per_fighter(game)
     fields |= {f"self_{f}": per[f] for f in SELF_FIELDS}
     fields["self_pos"] = (2, -rad, rad)
     fields |= {f"others_{f}": (k * n, lo, hi) for f, (n, lo, hi) in per.items()}
+    if duel.armed:
+        for f in WEAPON_FIELDS:
+            n, lo, hi = like(f"self_{f}")
+            fields[f"self_{f}"] = (n, lo, hi)
+            fields[f"others_{f}"] = (k * n, lo, hi)
     return dict(sorted(fields.items()))
 
 
@@ -172,7 +208,7 @@ class GroupEncoder:
         self.factor = np.concatenate(factors).astype(np.float32)
         self._zero = array("f", bytes(4 * off))
         d_idx, g_idx = [], []
-        for f in DECISION_FIELDS:
+        for f in decision_fields(self.duel):
             s = self.duel.offset[f]
             n = self.duel.space[f].shape[0]
             d_idx.extend(range(s, s + n))
@@ -183,6 +219,19 @@ class GroupEncoder:
         self._sizes = {f: n for f, (n, _, _) in per.items()}
         self._loc_index = {n: i for i, n in enumerate(game.tables.locations)}
         self._hold_index = {k: i for i, k in enumerate(game.tables.hold_kinds)}
+        self.armed = self.duel.armed
+        if self.armed:
+            self._weapon_offsets(len(game.profiles) - 1)
+
+    def _weapon_offsets(self, k: int) -> None:
+        """Offsets of the weapon fields: ``self_`` ones, then one tuple per slot, each in
+        ``WEAPON_FIELDS`` order (``put_fighter_weapons``)."""
+        sizes = {f: self.duel.space[f"self_{f}"].shape[0] for f in WEAPON_FIELDS}
+        self._weapon_index = {w: i for i, w in enumerate(self.game.tables.weapon_ids)}
+        self._w_self = tuple(self.offset[f"self_{f}"] for f in WEAPON_FIELDS)
+        self._w_slots = tuple(
+            tuple(self.offset[f"others_{f}"] + s * sizes[f] for f in WEAPON_FIELDS)
+            for s in range(k))
 
     def observation_space(self, flat: bool = False) -> spaces.Space:
         return self.flat_space if flat else self.space
@@ -201,11 +250,22 @@ class GroupEncoder:
         for s, j in enumerate(slots):
             self._fighter(b, state, me, j, "others_", s)
             self._pair(b, state, me, j, s)
+        if self.armed:
+            self._weapons(b, state, me, slots)
         out = np.frombuffer(b, dtype=np.float32).copy()
         duel = self.duel.encode_flat(state, me, legal_ids, opponent=slots[-1])
         out[self._to_group] = duel[self._from_duel]
         out *= self.factor
         return out
+
+    def _weapons(self, b: array, state: State, me: int, slots: tuple[int, ...]) -> None:
+        """Each fighter's weapon fields (raw units; ``encode_flat`` scales them), by the
+        duel encoder's writer, for ``me`` and then each slot."""
+        locked = locked_hands(state) if state.decision is not None else {}
+        wi, li = self._weapon_index, self._loc_index
+        put_fighter_weapons(b, state, me, self._w_self, wi, li, locked.get(me))
+        for offsets, j in zip(self._w_slots, slots, strict=True):
+            put_fighter_weapons(b, state, j, offsets, wi, li, locked.get(j))
 
     def _put(self, b: array, field: str, s: int, k: int, value: float) -> None:
         b[self.offset[field] + s * self._sizes[field.split("_", 1)[1]] + k] = value
