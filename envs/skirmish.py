@@ -38,10 +38,11 @@ class SkirmishEnv(FightEnv):
 
     ## Description
 
-    Any scene of the *Age of Magic* unarmed combat rules (``docs/scenes.md``): a duel,
-    two guards against the hero, two against two, an ambush. The agent plays the place
-    ``fighter`` of the scene; every other place, ally or enemy, is played by its opponent
-    policy (uniform random legal play drawn from the env's ``np_random`` by default).
+    Any scene of the *Age of Magic* combat rules (``docs/scenes.md``): a duel, two
+    guards against the hero, two against two, an ambush, the monk against armed guards.
+    The agent plays the place ``fighter`` of the scene; every other place, ally or enemy,
+    is played by its opponent policy (uniform random legal play drawn from the env's
+    ``np_random`` by default).
     Every decision the engine asks of the agent is one step.
 
     ## Action Space
@@ -49,7 +50,9 @@ class SkirmishEnv(FightEnv):
     ``Discrete(N)``: the duel catalogue (369 ids for the shipped rules, attacks aimed at
     target slot 0) plus one id per attack (309) for each further slot, so ``N = 369 +
     309 (K - 1)`` with ``K`` the other fighters: 678 for ``two_vs_one``, 987 for
-    ``two_vs_two``, 369 for any duel. Slot ``s`` is the ``s``-th other fighter of the
+    ``two_vs_two``, 369 for any duel. A scene with an armed fighter (``monk_vs_guard``,
+    ``monk_vs_two_guards``) takes the armed catalogue: ``N = 824 + 741 (K - 1)`` (824 and
+    1,565). Slot ``s`` is the ``s``-th other fighter of the
     observation's order (allies, then enemies, each by distance, then index).
     ``action_masks()`` and ``info["action_mask"]`` are the exact mask.
 
@@ -63,6 +66,10 @@ class SkirmishEnv(FightEnv):
     (offset, distance, arcs both ways, facing, AP, flags, height, edge, wounds, worst,
     ally, attacker, phasing, first, holds both ways): ``213 + 65 K`` numbers for
     the shipped rules (343 for ``two_vs_one``, 408 for ``two_vs_two``, 278 for a duel).
+    Under the armed catalogue it gains Duel-v2's weapon fields (``observation.ARMED_FIELDS``):
+    ``incoming_weapon``/``incoming_mode`` and, for self and per slot, ``hands``,
+    ``usable``, ``sheathed``, ``stuck``, ``dropped_here``, ``dropped_near``: ``319 + 121 K``
+    numbers (440 for ``monk_vs_guard``, 561 for ``monk_vs_two_guards``).
 
     ## Rewards
 

@@ -8,7 +8,9 @@ reaction, a follow-on, a soak, a risk level, a hold choice) is ``agent_selection
 Observations follow the PettingZoo classic convention ``{"observation": ..., "action_mask":
 int8}``; the observation is the group encoding of ``skirmish_spaces`` (the fighter
 himself, then one block per other fighter in his *slot order*: allies, then enemies, each
-by distance, then index; every number in [-1, 1]). Actions are one flat ``Discrete(N)``:
+by distance, then index; every number in [-1, 1]; with an armed fighter in the scene also
+the weapon fields of ``observation.ARMED_FIELDS`` for him and every slot, e.g. what the guard
+holds in each hand and whether he can use it). Actions are one flat ``Discrete(N)``:
 the duel catalogue, whose attack ids aim at slot 0, plus one id per attack for every
 further slot (``GroupCatalogue``); the mask is exact and all zeros for an agent that is
 not deciding.
