@@ -46,7 +46,7 @@ def reference_choices(s: Any, w: Any) -> set[Choice]:
             targets = list(range(len(s.fighters)))
         for tg, tu, op, loc in itertools.product(targets, turns, opts, locs):
             if not (target_reason(s, i, name, tg) or location_reason(s, i, name, tg, loc)
-                    or grab_location_reason(s, name, t.maneuvers[name], loc, w)
+                    or grab_location_reason(s, name, t.maneuvers[name], loc, w, tg)
                     or geometry_reason(s, i, name, tg, tu, op, w)
                     or option_reason(s, i, name, tu, op, w)):
                 out.add(Choice("maneuver", name, tg, loc, tu, op))

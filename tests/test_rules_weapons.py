@@ -399,3 +399,24 @@ def test_armed_scenes_set_the_monk_against_weapons(scene, armed_sides):
     assert [g.side_name(g.side_of(f.idx)) for f in armed] == armed_sides
     assert all(f.hands[0] is not None for f in armed)
     assert {f.hands for f in armed} <= {("sword", "shield"), ("spear", "spear")}
+
+
+def test_a_block_locks_only_the_blocked_attackers_weapon_in_a_group_aom3145():
+    """aom3145/§3: the block locks the weapon of the fighter who was blocked; a follow-on
+    against a third fighter meets his weapons free (the lock is not passed on)."""
+    from hexdojo.envs.rules import Game, LoadedDice
+
+    a = armed("A", right="sword", skills={"Sword": 1})
+    c = armed("C", right="sword", left="shield", skills={"Sword": 2, "Shield": 2})
+    game = Game.create([a, fighter("B", ma=6), c], radius=4)
+    sc = {"fighters": [{"pos": [0, 0], "facing": 0, "ap": 10}, {"pos": [1, 0], "facing": 3, "ap": 10},
+                       {"pos": [1, -1], "facing": 5, "ap": 10}], "phase": 0}  # C in B's front
+    state = game.new_state(LoadedDice([]), scenario=sc)
+    strike(state, "Stand and attack", "Chest", option=0, reaction=react("Forearm Block"))
+    assert state.context()["locked"] == "R Arm" and state.context()["locked_fighter"] == 0
+    grabs = {(ch.target, ch.location) for ch in state.legal_choices() if ch.maneuver == "Arm Grab"}
+    assert {loc for tg, loc in grabs if tg == 0} == {"R Arm"}  # the blocked arm of A
+    assert {loc for tg, loc in grabs if tg == 2} == {"L Arm", "R Arm"}  # C's arms are free
+    state.apply(attack("Martial Strike", target=2))
+    assert "locked" not in state.context()
+    assert legal(state, react("Block", option=0))  # C's own sword was never blocked

@@ -39,6 +39,7 @@ class Window(NamedTuple):
     reactions_only: tuple[str, ...] | None = None  # explicit list (e.g. soak window)
     follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
     own_hand: int | None = None  # a follow-on after a Block: the hand that blocked (aom3145)
+    locked_fighter: int | None = None  # a follow-on: whose limb ``restrict`` names (the blocked one)
 
 
 # ---------------------------------------------------------------- maneuver level
@@ -475,9 +476,13 @@ def option_reason(s: State, i: int, name: str, turn: int, option: int,
     return None
 
 
-def grab_location_reason(s: State, name: str, m: Any, loc: str | None, w: Window) -> str | None:
+def grab_location_reason(s: State, name: str, m: Any, loc: str | None, w: Window,
+                         target: int | None = None) -> str | None:
     """aom3225: an Arm Grab after a Forearm Block grabs the blocked arm: the weapon arm
-    when the blocked attack was made with a weapon (the follow-on window's ``restrict``)."""
+    when the blocked attack was made with a weapon (the follow-on window's ``restrict``),
+    of the fighter who was blocked (``locked_fighter``; a third fighter's arms are free)."""
+    if w.locked_fighter is not None and target is not None and target != w.locked_fighter:
+        return None
     if (w.kind == "follow_on" and m.category == "grab" and w.restrict is not None
             and w.restrict in s.t.data.armed.arm_locations and loc != w.restrict):
         return f"{name}: grabs the blocked arm ({w.restrict}, aom3225)"
@@ -553,7 +558,7 @@ def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any, w: Window
            None if holding is None else (holding.held, holding.kind, holding.location))
     if gear is None:
         if w.restrict is not None and w.restrict in s.t.data.armed.arm_locations:
-            return key + (w.restrict,)  # a follow-on's grab reads the blocked weapon arm
+            return key + (w.restrict, w.locked_fighter)  # a follow-on's grab: the blocked arm
         return key
     # a weapon attack also reads the hands, AP (mode costs), the hold's arm, what a block
     # locked or engaged (the window) and who stands where it would advance to
@@ -618,7 +623,8 @@ def _block(s: State, w: Window, i: int, name: str, m: Any, tg: int | None) -> tu
     else:
         ok_locs = t.allowed_locs[name][tg is not None and s.fighters[tg].prone]
     if w.restrict is not None and w.kind == "follow_on" and m.category == "grab":
-        ok_locs = tuple(loc for loc in ok_locs if grab_location_reason(s, name, m, loc, w) is None)
+        ok_locs = tuple(loc for loc in ok_locs
+                        if grab_location_reason(s, name, m, loc, w, tg) is None)
     rows = memo_for(t).rows  # shared rows of choices: blocks hold no copies
     out: list[Choice] = []
     for tu in turns:
@@ -734,7 +740,7 @@ def explain(s: State, c: Choice) -> str:
     return (
         target_reason(s, i, name, c.target)
         or location_reason(s, i, name, c.target, c.location)
-        or grab_location_reason(s, name, s.t.maneuvers[name], c.location, w)
+        or grab_location_reason(s, name, s.t.maneuvers[name], c.location, w, c.target)
         or geometry_reason(s, i, name, c.target, c.turn, c.option, w)
         or option_reason(s, i, name, c.turn, c.option, w)
         or f"{name}: not possible now"

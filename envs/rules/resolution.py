@@ -613,7 +613,7 @@ class AttackFrame(Frame):
             hand, _ = wp.split(s.t, m, self.c.option)
             arm = s.t.data.armed.arm_locations[hand]
         own = react.option if s.t.maneuvers[rname].category == "weapon_block" else None
-        return FollowOnFrame(self.t, rname, self.c.maneuver, arm, own)
+        return FollowOnFrame(self.t, rname, self.c.maneuver, arm, own, self.a)
 
     def dodge_move(self, s: State, rm: Any, react: Choice) -> list[Frame]:
         """The dodger moves (aom3146, aom3147, aom322b); a dodge into or next to another
@@ -994,20 +994,30 @@ class FollowOnFrame(Frame):
     """After a success: the fighter may follow with what the §3 graph allows."""
 
     def __init__(self, i: int, after: str, blocked: str | None = None,
-                 blocked_arm: str | None = None, own_hand: int | None = None) -> None:
+                 blocked_arm: str | None = None, own_hand: int | None = None,
+                 attacker: int | None = None) -> None:
         self.i = i
         self.after = after
         self.blocked = blocked  # the target's attack that ``after`` answered, if any
         self.blocked_arm = blocked_arm  # the arm holding the weapon of a blocked weapon attack
         self.own_hand = own_hand  # the hand a Block was made with (aom3145)
+        self.attacker = attacker  # who made the ``blocked`` attack (his limb is the locked one)
+
+    def locked(self, s: State, target: int | None = None) -> str | None:
+        """The limb of the blocked attacker a block locked (§3, aom3145, aom322e); for a
+        follow-on against someone else (a group fight) nothing is locked."""
+        if target is not None and self.attacker is not None and target != self.attacker:
+            return None
+        return locked_limb(s.t, self.after, self.blocked, self.blocked_arm)
 
     def step(self, s: State) -> Step:
         if not s.fighters[self.i].active:
             pop(s, self)
             return None
-        self.window = Window("follow_on", self.i, after=self.after,
-                             restrict=locked_limb(s.t, self.after, self.blocked, self.blocked_arm),
-                             own_hand=self.own_hand)
+        restrict = self.locked(s)
+        self.window = Window("follow_on", self.i, after=self.after, restrict=restrict,
+                             own_hand=self.own_hand,
+                             locked_fighter=self.attacker if restrict is not None else None)
         return Decision(self.i, "follow_on"), maneuver_choices(s, self.window) + [PASS]
 
     def answer(self, s: State, c: Choice) -> None:
@@ -1019,8 +1029,7 @@ class FollowOnFrame(Frame):
             h = s.hold_by(self.i)
             if h is not None and not (m.needs_hold or m.ends_hold):  # a throw ends it when it lands
                 s.end_hold(h, f"{c.maneuver} follows {self.after}", "aom3226")
-        dispatch(s, self.i, c, "follow_on",
-                 locked_limb(s.t, self.after, self.blocked, self.blocked_arm))
+        dispatch(s, self.i, c, "follow_on", self.locked(s, c.target))
 
 
 # ======================================================================= break hold (aom322d)

@@ -219,9 +219,10 @@ class State:
         Keys: ``fighter``, ``kind``, ``about`` (which roll a risk decision is for),
         ``attacker``/``attack``/``location``/``arc`` (a reaction: who does what to me, aimed
         where, from which relative direction 0 front .. 3 rear), ``after`` (a follow-on: the
-        maneuver it follows; ``locked``: the target's limb a block locked, which may not
-        act against the follow-on), ``closing`` (the attacker stepped into my hex). Risk and
-        soak decisions add what the roll is about (``Frame.roll_context``): ``basics``
+        maneuver it follows; ``locked``: the limb a block locked, which may not act against
+        the follow-on, of ``locked_fighter``, the blocked attacker), ``closing`` (the
+        attacker stepped into my hex). Risk and soak decisions add what the roll is about
+        (``Frame.roll_context``): ``basics``
         (fighter -> basic value in half points, both sides of an opposed roll), and for an
         attack's rolls ``attacker``/``attack``/``location``/``reaction`` (the target's
         declared reaction, or None), for a soak ``wound`` (the level it would reduce).
@@ -245,6 +246,8 @@ class State:
             out["after"] = w.after
             if w.restrict is not None:
                 out["locked"] = w.restrict
+                if w.locked_fighter is not None:
+                    out["locked_fighter"] = w.locked_fighter
         if d.kind in ("risk", "soak"):
             out.update(fr.roll_context(self))
         c = getattr(fr, "c", None)  # ``weapon``/``mode``: the attack's, if made with one
