@@ -480,7 +480,7 @@ def locked_hands(state: State) -> dict[int, int]:
     """Fighter -> the hand whose weapon a block locked in the open window (aom3145,
     aom322e): in a follow-on window the target's (``context()["locked"]``), in the reaction
     to a follow-on the reacting fighter's (the window's restriction, read, never changed).
-    A group fight's follow-on window does not name the blocked attacker: nothing then."""
+    The follow-on window names the blocked attacker (``locked_fighter``), also in a group."""
     w = getattr(state.stack[-1], "window", None) if state.stack else None
     if w is None or w.restrict is None:
         return {}
@@ -488,6 +488,8 @@ def locked_hands(state: State) -> dict[int, int]:
     if hand is None:
         return {}
     if w.kind == "follow_on":
+        if w.locked_fighter is not None:
+            return {w.locked_fighter: hand}
         return {1 - w.fighter: hand} if len(state.fighters) == 2 else {}
     return {w.fighter: hand}
 

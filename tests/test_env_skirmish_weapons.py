@@ -232,3 +232,20 @@ def test_mask_is_exact_on_random_monk_vs_two_guards_states(seed: int, steps: int
             continue
         for a in range(cat.n):
             assert bool(mask[a]) == (s.why_illegal(cat.choice(a, slots)) is None), cat.names[a]
+
+
+def test_the_blocked_attackers_locked_hand_reads_unusable_in_a_group_aom322e() -> None:
+    """aom322e/§3: after Chu's Forearm Block of the guard's sword (MA 4 + CO 1 + 4
+    unencumbered - 2 = 7 against Sword 6 + CO 1 = 7: ties favour the defender), Chu's
+    follow-on window shows the guard's sword hand locked, in a fight of three too (the
+    window names the blocked attacker)."""
+    from hexdojo.envs.rules import Choice
+
+    s = _two_guards()
+    s.apply(Choice("maneuver", "Stand and attack", 0, "Chest", 0, 0))
+    for c in (react("Forearm Block"), Choice("risk", risk=0), Choice("risk", risk=0)):
+        s.apply(c)
+    assert s.decision == (0, "follow_on", "") and s.context()["locked_fighter"] == 1
+    chu = observe(s, 0)
+    assert chu[2] == (1, 2) and list(_slot(chu[0], "usable", 0)) == [0, 1]
+    assert list(_slot(chu[0], "usable", 1)) == [1, 1]  # the spearman's spear: free
