@@ -24,7 +24,7 @@ from typing import Any
 from hexdojo.agents.files import write_bench_json
 from hexdojo.agents.ratings import strength
 from hexdojo.agents.registry import make_agent
-from hexdojo.agents.tournament import play_fight
+from hexdojo.agents.tournament import Progress, play_fight
 from hexdojo.envs.rules import Game
 
 MONK = ["greedy", "striker", "grappler", "counter"]
@@ -62,19 +62,36 @@ def units(monks: list[str], guards: list[str], monk: str, armed: str, seed: int,
 
 def run(monks: list[str], guards: list[str], monk: str, armed: str, seed: int, fights: int,
         workers: int) -> list[dict[str, Any]]:
-    """Every pairing's tally, in a fixed order whatever the workers did."""
+    """Every pairing's tally, in a fixed order whatever the workers did; progress on stderr
+    (a bar on a terminal, else a line every 30 s: ``tournament.Progress``)."""
     todo = units(monks, guards, monk, armed, seed, fights)
-    if workers > 1:
-        with mp.get_context("fork").Pool(workers) as pool:
-            done = dict(pool.imap_unordered(play_unit, todo))
-    else:
-        done = dict(map(play_unit, todo))
+    progress = Progress(sum(u[6] - u[5] for u in todo), sys.stderr.isatty(),
+                        lambda s: print(s, file=sys.stderr, flush=True), "monk_vs_guard: ")
+    done: dict[tuple, list[int | None]] = {}
+    with mp.get_context("fork").Pool(workers) if workers > 1 else _Serial() as pool:
+        for unit, res in pool.imap_unordered(play_unit, todo):
+            done[unit] = res
+            progress.advance(len(res))
+    progress.stop()
     rows = []
     for m in monks:
         for g in guards:
             res = [r for u in todo if u[0] == m and u[1] == g for r in done[u]]
             rows.append(tally(m, g, monk, armed, res))
     return rows
+
+
+class _Serial:
+    """A one-process stand-in for ``multiprocessing.Pool`` (same ``imap_unordered``)."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap_unordered(self, fn: Any, items: list[Any]) -> Any:
+        return map(fn, items)
 
 
 def tally(m: str, g: str, monk: str, armed: str, res: list[int | None]) -> dict[str, Any]:
