@@ -14,39 +14,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import time
 
-
-def _pin_one_core() -> str:
-    try:
-        cpu = min(os.sched_getaffinity(0))
-        os.sched_setaffinity(0, {cpu})
-        return f"pinned to cpu {cpu}"
-    except (AttributeError, OSError):  # pragma: no cover - not Linux
-        return "not pinned"
-
-
-def steps_per_second(env_id: str, steps: int, seed: int, **options: object) -> float:
-    """Env steps/s of ``env_id`` under random legal actions (obs + mask included)."""
-    import gymnasium as gym
-    import numpy as np
-
-    import hexdojo.envs  # noqa: F401 - registers the ids
-
-    env = gym.make(env_id, **options)
-    rng = np.random.default_rng(seed)
-    rand = rng.random
-    flatnonzero = np.flatnonzero
-    _, info = env.reset(seed=seed)
-    t0 = time.perf_counter()
-    for _ in range(steps):
-        ids = flatnonzero(info["action_mask"])
-        _, _, term, trunc, info = env.step(ids[int(rand() * len(ids))])
-        if term or trunc:
-            _, info = env.reset()
-    return steps / (time.perf_counter() - t0)
+from bench_env import _pin_one_core, bench_duel  # the same loop, one copy (scripts/ on sys.path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -62,7 +32,7 @@ def main(argv: list[str] | None = None) -> int:
     rates: dict[str, list[float]] = {"hexdojo/Duel-v1": [], "hexdojo/Duel-v2": []}
     for r in range(a.rounds):
         for env_id, out in rates.items():
-            out.append(steps_per_second(env_id, a.steps, a.seed + r))
+            out.append(bench_duel(a.steps, a.seed + r, env_id=env_id))
     med = {k: statistics.median(v) for k, v in rates.items()}
     ratio = med["hexdojo/Duel-v2"] / med["hexdojo/Duel-v1"]
     if a.json:

@@ -44,14 +44,16 @@ def _connect_four():
     return connect_four_v3
 
 
-def bench_duel(steps: int, seed: int, fighters: tuple[str, str]) -> float:
-    """Env steps/s of hexdojo/Duel-v0 under random legal actions (obs + mask included)."""
+def bench_duel(steps: int, seed: int, fighters: tuple[str, str] | None = None,
+               env_id: str = "hexdojo/Duel-v0") -> float:
+    """Env steps/s of ``env_id`` (default hexdojo/Duel-v0; ``fighters``: None for the id's
+    own) under random legal actions (obs + mask included)."""
     import gymnasium as gym
     import numpy as np
 
     import hexdojo.envs  # noqa: F401 - registers the env
 
-    env = gym.make("hexdojo/Duel-v0", fighters=fighters)
+    env = gym.make(env_id, **({} if fighters is None else {"fighters": fighters}))
     rng = np.random.default_rng(seed)
     rand = rng.random
     flatnonzero = np.flatnonzero
