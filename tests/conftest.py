@@ -76,3 +76,27 @@ TINY_TRAINING = {
 def tiny_training(**changes) -> dict:
     """``TINY_TRAINING`` with ``changes`` merged in (tables key by key)."""
     return deep_merge(TINY_TRAINING, changes)
+
+
+def check_mask_exact(game, seed: int, steps: int) -> None:  # noqa: ANN001 - a Game
+    """After ``steps`` random decisions: every fighter's observation lies in its space, a
+    fighter not deciding has an all-zero mask, the decider's legal choices have one id
+    each, and mask[id] == 1 exactly when the engine accepts that id's choice (the group
+    fight's spaces: ``skirmish_spaces``)."""
+    from hexdojo.envs.skirmish_spaces import observe, spaces_for
+
+    cat, enc = spaces_for(game)
+    s = game.new_state(seed)
+    play_random(s, seed, steps)
+    for me in range(len(s.fighters)):
+        obs, mask, slots = observe(s, me, flat=True)
+        assert enc.flat_space.contains(obs)
+        d = s.decision
+        if d is None or d.fighter != me:
+            assert not mask.any()
+            continue
+        ids = cat.ids(s.legal_choices(), slots)
+        assert len(set(ids)) == len(ids) == len(s.legal_choices())  # one id per legal choice
+        for a in range(cat.n):
+            legal_a = s.why_illegal(cat.choice(a, slots)) is None
+            assert bool(mask[a]) == legal_a, cat.names[a]

@@ -21,7 +21,7 @@ from hexdojo.envs.rules import Game, hexgrid
 from hexdojo.envs.skirmish import SkirmishEnv
 from hexdojo.envs.skirmish_spaces import observe, slot_order, spaces_for
 
-from .conftest import play_random
+from .conftest import check_mask_exact
 
 GROUP_SCENES = ["two_vs_one", "two_vs_two", "ambush", "rider_vs_foot", "duel_3"]
 GAMES = {name: Game.from_scene(name) for name in GROUP_SCENES}
@@ -133,22 +133,7 @@ def test_attack_ids_aim_at_the_slot_and_two_fighters_keep_the_duel_ids() -> None
        seed=st.integers(0, 2**32 - 1), steps=st.integers(0, 250))
 def test_mask_is_exact_over_random_states(scene: str, seed: int, steps: int) -> None:
     """mask[id] == 1 <=> the engine accepts the id's choice, for every id (hypothesis)."""
-    game = GAMES[scene]
-    cat, enc = spaces_for(game)
-    s = game.new_state(seed)
-    play_random(s, seed, steps)
-    for me in range(len(s.fighters)):
-        obs, mask, slots = observe(s, me, flat=True)
-        assert enc.flat_space.contains(obs)
-        d = s.decision
-        if d is None or d.fighter != me:
-            assert not mask.any()
-            continue
-        ids = cat.ids(s.legal_choices(), slots)
-        assert len(set(ids)) == len(ids) == len(s.legal_choices())  # one id per legal choice
-        for a in range(cat.n):
-            legal_a = s.why_illegal(cat.choice(a, slots)) is None
-            assert bool(mask[a]) == legal_a, cat.names[a]
+    check_mask_exact(GAMES[scene], seed, steps)
 
 
 def test_an_attack_on_the_ally_slot_is_masked_with_the_engines_reason() -> None:

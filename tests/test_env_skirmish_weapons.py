@@ -30,7 +30,7 @@ from hexdojo.envs.rules import Game, LoadedDice
 from hexdojo.envs.skirmish import SkirmishEnv
 from hexdojo.envs.skirmish_spaces import WEAPON_FIELDS, observe, spaces_for
 
-from .conftest import play_random
+from .conftest import check_mask_exact
 from .rules_kit import react
 
 ARMED_SCENES = ("monk_vs_guard", "monk_vs_two_guards")
@@ -219,19 +219,7 @@ def test_every_legal_choice_has_an_id_in_random_monk_vs_two_guards_fights() -> N
 def test_mask_is_exact_on_random_monk_vs_two_guards_states(seed: int, steps: int) -> None:
     """mask[id] == 1 <=> the engine accepts the id's choice, for every id of the armed
     group catalogue, and all zeros for a fighter who is not deciding."""
-    game = GAMES["monk_vs_two_guards"]
-    cat, enc = spaces_for(game)
-    s = game.new_state(seed)
-    play_random(s, seed, steps)
-    for me in range(len(s.fighters)):
-        obs, mask, slots = observe(s, me, flat=True)
-        assert enc.flat_space.contains(obs)
-        d = s.decision
-        if d is None or d.fighter != me:
-            assert not mask.any()
-            continue
-        for a in range(cat.n):
-            assert bool(mask[a]) == (s.why_illegal(cat.choice(a, slots)) is None), cat.names[a]
+    check_mask_exact(GAMES["monk_vs_two_guards"], seed, steps)
 
 
 def test_the_blocked_attackers_locked_hand_reads_unusable_in_a_group_aom322e() -> None:
