@@ -871,9 +871,7 @@ class HitFrame(Frame):
         src, v = s.fighters[self.src], s.fighters[self.victim]
         if self.weapon not in src.hands:
             return
-        src.hands = tuple(None if h == self.weapon and (k == src.hands.index(self.weapon)
-                                                         or w.hands == 2) else h
-                          for k, h in enumerate(src.hands))  # type: ignore[assignment]
+        wp.let_go(s, self.src, src.hands.index(self.weapon))
         v.stuck = v.stuck + ((self.weapon, self.loc),)
         s.log("stuck", "aom1d35", a=self.victim, actor=v.name, weapon=self.weapon,
               location=self.loc, penalty=w.stuck_penalty, holder=src.name)

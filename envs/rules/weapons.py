@@ -207,15 +207,25 @@ def entered_zone(s: State, g: int, start: hx.Hex, pos: hx.Hex) -> bool:
 
 
 # ---------------------------------------------------------------- losing weapons
+def let_go(s: State, i: int, hand: int) -> str | None:
+    """Empty fighter ``i``'s ``hand`` (both hands for a two-handed weapon); returns the
+    weapon it held, if any. Where the weapon goes is the caller's (the floor, a wound)."""
+    f = s.fighters[i]
+    wid = f.hands[hand]
+    if wid is not None:
+        both = s.t.weapons[wid].hands == 2
+        f.hands = tuple(None if h == wid and (k == hand or both) else h
+                        for k, h in enumerate(f.hands))  # type: ignore[assignment]
+    return wid
+
+
 def drop(s: State, i: int, hand: int, why: str, rule: str) -> str | None:
     """Fighter ``i`` lets go of what ``hand`` holds (a two-handed weapon from both hands);
     it lies in his hex (aom314a). Returns the weapon dropped, if any."""
     f = s.fighters[i]
-    wid = f.hands[hand]
+    wid = let_go(s, i, hand)
     if wid is None:
         return None
-    f.hands = tuple(None if h == wid and (k == hand or s.t.weapons[wid].hands == 2) else h
-                    for k, h in enumerate(f.hands))  # type: ignore[assignment]
     s.dropped = s.dropped + ((f.pos, wid),)
     s.log("drops", rule, a=i, actor=f.name, weapon=wid, hand=HAND_NAMES[hand], why=why,
           to=list(f.pos))
