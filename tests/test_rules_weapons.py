@@ -420,3 +420,19 @@ def test_a_block_locks_only_the_blocked_attackers_weapon_in_a_group_aom3145():
     state.apply(attack("Martial Strike", target=2))
     assert "locked" not in state.context()
     assert legal(state, react("Block", option=0))  # C's own sword was never blocked
+
+
+def test_the_grab_of_the_blocked_arm_does_not_depend_on_earlier_fights_aom3225():
+    """aom3225 (Arm Grab of the blocked arm) and the project's determinism: an armed
+    defender's follow-on after a Forearm Block of a leg (any arm may be grabbed) must not
+    leave its choices in the legality memo for the same position after a blocked spear
+    (only the R Arm): the memo's key names the blocked limb in every kind of window."""
+    a = armed("A", left="dagger", ma=6)
+    kicker, _ = duel(a, fighter("B", ma=1), phase=1)
+    strike(kicker, "Martial Kick", target=0, reaction=react("Forearm Block"))
+    assert kicker.decision == (0, "follow_on", "") and kicker.context()["locked"] == "leg"
+    assert {c.location for c in kicker.legal_choices() if c.maneuver == "Arm Grab"} == {"L Arm", "R Arm"}
+    spear, _ = duel(a, armed("B", right="spear", skills={"Spear": 1}), phase=1)
+    strike(spear, "Stand and attack", target=0, reaction=react("Forearm Block"))
+    assert spear.decision == (0, "follow_on", "") and spear.context()["locked"] == "R Arm"
+    assert {c.location for c in spear.legal_choices() if c.maneuver == "Arm Grab"} == {"R Arm"}

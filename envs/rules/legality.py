@@ -560,12 +560,12 @@ def _target_key(s: State, i: int, tg: int, hold_on: Any, holding: Any, w: Window
         if w.restrict is not None and w.restrict in s.t.data.armed.arm_locations:
             return key + (w.restrict, w.locked_fighter)  # a follow-on's grab: the blocked arm
         return key
-    # a weapon attack also reads the hands, AP (mode costs), the hold's arm, what a block
-    # locked or engaged (the window) and who stands where it would advance to
+    # an armed fighter's attacks also read the hands, AP (mode costs), the hold's arm, what
+    # a block locked (a reaction's hands; a follow-on grab's arm, in every kind of window)
+    # or engaged, and who stands where it would advance to
     near = tuple((h.pos[0] - fp[0], h.pos[1] - fp[1]) for h in s.fighters
                  if h.idx not in (i, tg) and h.out is None and hx.distance(h.pos, fp) <= 1)
-    return key + (gear, _hold_loc(hold_on), w.restrict if w.kind == "reaction" else None,
-                  w.own_hand, near)
+    return key + (gear, _hold_loc(hold_on), w.restrict, w.locked_fighter, w.own_hand, near)
 
 
 def fighter_status(f: Any, hold_on: Any, holding: Any, max_ap: int,
