@@ -572,13 +572,13 @@ def fighter_status(f: Any, hold_on: Any, holding: Any, max_ap: int,
                    gear: Any = None) -> tuple[Any, ...]:
     """Everything ``_fighter_reason`` reads about fighter ``f`` (its memo key), given the
     hold on him and his own hold; AP only as far as a maneuver's cost can tell them apart
-    (``max_ap``: the costliest maneuver's AP); ``gear``: his weapons (``weapons.gear_key``)
-    and, when he has any, the held arm."""
+    (``max_ap``: the costliest maneuver's AP); the held arm (a weapon hand or a blocked
+    arm may be the one held: ``weapons.busy_arms``); ``gear``: his weapons
+    (``weapons.gear_key``)."""
     status = (min(f.ap, max_ap), f.prone, f.mounted,
-              None if hold_on is None else (hold_on.kind, hold_on.from_behind), holding is not None)
-    if gear is None:
-        return status
-    return status + (gear[:4], None if hold_on is None else hold_on.location)
+              None if hold_on is None else (hold_on.kind, hold_on.from_behind, hold_on.location),
+              holding is not None)
+    return status if gear is None else status + (gear[:4],)
 
 
 def _usable(s: State, i: int, w: Window) -> tuple[tuple[str, Any, str], ...]:
