@@ -33,7 +33,8 @@ COLOURS = ((40, 90, 220), (215, 50, 40), (40, 160, 60), (160, 60, 180))
 
 # ===================================================================== text
 def status_line(state: State, i: int) -> str:
-    """One line about fighter ``i``: position, facing, AP, wounds, holds, conditions."""
+    """One line about fighter ``i``: position, facing, AP, wounds, weapons (in hand,
+    sheathed, stuck in him; only when he has any), holds, conditions."""
     f = state.fighters[i]
     t = state.t
     parts = [
@@ -47,6 +48,9 @@ def status_line(state: State, i: int) -> str:
         parts.append(f"wounds: {ws} (worst {t.wound_levels[f.worst]})")
     else:
         parts.append("unhurt")
+    weapons = weapon_words(state, i)
+    if weapons:
+        parts.append(weapons)
     for h in state.holds:
         if h.holder == i:
             where = f" on {h.location}" if h.location else ""
@@ -57,6 +61,21 @@ def status_line(state: State, i: int) -> str:
     if flags:
         parts.append(" ".join(flags))
     return "  ".join(parts)
+
+
+def weapon_words(state: State, i: int) -> str:
+    """Fighter ``i``'s weapons in words: ``sword R, shield L, sheathed dagger, stuck spear
+    (Chest)`` ("" for a fighter with none; a two-handed weapon is written once, ``both``)."""
+    f = state.fighters[i]
+    names = state.t.weapons
+    right, left = f.hands
+    if right is not None and right == left and names[right].hands == 2:
+        held = [f"{names[right].name} both"]
+    else:
+        held = [f"{names[w].name} {side}" for w, side in ((right, "R"), (left, "L")) if w]
+    held += [f"sheathed {names[w].name}" for w in f.sheathed]
+    held += [f"stuck {names[w].name} ({loc})" for w, loc in f.stuck]
+    return ", ".join(held)
 
 
 def header_line(state: State) -> str:

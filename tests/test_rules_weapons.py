@@ -436,3 +436,16 @@ def test_the_grab_of_the_blocked_arm_does_not_depend_on_earlier_fights_aom3225()
     strike(spear, "Stand and attack", target=0, reaction=react("Forearm Block"))
     assert spear.decision == (0, "follow_on", "") and spear.context()["locked"] == "R Arm"
     assert {c.location for c in spear.legal_choices() if c.maneuver == "Arm Grab"} == {"R Arm"}
+
+
+def test_the_board_names_each_fighters_weapons():
+    """The text board (terminal play, replays) shows what each fighter holds, has sheathed
+    and has stuck in him; an unarmed fighter's line is as before (no weapon words)."""
+    from hexdojo.envs.render import status_line
+
+    g = armed("G", right="sword", left="shield", sheathed=("dagger",))
+    state, _ = duel(fighter("M"), g, fb={"stuck": [["spear", "Chest"]]})
+    assert "sword R, shield L, sheathed dagger, stuck spear (Chest)" in status_line(state, 1)
+    assert "sword" not in status_line(state, 0) and "sheathed" not in status_line(state, 0)
+    spear, _ = duel(armed("S", right="spear"), fighter("M"))
+    assert "spear both" in status_line(spear, 0)
