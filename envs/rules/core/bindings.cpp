@@ -2,96 +2,11 @@
 //
 // The port proceeds bottom-up; each layer bound here is checked against the Python engine
 // (the reference) by tests/test_core_*.py before anything is built on it.
-#include <nanobind/nanobind.h>
-#include <nanobind/stl/pair.h>
-#include <nanobind/stl/tuple.h>
-#include <nanobind/stl/vector.h>
-
-#include <cstdint>
-#include <stdexcept>
-#include <tuple>
-#include <vector>
-
-#include "dice.hpp"
-#include "hexgrid.hpp"
-
-namespace nb = nanobind;
-using namespace hexdojo;
-
-namespace {
-
-using Half = std::pair<std::uint64_t, std::uint64_t>;  // (high, low) 64-bit halves
-
-Dice make_dice(Half state, Half inc, bool has_uint32, std::uint32_t uinteger, int sides) {
-    if (sides < 1 || sides > 255) {
-        throw nb::value_error("sides: allowed 1..255");
-    }
-    if ((inc.second & 1U) == 0U) {
-        throw nb::value_error("inc: a PCG64 increment is odd");
-    }
-    Dice d;
-    d.rng.state = make_u128(state.first, state.second);
-    d.rng.inc = make_u128(inc.first, inc.second);
-    d.rng.has_uint32 = has_uint32;
-    d.rng.uinteger = uinteger;
-    d.sides = sides;
-    return d;
-}
-
-std::vector<int> faces(Dice& d, int n) {
-    if (n < 0) throw nb::value_error("n: allowed 0 or more");
-    std::vector<int> out(static_cast<std::size_t>(n));
-    for (auto& v : out) v = d.die();
-    return out;
-}
-
-std::tuple<Half, Half, bool, std::uint32_t> bit_state(const Dice& d) {
-    auto split = [](u128 v) {
-        return Half{static_cast<std::uint64_t>(v >> 64), static_cast<std::uint64_t>(v)};
-    };
-    return {split(d.rng.state), split(d.rng.inc), d.rng.has_uint32, d.rng.uinteger};
-}
-
-void bind_dice(nb::module_& m) {
-    nb::class_<Dice>(m, "Dice", "The core's d6 stream: numpy's PCG64 and Generator.integers, "
-                                "bit for bit, in blocks of 512 faces.")
-        .def(nb::new_(&make_dice), nb::arg("state"), nb::arg("inc"), nb::arg("has_uint32"),
-             nb::arg("uinteger"), nb::arg("sides") = 6)
-        .def("die", &Dice::die, "One face, 1..sides.")
-        .def("faces", &faces, nb::arg("n"), "n faces (as n calls of die).")
-        .def("clone", [](const Dice& d) { return Dice(d); },
-             "A copy that rolls the same future faces independently.")
-        .def("bit_state", &bit_state,
-             "The generator's ((state hi, lo), (inc hi, lo), has_uint32, uinteger).")
-        .def_ro("sides", &Dice::sides)
-        .def_ro("pos", &Dice::pos);
-}
-
-void bind_hexgrid(nb::module_& m) {
-    auto hx = m.def_submodule("hexgrid", "Hex geometry (RULES §1.7), as envs/rules/hexgrid.py.");
-    auto hex = [](std::pair<int, int> h) { return Hex{h.first, h.second}; };
-    auto pair = [](Hex h) { return std::pair<int, int>{h.q, h.r}; };
-    hx.def("neighbour", [=](std::pair<int, int> h, int d) { return pair(neighbour(hex(h), d)); });
-    hx.def("distance", [=](std::pair<int, int> a, std::pair<int, int> b) {
-        return distance(hex(a), hex(b));
-    });
-    hx.def("direction_to", [=](std::pair<int, int> a, std::pair<int, int> b) {
-        return direction_to(hex(a), hex(b));
-    });
-    hx.def("nearest_direction", [=](std::pair<int, int> a, std::pair<int, int> b) {
-        return nearest_direction(hex(a), hex(b));
-    });
-    hx.def("in_arena", [=](std::pair<int, int> h, int radius) { return in_arena(hex(h), radius); });
-    hx.def("turn", &turn);
-    hx.def("relative", &relative);
-    hx.def("opposite", &opposite);
-}
-
-}  // namespace
+#include "bind.hpp"
 
 NB_MODULE(_core, m) {
     m.doc() = "hexdojo's native rules core (C++20), ported layer by layer from the Python "
               "engine, which stays the reference until the differential test passes.";
-    bind_dice(m);
-    bind_hexgrid(m);
+    hexdojo::bind_dice(m);
+    hexdojo::bind_hexgrid(m);
 }
