@@ -11,6 +11,8 @@ the core draws the same faces as :class:`~.dice.Dice`, bit for bit.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from . import _core
@@ -39,3 +41,96 @@ def generator_state(d: _core.Dice) -> dict:
     (sh, sl), (ih, il), has, uint = d.bit_state()
     return {"bit_generator": "PCG64", "state": {"state": (sh << 64) | sl, "inc": (ih << 64) | il},
             "has_uint32": int(has), "uinteger": uint}
+
+
+# ---------------------------------------------------------------- the board state (layer 3)
+_TRIGGERS = ("closing", "attack", "movement", "adjacent_entry", "held", "hit", "follow",
+             "zone_entry", "ready")  # state.hpp kTriggers
+_LIMBS = ("arm", "leg", "head")  # state.hpp kLimbs
+_OUT = {None: _core.Out.IN, "unconscious": _core.Out.UNCONSCIOUS, "dead": _core.Out.DEAD}
+_STATUS = {"": _core.Status.NONE, "staggered": _core.Status.STAGGERED,
+           "stunned": _core.Status.STUNNED}
+
+
+class Ids:
+    """Names of one rule set as the core's dense ids, in the Python data's order."""
+
+    def __init__(self, t: Any) -> None:
+        self.maneuver = {n: k for k, n in enumerate(t.maneuvers)}
+        self.location = {n: k for k, n in enumerate(t.locations)}
+        self.weapon = {n: k for k, n in enumerate(t.weapon_ids)}
+        self.hold_kind = {n: k for k, n in enumerate(t.hold_kinds)}
+
+    def opt(self, table: dict[str, int], name: str | None) -> int:
+        return -1 if name is None else table[name]
+
+
+def _core_fighter(ids: Ids, f: Any) -> _core.FighterState:
+    c = _core.FighterState()
+    c.idx, c.pos, c.facing, c.ap, c.init = f.idx, f.pos, f.facing, f.ap, f.init
+    c.phased, c.prone, c.mounted, c.height = f.phased, f.prone, f.mounted, f.height
+    c.out, c.status, c.worst, c.pen = _OUT[f.out], _STATUS[f.status], f.worst, f.pen
+    wounds = []
+    for loc, level in f.wounds:
+        w = _core.Wound()
+        w.location, w.level = ids.location[loc], level
+        wounds.append(w)
+    c.wounds = wounds
+    c.hands = [ids.opt(ids.weapon, h) for h in f.hands]
+    c.sheathed = [ids.weapon[w] for w in f.sheathed]
+    stuck = []
+    for wid, loc in f.stuck:
+        x = _core.Stuck()
+        x.weapon, x.location = ids.weapon[wid], ids.location[loc]
+        stuck.append(x)
+    c.stuck = stuck
+    return c
+
+
+def core_hold(ids: Ids, h: Any) -> _core.Hold:
+    c = _core.Hold()
+    c.holder, c.held, c.kind = h.holder, h.held, ids.hold_kind[h.kind]
+    c.location = ids.opt(ids.location, h.location)
+    c.turn, c.attempts, c.from_behind = h.turn, h.attempts, h.from_behind
+    return c
+
+
+def core_state(st: Any, ids: Ids | None = None) -> _core.State:
+    """The core's board state of Python State ``st`` (fighters, holds, weapons on the
+    board, the §5.4 approaches, turn and order): what legality reads."""
+    ids = ids or Ids(st.t)
+    c = _core.State()
+    c.radius, c.turn, c.sides = st.game.radius, st.turn, list(st.game.sides)
+    c.fighters = [_core_fighter(ids, f) for f in st.fighters]
+    c.holds = [core_hold(ids, h) for h in st.holds]
+    c.dropped = [(h, ids.weapon[w]) for h, w in st.dropped]
+    c.order = list(st.order)
+    for (a, t), d in st.approach.items():
+        c.set_approach(a, t, d)
+    return c
+
+
+def core_window(ids: Ids, w: Any) -> _core.Window:
+    """The core's form of legality ``Window`` ``w``."""
+    c = _core.Window()
+    c.kind = {"action": _core.WindowKind.ACTION, "reaction": _core.WindowKind.REACTION,
+              "follow_on": _core.WindowKind.FOLLOW_ON}[w.kind]
+    c.fighter = w.fighter
+    c.triggers = sum(1 << _TRIGGERS.index(tr) for tr in w.triggers)
+    c.attacker = -1 if w.attacker is None else w.attacker
+    c.attack = ids.opt(ids.maneuver, w.attack)
+    c.after = ids.opt(ids.maneuver, w.after)
+    c.no_defence = w.no_defence
+    if w.restrict in _LIMBS:
+        c.restrict_limb = _LIMBS.index(w.restrict)
+    elif w.restrict is not None:
+        c.restrict_location = ids.location[w.restrict]
+    if w.reactions_only is not None:
+        c.has_reactions_only = True
+        c.reactions_only = [ids.maneuver[n] for n in w.reactions_only]
+    if w.follow is not None:
+        c.has_follow = True
+        c.follow_direction, c.follow_hexes = w.follow
+    c.own_hand = -1 if w.own_hand is None else w.own_hand
+    c.locked_fighter = -1 if w.locked_fighter is None else w.locked_fighter
+    return c

@@ -10,5 +10,6 @@ namespace nb = nanobind;
 
 void bind_dice(nb::module_& m);     // bind_dice.cpp: dice (RULES §1.3)
 void bind_hexgrid(nb::module_& m);  // bind_dice.cpp: hex geometry (RULES §1.7)
+void bind_state(nb::module_& m);    // bind_state.cpp: the board state and windows
 
 }  // namespace hexdojo

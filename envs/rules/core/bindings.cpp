@@ -9,4 +9,5 @@ NB_MODULE(_core, m) {
               "engine, which stays the reference until the differential test passes.";
     hexdojo::bind_dice(m);
     hexdojo::bind_hexgrid(m);
+    hexdojo::bind_state(m);
 }
