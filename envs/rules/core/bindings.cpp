@@ -9,5 +9,7 @@ NB_MODULE(_core, m) {
               "engine, which stays the reference until the differential test passes.";
     hexdojo::bind_dice(m);
     hexdojo::bind_hexgrid(m);
+    hexdojo::bind_tables(m);
+    hexdojo::bind_formulas(m);
     hexdojo::bind_state(m);
 }
