@@ -4,9 +4,24 @@
 
 #include <nanobind/nanobind.h>
 
+#include <string>
+
+#include "hexgrid.hpp"
+
 namespace hexdojo {
 
 namespace nb = nanobind;
+
+// A hex from Python, refused (ValueError) beyond the coordinates the core accepts.
+inline Hex checked_hex(int q, int r) {
+    const Hex h{q, r};
+    if (!valid_hex(h)) {
+        throw nb::value_error(("hex (" + std::to_string(q) + ", " + std::to_string(r) +
+                               "): coordinates allowed -" + std::to_string(kMaxCoordinate) +
+                               ".." + std::to_string(kMaxCoordinate)).c_str());
+    }
+    return h;
+}
 
 void bind_dice(nb::module_& m);     // bind_dice.cpp: dice (RULES §1.3)
 void bind_hexgrid(nb::module_& m);  // bind_dice.cpp: hex geometry (RULES §1.7)

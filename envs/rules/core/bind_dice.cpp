@@ -67,7 +67,7 @@ void bind_dice(nb::module_& m) {
 
 void bind_hexgrid(nb::module_& m) {
     auto hx = m.def_submodule("hexgrid", "Hex geometry (RULES §1.7), as envs/rules/hexgrid.py.");
-    auto hex = [](std::pair<int, int> h) { return Hex{h.first, h.second}; };
+    auto hex = [](std::pair<int, int> h) { return checked_hex(h.first, h.second); };
     auto pair = [](Hex h) { return std::pair<int, int>{h.q, h.r}; };
     hx.def("neighbour", [=](std::pair<int, int> h, int d) { return pair(neighbour(hex(h), d)); });
     hx.def("distance", [=](std::pair<int, int> a, std::pair<int, int> b) {

@@ -17,7 +17,7 @@ namespace {
 
 using Pair = std::pair<int, int>;
 
-Hex to_hex(Pair p) { return {p.first, p.second}; }
+Hex to_hex(Pair p) { return checked_hex(p.first, p.second); }
 Pair to_pair(Hex h) { return {h.q, h.r}; }
 
 void check_fighter(const State& s, int i, const char* what) {

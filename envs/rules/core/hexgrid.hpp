@@ -61,4 +61,12 @@ constexpr int relative(int direction, int facing) { return mod6(direction - faci
 constexpr int opposite(int direction) { return mod6(direction + 3); }
 constexpr bool in_arena(Hex h, int radius) { return distance(h, {0, 0}) <= radius; }
 
+// Coordinates the core accepts from outside: far beyond any arena (radius <= 20), near enough
+// to zero that no distance overflows.
+inline constexpr int kMaxCoordinate = 1 << 20;
+constexpr bool valid_hex(Hex h) {
+    return h.q >= -kMaxCoordinate && h.q <= kMaxCoordinate && h.r >= -kMaxCoordinate &&
+           h.r <= kMaxCoordinate;
+}
+
 }  // namespace hexdojo
