@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexdojo.envs.rules import Dice, _core
-from hexdojo.envs.rules.native import core_dice, generator_state
+from hexdojo.envs.rules import Dice, LoadedDice, _core
+from hexdojo.envs.rules.native import core_dice, core_dice_of, generator_state
 
 
 @settings(max_examples=60, deadline=None)
@@ -63,3 +63,29 @@ def test_bad_dice_input_is_a_python_error_not_a_crash() -> None:
         core_dice(1).faces(-1)
     with pytest.raises(ValueError, match="PCG64 only"):
         core_dice(np.random.Generator(np.random.MT19937(1)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**32), before=st.integers(0, 1100), after=st.integers(1, 700),
+       clone=st.booleans())
+def test_the_core_takes_over_python_dice_mid_stream(seed, before, after, clone) -> None:
+    """A fight's start (a scene's drawn distance) rolls Python dice before the fight begins:
+    the core continues the same stream from wherever they stand, clones included."""
+    py = Dice(seed)
+    py.faces(before)
+    if clone:
+        py = py.clone()
+    nat = core_dice_of(py)
+    assert nat.faces(after) == [py.die() for _ in range(after)]
+
+
+def test_loaded_dice_roll_their_script_then_fail_as_python_does() -> None:
+    """Tests script the faces (LoadedDice); running out is an error naming the count."""
+    py = LoadedDice([6, 1, 4], sides=6)
+    py.die()
+    nat = core_dice_of(py)
+    assert nat.loaded and nat.faces(2) == [1, 4]
+    with pytest.raises(RuntimeError, match="LoadedDice ran out after 3 faces"):
+        nat.die()
+    with pytest.raises(RuntimeError, match="LoadedDice ran out after 3 faces"):
+        py.faces(3)

@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from . import _core
+from .dice import Dice, LoadedDice
 
 _M64 = (1 << 64) - 1
 
@@ -34,6 +35,25 @@ def core_dice(rng: np.random.Generator | int | None = None, sides: int = 6) -> _
         raise ValueError(f"rng: bit generator {st['bit_generator']!r}: the core draws PCG64 only")
     return _core.Dice(_halves(st["state"]["state"]), _halves(st["state"]["inc"]),
                       bool(st["has_uint32"]), int(st["uinteger"]), sides)
+
+
+def core_dice_of(d: Dice) -> _core.Dice:
+    """The core's dice in the exact state of Python dice ``d`` (part-way through a drawn
+    block, a clone with its captured generator, or LoadedDice with its script): they roll
+    what ``d`` would roll from here."""
+    if isinstance(d, LoadedDice):
+        return _core.Dice.loaded_faces(d.script, d.sides, d.used)
+    if d._rng is not None:
+        st = d._rng.bit_generator.state
+    else:
+        cls, st = d._rng_state
+        if cls is not np.random.PCG64:
+            raise ValueError(f"dice: bit generator {cls.__name__}: the core draws PCG64 only")
+    if st["bit_generator"] != "PCG64":
+        raise ValueError(f"dice: bit generator {st['bit_generator']!r}: the core draws PCG64 only")
+    return _core.Dice.from_block(_halves(st["state"]["state"]), _halves(st["state"]["inc"]),
+                                 bool(st["has_uint32"]), int(st["uinteger"]), d.sides,
+                                 list(d._buf), d._pos)
 
 
 def generator_state(d: _core.Dice) -> dict:

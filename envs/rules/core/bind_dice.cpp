@@ -34,6 +34,38 @@ Dice make_dice(Half state, Half inc, bool has_uint32, std::uint32_t uinteger, in
     return d;
 }
 
+// Dice part-way through a drawn block (a Python Dice after start positions were drawn, or
+// a clone): the block's faces, the next one's index and the generator's state after it.
+Dice dice_from_block(Half state, Half inc, bool has_uint32, std::uint32_t uinteger, int sides,
+                     const std::vector<int>& block, int pos) {
+    Dice d = make_dice(state, inc, has_uint32, uinteger, sides);
+    if (!block.empty() && block.size() != static_cast<std::size_t>(Dice::kBlock)) {
+        throw nb::value_error("block: 0 or 512 faces");
+    }
+    if (pos < 0 || pos > static_cast<int>(block.size())) throw nb::value_error("pos: beyond the block");
+    for (std::size_t k = 0; k < block.size(); ++k) {
+        if (block[k] < 1 || block[k] > sides) throw nb::value_error("block: a face outside 1..sides");
+        d.block[k] = static_cast<std::uint8_t>(block[k]);
+    }
+    d.len = static_cast<int>(block.size());
+    d.pos = pos;
+    return d;
+}
+
+Dice loaded_dice(const std::vector<int>& faces, int sides, int used) {
+    if (sides < 1 || sides > 255) throw nb::value_error("sides: allowed 1..255");
+    if (used < 0 || used > static_cast<int>(faces.size())) throw nb::value_error("used: beyond the script");
+    Dice d;
+    d.loaded = true;
+    d.sides = sides;
+    d.pos = used;
+    for (int f : faces) {
+        if (f < 1 || f > 255) throw nb::value_error("faces: a loaded face outside 1..255");
+        d.script.push_back(static_cast<std::uint8_t>(f));
+    }
+    return d;
+}
+
 std::vector<int> faces(Dice& d, int n) {
     if (n < 0) throw nb::value_error("n: allowed 0 or more");
     std::vector<int> out(static_cast<std::size_t>(n));
@@ -55,6 +87,11 @@ void bind_dice(nb::module_& m) {
                                 "bit for bit, in blocks of 512 faces.")
         .def(nb::new_(&make_dice), nb::arg("state"), nb::arg("inc"), nb::arg("has_uint32"),
              nb::arg("uinteger"), nb::arg("sides") = 6)
+        .def_static("from_block", &dice_from_block, nb::arg("state"), nb::arg("inc"),
+                    nb::arg("has_uint32"), nb::arg("uinteger"), nb::arg("sides"),
+                    nb::arg("block"), nb::arg("pos"))
+        .def_static("loaded_faces", &loaded_dice, nb::arg("faces"), nb::arg("sides") = 6,
+                    nb::arg("used") = 0, "Scripted faces (LoadedDice), then an error.")
         .def("die", &Dice::die, "One face, 1..sides.")
         .def("faces", &faces, nb::arg("n"), "n faces (as n calls of die).")
         .def("clone", [](const Dice& d) { return Dice(d); },
@@ -62,7 +99,8 @@ void bind_dice(nb::module_& m) {
         .def("bit_state", &bit_state,
              "The generator's ((state hi, lo), (inc hi, lo), has_uint32, uinteger).")
         .def_ro("sides", &Dice::sides)
-        .def_ro("pos", &Dice::pos);
+        .def_ro("pos", &Dice::pos)
+        .def_ro("loaded", &Dice::loaded);
 }
 
 void bind_hexgrid(nb::module_& m) {

@@ -6,6 +6,9 @@
 
 #include <array>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "pcg64.hpp"
 
@@ -19,13 +22,24 @@ struct Dice {
     int pos = 0;
     int len = 0;  // faces of the current block (0 before the first draw)
     std::array<std::uint8_t, kBlock> block{};
+    // Loaded dice (tests, envs/rules/dice.py LoadedDice): the scripted faces in order, then an
+    // error naming how many there were, as the Python LoadedDice fails.
+    bool loaded = false;
+    std::vector<std::uint8_t> script;
 
     int die() {
+        if (loaded) {
+            if (pos >= static_cast<int>(script.size())) {
+                throw std::runtime_error("LoadedDice ran out after " +
+                                         std::to_string(script.size()) +
+                                         " faces: the test scripted too few");
+            }
+            return script[static_cast<std::size_t>(pos++)];
+        }
         if (pos >= len) refill();
-        return block[pos++];
+        return block[static_cast<std::size_t>(pos++)];
     }
 
-  private:
     void refill() {
         // numpy fills without drawing when the range holds one value (a one-sided die)
         const auto rng_incl = static_cast<std::uint32_t>(sides - 1);
