@@ -164,7 +164,8 @@ void seal(Tables& t) {
 }
 
 void bind_tables_class(nb::module_& m) {
-    nb::class_<Tables>(m, "Tables", "The compiled rules (tables.py Tables): fill, then seal().")
+    nb::class_<Tables>(m, "Tables", "The compiled rules (tables.py Tables): fill, then seal().",
+                      nb::is_weak_referenceable())
         .def(nb::init<>())
         .def("seal", &seal, "Check every id, derive the lookups; read-only afterwards.")
         .HX_RO(sealed)
@@ -188,7 +189,8 @@ void bind_profile(nb::module_& m) {
     nb::class_<Risk>(m, "Risk").def(nb::init<>())
         .HX_RW(Risk, ap).HX_RW(Risk, initiative).HX_RW(Risk, damage).HX_RW(Risk, pain)
         .HX_RW(Risk, knockback).HX_RW(Risk, lock_damage);
-    nb::class_<Profile>(m, "Profile", "A compiled fighter sheet (fighter.Profile), ids of its Tables.")
+    nb::class_<Profile>(m, "Profile", "A compiled fighter sheet (fighter.Profile), ids of its Tables.",
+                       nb::is_weak_referenceable())
         .def(nb::init<>())
         .HX_RW(Profile, name).HX_RW(Profile, rules_id).HX_RW(Profile, chars)
         .HX_RW(Profile, skills).HX_RW(Profile, specs).HX_RW(Profile, pv).HX_RW(Profile, enc_mod)
@@ -210,6 +212,9 @@ void bind_vocabularies(nb::module_& m) {
     m.attr("WEAPON_NEEDS") = kWeaponNeedNames;
     m.attr("WEAPON_KINDS") = kWeaponKindNames;
     m.attr("ROLLS") = kRollNames;
+    m.attr("AIM_LIST") = static_cast<int>(kAimList);
+    m.attr("AIM_ANY") = static_cast<int>(kAimAny);
+    m.attr("AIM_WHOLE") = static_cast<int>(kAimWhole);
 }
 
 }  // namespace
