@@ -499,6 +499,9 @@ def _profile(ct: _core.Tables, p: Any) -> _core.Profile:
     key = (id(ct), id(p))
     hit = _PROFILES.get(key)
     if hit is None or hit[0]() is not p or hit[1]() is not ct:
+        if len(_PROFILES) > 256:  # forget the sheets gone since
+            for k in [k for k, v in _PROFILES.items() if v[0]() is None or v[1]() is None]:
+                del _PROFILES[k]
         hit = (weakref.ref(p), weakref.ref(ct), compile_profile(ct, p))
         _PROFILES[key] = hit
     return hit[2]
