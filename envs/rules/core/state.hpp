@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "hexgrid.hpp"
+#include "tables.hpp"  // kNone, kLimbNames, kTriggerNames
 
 namespace hexdojo {
 
 inline constexpr int kMaxFighters = 8;
-inline constexpr int kNone = -1;
 
 enum class Out : std::int8_t { kIn = 0, kUnconscious = 1, kDead = 2 };
 enum class Status : std::int8_t { kNone = 0, kStaggered = 1, kStunned = 2 };
@@ -76,24 +76,18 @@ struct Hold {  // RULES §1.18: holder holds held
 
 // An open decision window for maneuvers (legality.py Window): an action in one's phase, a
 // reaction to a trigger, or a follow-on after a success.
-// Limbs a maneuver is made with (ruleset.Maneuver.limb), in this order.
-inline constexpr std::array<const char*, 3> kLimbs{"arm", "leg", "head"};
-// Reaction triggers (ruleset.Trigger), in this order: Window.triggers bit k is trigger k.
-inline constexpr std::array<const char*, 9> kTriggers{
-    "closing", "attack", "movement", "adjacent_entry", "held", "hit", "follow", "zone_entry",
-    "ready"};
 
 enum class WindowKind : std::int8_t { kAction = 0, kReaction = 1, kFollowOn = 2 };
 
 struct Window {
     WindowKind kind = WindowKind::kAction;
     int fighter = 0;
-    std::uint32_t triggers = 0;  // bit k: trigger k of kTriggers
+    std::uint32_t triggers = 0;  // bit k: trigger k of kTriggerNames
     int attacker = kNone;
     int attack = kNone;       // maneuver id reacted to
     int after = kNone;        // maneuver id a follow-on follows
     bool no_defence = false;
-    // a follow-on's restriction (legality.locked_limb): the limb a block locked (kLimbs),
+    // a follow-on's restriction (legality.locked_limb): the limb a block locked (kLimbNames),
     // or, after blocking a weapon attack, the arm location holding the weapon
     int restrict_limb = kNone;
     int restrict_location = kNone;
