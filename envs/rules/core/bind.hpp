@@ -28,5 +28,6 @@ void bind_hexgrid(nb::module_& m);  // bind_dice.cpp: hex geometry (RULES §1.7)
 void bind_tables(nb::module_& m);   // bind_tables.cpp: compiled tables and profiles (layer 2)
 void bind_formulas(nb::module_& m); // bind_formulas.cpp: the state-free formulas (layer 2)
 void bind_state(nb::module_& m);    // bind_state.cpp: the board state and windows
+void bind_catalogue(nb::module_& m);  // bind_catalogue.cpp: the duel's action catalogue
 
 }  // namespace hexdojo

@@ -12,4 +12,5 @@ NB_MODULE(_core, m) {
     hexdojo::bind_tables(m);
     hexdojo::bind_formulas(m);
     hexdojo::bind_state(m);
+    hexdojo::bind_catalogue(m);
 }

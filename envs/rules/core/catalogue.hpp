@@ -1,0 +1,86 @@
+// The flat action catalogue of a duel (envs/catalogue.py): every choice a duellist can ever
+// make as one integer id, and the exact mask of a decision written into a byte buffer. Ids
+// are computed, not looked up: a maneuver's block of ids starts at its base and runs over
+// its parameter domain (tables.param_domain) turn-major, then location, then option, in the
+// order the Python catalogue enumerates them, so the two catalogues give every choice the
+// same id (tests/test_core_catalogue.py).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tables.hpp"
+
+namespace hexdojo {
+
+// The non-maneuver choices, in id order (notation.FIXED_WORDS): phase act now / wait, end
+// phase, release hold, pass, hold: move along / let go.
+enum FixedChoice : int {
+    kPhaseNow = 0, kPhaseWait, kEndPhase, kReleaseHold, kPass, kHoldMoveAlong, kHoldLetGo,
+    kFixedCount,
+};
+
+struct Catalogue {
+    int n = 0;               // catalogue size
+    int first_risk = kFixedCount;
+    int first_maneuver = 0;  // id of the first maneuver choice
+    bool armed = false;
+    std::vector<int> maneuvers;  // maneuver ids in catalogue order
+    std::vector<int> base;       // by maneuver id: its first id, kNone if not in the catalogue
+
+    Catalogue() = default;
+
+    // The unarmed maneuvers (Duel-v0/v1), then with armed every other available one in the
+    // data's order (the weapon maneuvers), so the unarmed ids are a prefix of the armed ones.
+    Catalogue(const Tables& t, bool with_weapons) : armed(with_weapons) {
+        first_maneuver = first_risk + t.dice.max_risk + 1;
+        maneuvers = t.unarmed_maneuvers;
+        if (armed) {
+            std::vector<bool> listed(static_cast<std::size_t>(t.n_maneuvers()), false);
+            for (int m : t.unarmed_maneuvers) listed[static_cast<std::size_t>(m)] = true;
+            for (int m = 0; m < t.n_maneuvers(); ++m) {
+                if (t.maneuvers[static_cast<std::size_t>(m)].available &&
+                    !listed[static_cast<std::size_t>(m)]) {
+                    maneuvers.push_back(m);
+                }
+            }
+        }
+        base.assign(static_cast<std::size_t>(t.n_maneuvers()), kNone);
+        int next = first_maneuver;
+        for (int m : maneuvers) {
+            base[static_cast<std::size_t>(m)] = next;
+            const Domain& d = t.domain[static_cast<std::size_t>(m)];
+            next += static_cast<int>(d.turns.size() * d.locations.size() * d.options.size());
+        }
+        n = next;
+    }
+
+    int risk_id(int dice) const { return first_risk + dice; }
+
+    // The id of maneuver m with turn, location (kNone: unaimed) and option; kNone when the
+    // catalogue has no such choice.
+    int maneuver_id(const Tables& t, int m, int turn, int location, int option) const {
+        if (m < 0 || m >= static_cast<int>(base.size())) return kNone;
+        const int b = base[static_cast<std::size_t>(m)];
+        if (b == kNone) return kNone;
+        const Domain& d = t.domain[static_cast<std::size_t>(m)];
+        const int ti = index_of(d.turns, turn);
+        const int li = index_of(d.locations, location);
+        const int oi = index_of(d.options, option);
+        if (ti < 0 || li < 0 || oi < 0) return kNone;
+        const int nl = static_cast<int>(d.locations.size());
+        const int no = static_cast<int>(d.options.size());
+        return b + (ti * nl + li) * no + oi;
+    }
+
+  private:
+    static int index_of(const std::vector<int>& v, int x) {
+        for (std::size_t k = 0; k < v.size(); ++k) {
+            if (v[k] == x) return static_cast<int>(k);
+        }
+        return -1;
+    }
+};
+
+}  // namespace hexdojo
