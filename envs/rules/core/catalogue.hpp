@@ -28,6 +28,8 @@ struct Catalogue {
     bool armed = false;
     std::vector<int> maneuvers;  // maneuver ids in catalogue order
     std::vector<int> base;       // by maneuver id: its first id, kNone if not in the catalogue
+    std::vector<int> index;      // by maneuver id: its place in maneuvers, kNone if absent
+    std::vector<int> maneuver_of;  // by id: the place in maneuvers of its maneuver, kNone
 
     Catalogue() = default;
 
@@ -47,11 +49,16 @@ struct Catalogue {
             }
         }
         base.assign(static_cast<std::size_t>(t.n_maneuvers()), kNone);
+        index.assign(static_cast<std::size_t>(t.n_maneuvers()), kNone);
+        maneuver_of.assign(static_cast<std::size_t>(first_maneuver), kNone);
         int next = first_maneuver;
-        for (int m : maneuvers) {
-            base[static_cast<std::size_t>(m)] = next;
-            const Domain& d = t.domain[static_cast<std::size_t>(m)];
+        for (std::size_t k = 0; k < maneuvers.size(); ++k) {
+            const auto m = static_cast<std::size_t>(maneuvers[k]);
+            base[m] = next;
+            index[m] = static_cast<int>(k);
+            const Domain& d = t.domain[m];
             next += static_cast<int>(d.turns.size() * d.locations.size() * d.options.size());
+            maneuver_of.resize(static_cast<std::size_t>(next), static_cast<int>(k));
         }
         n = next;
     }
