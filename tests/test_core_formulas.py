@@ -70,6 +70,21 @@ def test_basic_totals_and_terms(case, data) -> None:
     assert native.basic(t, p, *args) == F.basic(t, p, *args)
 
 
+@pytest.mark.parametrize("key", SETS)
+def test_encumbrance_and_helmet_terms_for_every_modifier(key: str) -> None:
+    """§1.16 aom1d1: the encumbrance modifier on every CO roll, x martial_arts_multiplier with
+    Martial Arts (int(), so truncated toward zero: -1 x 1.5 is -1); §1.4 aom312: the helmet on
+    PE rolls. Every skill and characteristic, modifiers -12..5 half points."""
+    t = RULE_SETS[key]
+    d = t.data
+    base = PROFILES[key][0]
+    for enc in range(-12, 6):
+        p = dataclasses.replace(base, enc_mod=enc, helmet_mod=enc // 3)
+        for skill in [None, *d.skills]:
+            for char in d.characteristics:
+                assert native.basic(t, p, skill, char) == F.basic(t, p, skill, char), (enc, skill)
+
+
 def _rolls(d):
     return {"ap": d.turn.ap, "initiative": d.turn.initiative, "soak": d.soak.roll,
             "pain": d.pain.roll, "knockback": d.knockback.roll,

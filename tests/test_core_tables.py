@@ -196,6 +196,8 @@ def test_a_compiled_profile_holds_the_sheet(rules, preset: str) -> None:
 
 
 def test_tables_compile_once_per_rule_set_and_stay_sealed() -> None:
+    """One compile per rule set (issue 15: the core gets compiled tables once); later layers
+    rely on sealed tables never changing under them."""
     t = RULE_SETS["shipped"]
     ct = native.compile_tables(t)
     assert native.compile_tables(t) is ct
@@ -220,7 +222,8 @@ def _filled(t):
 
 
 def test_seal_refuses_an_unknown_id_with_the_field() -> None:
-    """An id out of its table is one ValueError naming the field, never an out-of-range read."""
+    """Issue 15, no crash at the boundary: an id out of its table is one ValueError naming
+    the field, never an out-of-range read."""
     t = RULE_SETS["shipped"]
     ct = _filled(t)
     ms = ct.maneuvers
@@ -235,6 +238,12 @@ def test_seal_refuses_an_unknown_id_with_the_field() -> None:
     with pytest.raises(ValueError, match=r"locations.aim: id -1: allowed 0..8"):
         ct.seal()
     ct = _filled(t)
+    a = ct.attack
+    a.rear_arc = [2, 6]
+    ct.attack = a
+    with pytest.raises(ValueError, match=r"attack.rear_arc: id 6: allowed 0..5"):
+        ct.seal()
+    ct = _filled(t)
     ct.follow_ons = []
     with pytest.raises(ValueError, match=r"follow_ons: 0 entries, 33 needed"):
         ct.seal()
@@ -242,6 +251,8 @@ def test_seal_refuses_an_unknown_id_with_the_field() -> None:
 
 
 def test_formulas_refuse_unsealed_tables_and_foreign_profiles() -> None:
+    """Issue 15, no crash at the boundary: unchecked tables, a sheet compiled for other rules
+    or of the wrong size, an unknown weapon in hand: one ValueError each."""
     t, v = RULE_SETS["shipped"], RULE_SETS["numbers"]
     ct, cv = native.compile_tables(t), native.compile_tables(v)
     with pytest.raises(ValueError, match="not sealed"):
@@ -259,7 +270,8 @@ def test_formulas_refuse_unsealed_tables_and_foreign_profiles() -> None:
 
 
 def test_a_profile_with_a_specialism_no_roll_names_compiles_without_it() -> None:
-    """Only rolled specialisms matter (formulas.basic sums the roll's own names)."""
+    """§1.2 aom195: a specialism adds only to the rolls that name it (formulas.basic sums
+    the roll's own names), so one no roll names has nothing to compile to."""
     t = RULE_SETS["shipped"]
     p = dataclasses.replace(load_profile("chu", t.data), specs={"juggling": 6, "dodge": 2})
     cp = native.compile_profile(native.compile_tables(t), p)

@@ -13,4 +13,5 @@ NB_MODULE(_core, m) {
     hexdojo::bind_formulas(m);
     hexdojo::bind_state(m);
     hexdojo::bind_catalogue(m);
+    hexdojo::bind_legality(m);
 }

@@ -135,6 +135,10 @@ void check_armed(Checker& c, const Tables& t) {
     c.ids("armed.block_follow_ups_other_weapon", a.block_follow_ups_other_weapon, nm);
     c.ids("armed.two_handed_block_bars", a.two_handed_block_bars, nm);
     c.ids("armed.shield_side_hands", a.shield_side_hands, nl);
+    // relative directions 0..5 (0 = front), as ruleset.py validates them
+    c.ids("attack.rear_arc", t.attack.rear_arc, 6);
+    c.ids("mounted.pull_down_directions", t.mounted.pull_down_directions, 6);
+    for (const auto& arc : a.shield_side_arcs) c.ids("armed.shield_side", arc, 6);
     if (t.dice.die_sides < 1 && c.problem.empty()) c.problem = "dice.die_sides: allowed 1 or more";
     if (t.dice.max_risk < 0 && c.problem.empty()) c.problem = "dice.max_risk: allowed 0 or more";
 }
