@@ -12,12 +12,13 @@ the core draws the same faces as :class:`~.dice.Dice`, bit for bit.
 from __future__ import annotations
 
 import weakref
-from typing import Any
+from typing import Any, get_args
 
 import numpy as np
 
 from . import _core
 from .dice import Dice, LoadedDice
+from .ruleset import Category, Maneuver, Trigger, Weapon
 from .tables import h2
 
 _M64 = (1 << 64) - 1
@@ -427,9 +428,6 @@ def _weapons_movement(ct: _core.Tables, d: Any, ids: TableIds) -> None:
 
 def _check_vocabularies() -> None:
     """The core's fixed vocabularies (tables.hpp) still read as ruleset.py's Literals."""
-    from typing import get_args
-
-    from .ruleset import Category, Maneuver, Trigger, Weapon
     f = Maneuver.model_fields
     pairs = [(_core.CATEGORIES, get_args(Category)), (_core.TRIGGERS, get_args(Trigger)),
              (_core.MOVES, get_args(get_args(f["moves"].annotation)[0])),
