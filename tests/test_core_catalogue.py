@@ -33,6 +33,12 @@ def test_every_choice_has_the_python_id(rules, armed: bool) -> None:
         c = py.templates[i]
         loc = -1 if c.location is None else locs.index(c.location)
         assert nat.maneuver_id(ct, names.index(c.maneuver), c.turn, loc, c.option) == i
+        assert nat.decode(ct, i) == (-1, -1, names.index(c.maneuver), c.turn, loc, c.option)
+    for i in range(py.first_maneuver):  # the fixed choices, then the risk levels
+        fixed = i if i < py.first_risk else -1
+        risk = i - py.first_risk if i >= py.first_risk else -1
+        assert nat.decode(ct, i) == (fixed, risk, -1, 0, -1, 0)
+        assert py.templates[i].kind == ("risk" if risk >= 0 else py.templates[i].kind)
     if rules is None:
         assert py.n == (824 if armed else 369)
 
@@ -49,6 +55,8 @@ def test_a_choice_outside_the_catalogue_has_no_id() -> None:
     assert cat.maneuver_id(ct, 10_000, 0, -1, 0) == -1
     with pytest.raises(ValueError, match="beyond the rules' max_risk_dice"):
         cat.risk_id(t.max_risk + 1)
+    with pytest.raises(IndexError, match=f"action id {cat.n}: allowed 0..{cat.n - 1}"):
+        cat.decode(ct, cat.n)
 
 
 def test_the_mask_marks_exactly_the_ids() -> None:

@@ -1,10 +1,12 @@
 // Bindings of the duel's action catalogue (catalogue.hpp) and its mask writer.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "bind.hpp"
@@ -59,7 +61,16 @@ void bind_catalogue(nb::module_& m) {
             }
             return c.risk_id(dice);
         })
-        .def("write_mask", &write_mask, nb::arg("ids"), nb::arg("buffer"));
+        .def("write_mask", &write_mask, nb::arg("ids"), nb::arg("buffer"))
+        .def("decode", [](const Catalogue& c, const Tables& t, int id) {
+            if (id < 0 || id >= c.n) {
+                throw nb::index_error(("action id " + std::to_string(id) + ": allowed 0.." +
+                                       std::to_string(c.n - 1)).c_str());
+            }
+            const Catalogue::Template x = c.decode(t, id);
+            return std::make_tuple(x.fixed, x.risk, x.maneuver, x.turn, x.location, x.option);
+        }, nb::arg("tables"), nb::arg("id"),
+             "(fixed, risk, maneuver, turn, location, option) of an id, -1 where absent.");
 }
 
 }  // namespace hexdojo

@@ -81,6 +81,35 @@ struct Catalogue {
         return b + (ti * nl + li) * no + oi;
     }
 
+    // What id means: a fixed choice (FixedChoice), a risk level, or a maneuver with its turn,
+    // location (kNone: unaimed) and option (catalogue.templates; the target is the caller's).
+    struct Template {
+        int fixed = kNone;  // a FixedChoice, or kNone
+        int risk = kNone;   // dice risked, or kNone
+        int maneuver = kNone, turn = 0, location = kNone, option = 0;
+    };
+
+    Template decode(const Tables& t, int id) const {
+        Template out;
+        if (id < 0 || id >= n) return out;
+        if (id < first_risk) {
+            out.fixed = id;
+        } else if (id < first_maneuver) {
+            out.risk = id - first_risk;
+        } else {
+            const int m = maneuvers[static_cast<std::size_t>(maneuver_of[static_cast<std::size_t>(id)])];
+            const Domain& d = t.domain[static_cast<std::size_t>(m)];
+            const int nl = static_cast<int>(d.locations.size());
+            const int no = static_cast<int>(d.options.size());
+            const int k = id - base[static_cast<std::size_t>(m)];
+            out.maneuver = m;
+            out.turn = d.turns[static_cast<std::size_t>(k / (nl * no))];
+            out.location = d.locations[static_cast<std::size_t>((k / no) % nl)];
+            out.option = d.options[static_cast<std::size_t>(k % no)];
+        }
+        return out;
+    }
+
   private:
     static int index_of(const std::vector<int>& v, int x) {
         for (std::size_t k = 0; k < v.size(); ++k) {
