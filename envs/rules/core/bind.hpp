@@ -29,6 +29,7 @@ void bind_tables(nb::module_& m);   // bind_tables.cpp: compiled tables and prof
 void bind_formulas(nb::module_& m); // bind_formulas.cpp: the state-free formulas (layer 2)
 void bind_state(nb::module_& m);    // bind_state.cpp: the board state and windows
 void bind_catalogue(nb::module_& m);  // bind_catalogue.cpp: the duel's action catalogue
+void bind_observe(nb::module_& m);    // bind_observe.cpp: the duel's observation writer
 void bind_legality(nb::module_& m); // bind_legality.cpp: legal choices and reasons (layer 4)
 
 }  // namespace hexdojo

@@ -13,5 +13,6 @@ NB_MODULE(_core, m) {
     hexdojo::bind_formulas(m);
     hexdojo::bind_state(m);
     hexdojo::bind_catalogue(m);
+    hexdojo::bind_observe(m);
     hexdojo::bind_legality(m);
 }
