@@ -31,5 +31,6 @@ void bind_state(nb::module_& m);    // bind_state.cpp: the board state and windo
 void bind_catalogue(nb::module_& m);  // bind_catalogue.cpp: the duel's action catalogue
 void bind_observe(nb::module_& m);    // bind_observe.cpp: the duel's observation writer
 void bind_legality(nb::module_& m); // bind_legality.cpp: legal choices and reasons (layer 4)
+void bind_fight(nb::module_& m);    // bind_fight.cpp: the native fight, resolution and events (layer 5)
 
 }  // namespace hexdojo

@@ -15,4 +15,5 @@ NB_MODULE(_core, m) {
     hexdojo::bind_catalogue(m);
     hexdojo::bind_observe(m);
     hexdojo::bind_legality(m);
+    hexdojo::bind_fight(m);
 }

@@ -1,0 +1,247 @@
+// Bindings of the native fight (fight.hpp, resolution.hpp): a fight set up from Python (the
+// compiled tables and sheets, sides, arena, the start hexes and facings Python drew, and the
+// dice where Python left them), its decision and legal choices as int tuples, apply, clone,
+// the result, the board, and the event log as the Python engine's dicts, built on request.
+// A bad choice is a Python ValueError with the reason, never a crash.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/optional.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "bind.hpp"
+#include "fight.hpp"
+#include "resolution.hpp"
+
+namespace hexdojo {
+
+namespace {
+
+using Z = std::size_t;
+using ChoiceTuple = std::tuple<int, int, int, int, int, int, int>;
+using Start = std::pair<std::pair<int, int>, int>;
+
+FighterState fighter_of(const Profile& p, int idx, Hex pos, int facing) {
+    FighterState f;
+    f.idx = idx;
+    f.pos = pos;
+    f.facing = facing;
+    f.mounted = p.mounted;
+    f.height = p.height;
+    f.hands = p.hands;
+    f.sheathed = p.sheathed;
+    return f;
+}
+
+Combat* make_fight(const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
+                   const std::vector<std::string>& side_names, int radius, int turn_limit,
+                   const std::vector<Start>& starts, const Dice& dice) {
+    if (!t.sealed) throw nb::value_error("tables: not sealed (call seal() first)");
+    const std::size_t n = profiles.size();
+    if (n < 2 || n > static_cast<Z>(kMaxFighters)) {
+        throw nb::value_error(("profiles: " + std::to_string(n) + ": the native core takes 2.." +
+                               std::to_string(kMaxFighters)).c_str());
+    }
+    if (sides.size() != n || starts.size() != n) {
+        throw nb::value_error("sides, starts: one entry per fighter needed");
+    }
+    for (const Profile& p : profiles) {
+        const std::string bad = profile_problem(t, p);
+        if (!bad.empty()) throw nb::value_error(bad.c_str());
+    }
+    int max_side = -1;
+    for (int sd : sides) {
+        if (sd < 0 || sd >= static_cast<int>(n)) throw nb::value_error("sides: a side is 0..fighters-1");
+        max_side = std::max(max_side, sd);
+    }
+    if (!side_names.empty() && static_cast<int>(side_names.size()) <= max_side) {
+        throw nb::value_error("side_names: one name per side needed");
+    }
+    if (radius < 1 || radius > 20) throw nb::value_error("radius: allowed 1..20");
+    if (turn_limit < 1 || turn_limit > 10000) throw nb::value_error("turn_limit: allowed 1..10000");
+    auto setup = std::make_shared<Setup>();
+    setup->profiles = profiles;
+    for (const Profile& p : profiles) setup->names.push_back(p.name);
+    setup->side_names = side_names;
+    setup->turn_limit = turn_limit;
+    auto c = std::make_unique<Combat>();
+    c->t = &t;
+    c->g = setup;
+    c->s.radius = radius;
+    c->s.sides = sides;
+    for (std::size_t k = 0; k < n; ++k) {
+        const auto& [h, facing] = starts[k];
+        if (facing < 0 || facing > 5) throw nb::value_error("starts: facing allowed 0..5");
+        c->s.fighters.push_back(fighter_of(profiles[k], static_cast<int>(k), checked_hex(h.first, h.second), facing));
+    }
+    c->dice = dice;
+    try {
+        c->start();
+    } catch (const std::exception& e) {
+        throw nb::value_error(e.what());
+    }
+    return c.release();
+}
+
+void id(const char* field, int v, int lo, int hi) {
+    if (v >= lo && v < hi) return;
+    throw nb::value_error((std::string("choice.") + field + ": " + std::to_string(v) + ": allowed " +
+                           std::to_string(lo) + ".." + std::to_string(hi - 1)).c_str());
+}
+
+Choice choice_of(const Combat& c, const ChoiceTuple& x) {
+    const auto [kind, m, target, loc, turn_by, option, risk] = x;
+    id("kind", kind, 0, static_cast<int>(kChoiceKindNames.size()));
+    id("maneuver", m, kNone, c.t->n_maneuvers());
+    id("target", target, kNone, c.s.n());
+    id("location", loc, kNone, c.t->n_locations());
+    return Choice{kind, m, target, loc, turn_by, option, risk};
+}
+
+ChoiceTuple tuple_of(const Choice& ch) {
+    return {ch.kind, ch.maneuver, ch.target, ch.location, ch.turn, ch.option, ch.risk};
+}
+
+void apply_tuple(Combat& c, const ChoiceTuple& x) {
+    const Choice ch = choice_of(c, x);
+    try {
+        c.apply(ch);
+    } catch (const std::invalid_argument& e) {
+        throw nb::value_error(e.what());
+    } catch (const std::runtime_error& e) {
+        throw nb::value_error(e.what());
+    }
+}
+
+nb::object half(int v) {
+    if (v % 2 == 0) return nb::int_(v / 2);
+    return nb::float_(v / 2.0);
+}
+
+nb::dict roll_dict(const RollRecord& r) {
+    nb::dict d;
+    d["what"] = r.what;
+    if (r.self_injury) {
+        d["result"] = nb::float_(r.result / 2.0);
+        return d;
+    }
+    d["basic"] = half(r.basic);
+    nb::list terms;
+    for (const auto& [label, v] : r.terms) {
+        nb::list one;
+        one.append(nb::str(label.c_str()));
+        one.append(half(v));
+        terms.append(one);
+    }
+    d["terms"] = terms;
+    d["risk"] = r.risk;
+    nb::list dice;
+    for (int f : r.dice) dice.append(f);
+    d["dice"] = dice;
+    if (r.risk) d["sides"] = r.sides;
+    d["result"] = half(r.result);
+    return d;
+}
+
+nb::object value(const Combat& c, const Event& e, const Field& f) {
+    switch (f.kind) {
+        case V::kInt: return nb::int_(f.a);
+        case V::kHalf: return half(f.a);
+        case V::kDiv2: return nb::float_(f.a / 2.0);
+        case V::kBool: return nb::bool_(f.a != 0);
+        case V::kNone: return nb::none();
+        case V::kStr: return nb::str(f.s.c_str());
+        case V::kHex: {
+            nb::list l;
+            l.append(f.a);
+            l.append(f.b);
+            return l;
+        }
+        case V::kRoll: return roll_dict(e.rolls[static_cast<Z>(f.a)]);
+        case V::kNames: {
+            nb::list l;
+            for (int i : f.list) l.append(nb::str(c.name(i).c_str()));
+            return l;
+        }
+    }
+    return nb::none();
+}
+
+nb::dict event_dict(const Combat& c, const Event& e) {
+    nb::dict d;
+    d["type"] = e.type;
+    d["turn"] = e.turn;
+    d["rule"] = e.rule;
+    for (const Field& f : e.fields) d[f.key] = value(c, e, f);
+    return d;
+}
+
+nb::list events_from(const Combat& c, std::size_t start) {
+    nb::list out;
+    for (std::size_t k = start; k < c.events.size(); ++k) out.append(event_dict(c, c.events[k]));
+    return out;
+}
+
+nb::object decision(const Combat& c) {
+    if (!c.has_pending) return nb::none();
+    const Decision& d = c.pending;
+    return nb::make_tuple(d.fighter, kDecisionKindNames[static_cast<Z>(d.kind)], kAboutNames[static_cast<Z>(d.about)]);
+}
+
+std::vector<ChoiceTuple> legal(const Combat& c) {
+    std::vector<ChoiceTuple> out;
+    if (!c.has_pending) return out;
+    out.reserve(c.choices.size());
+    for (const Choice& ch : c.choices) out.push_back(tuple_of(ch));
+    return out;
+}
+
+nb::object result(const Combat& c) {
+    if (!c.over) return nb::none();
+    nb::dict d;
+    d["winner"] = c.result.winner == kNone ? nb::object(nb::none()) : nb::object(nb::int_(c.result.winner));
+    d["reason"] = c.result.reason;
+    d["turn"] = c.result.turn;
+    return d;
+}
+
+}  // namespace
+
+void bind_fight(nb::module_& m) {
+    nb::class_<Combat>(m, "Fight", "A native fight (fight.hpp): the decision machine of state.py.")
+        .def("__init__",
+             [](Combat* self, const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
+                const std::vector<std::string>& side_names, int radius, int turn_limit,
+                const std::vector<Start>& starts, const Dice& dice) {
+                 std::unique_ptr<Combat> c(make_fight(t, profiles, sides, side_names, radius, turn_limit, starts, dice));
+                 new (self) Combat(*c);
+             },
+             nb::arg("tables"), nb::arg("profiles"), nb::arg("sides"), nb::arg("side_names"), nb::arg("radius"),
+             nb::arg("turn_limit"), nb::arg("starts"), nb::arg("dice"), nb::keep_alive<1, 2>(),
+             "A fight from compiled tables and sheets, each fighter's side, the side names (empty: "
+             "a duel), the arena, the turn limit, the start ((q, r), facing) of each fighter and "
+             "the dice after the start was drawn; the first turn is started (Game.new_state).")
+        .def_prop_ro("is_over", [](const Combat& c) { return c.over; })
+        .def_prop_ro("result", &result)
+        .def_prop_ro("decision", &decision, "(fighter, kind, about), or None once over.")
+        .def("legal", &legal, "The legal choices: (kind, maneuver, target, location, turn, option, risk).")
+        .def("apply", &apply_tuple, nb::arg("choice"))
+        .def("clone", [](const Combat& c) { return Combat(c); }, nb::keep_alive<0, 1>())
+        .def_prop_ro("n_events", [](const Combat& c) { return c.events.size(); })
+        .def("events", &events_from, nb::arg("start") = 0, "The events from start as the Python engine's dicts.")
+        .def_prop_ro("turn", [](const Combat& c) { return c.s.turn; })
+        .def_prop_ro("state", [](const Combat& c) { return c.s; }, "A copy of the board state.")
+        .def_prop_ro("dice", [](const Combat& c) { return c.dice; }, "A copy of the dice.")
+        .def_prop_ro("frames", [](const Combat& c) { return c.stack.size(); });
+    m.attr("CHOICE_KINDS") = kChoiceKindNames;
+}
+
+}  // namespace hexdojo

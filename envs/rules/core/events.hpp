@@ -1,0 +1,102 @@
+// The event log of a native fight (envs/rules/state.py State.log): each s.log(type, rule,
+// **fields) of the Python engine is one Event here, its fields in the order Python writes
+// them, values as the few kinds the log holds (ids and numbers, a name, a hex, a roll
+// record). Python builds the event dicts from these records only when they are read
+// (bind_fight.cpp, envs/rules/native_fight.py), and they come out identical to the Python
+// engine's: same keys in the same order, same values and types.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "hexgrid.hpp"
+
+namespace hexdojo {
+
+// A §1.3 roll as the log records it (State.roll): what, basic, terms (label, value), risk,
+// dice, sides, result; numbers in half points, written as state.half writes them.
+struct RollRecord {
+    std::string what;
+    int basic = 0;
+    std::vector<std::pair<std::string, int>> terms;
+    int risk = 0;
+    std::vector<int> dice;
+    int sides = 0;
+    int result = 0;
+    bool self_injury = false;  // {"what": "self-injury", "result": damage / 2}: no roll made
+};
+
+// One value of an event field.
+enum class V : std::uint8_t {
+    kInt,    // a  (an int: fighter index, AP, levels)
+    kHalf,   // a  half points, as state.half writes them (9 or 9.5)
+    kDiv2,   // a  half points divided by 2 as Python's "/ 2" (always a float)
+    kBool,   // a
+    kNone,   // None
+    kStr,    // s
+    kHex,    // a, b as a list [q, r]
+    kRoll,   // a: index of the event's roll
+    kNames,  // list: fighter indices, written as their names
+};
+
+struct Field {
+    const char* key = "";
+    V kind = V::kNone;
+    int a = 0, b = 0;
+    std::string s;
+    std::vector<int> list;
+};
+
+struct Event {
+    const char* type = "";
+    int turn = 0;
+    std::string rule;
+    std::vector<Field> fields;
+    std::vector<RollRecord> rolls;
+
+    Event& i(const char* k, int v) { return add(k, V::kInt, v); }
+    Event& half(const char* k, int v) { return add(k, V::kHalf, v); }
+    Event& div2(const char* k, int v) { return add(k, V::kDiv2, v); }
+    Event& flag(const char* k, bool v) { return add(k, V::kBool, v ? 1 : 0); }
+    Event& none(const char* k) { return add(k, V::kNone, 0); }
+    Event& str(const char* k, std::string v) {
+        add(k, V::kStr, 0);
+        fields.back().s = std::move(v);
+        return *this;
+    }
+    // A name, or None for kNone (the names table of an id).
+    Event& name(const char* k, const std::vector<std::string>& names, int id) {
+        if (id < 0) return none(k);
+        return str(k, names[static_cast<std::size_t>(id)]);
+    }
+    Event& opt_int(const char* k, int v) { return v < 0 ? none(k) : i(k, v); }
+    Event& hex(const char* k, Hex h) {
+        add(k, V::kHex, h.q);
+        fields.back().b = h.r;
+        return *this;
+    }
+    Event& roll(const char* k, RollRecord r) {
+        add(k, V::kRoll, static_cast<int>(rolls.size()));
+        rolls.push_back(std::move(r));
+        return *this;
+    }
+    Event& names(const char* k, std::vector<int> who) {
+        add(k, V::kNames, 0);
+        fields.back().list = std::move(who);
+        return *this;
+    }
+
+private:
+    Event& add(const char* k, V kind, int a) {
+        Field f;
+        f.key = k;
+        f.kind = kind;
+        f.a = a;
+        fields.push_back(std::move(f));
+        return *this;
+    }
+};
+
+}  // namespace hexdojo

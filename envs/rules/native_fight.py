@@ -1,0 +1,193 @@
+"""A fight run by the native core (``_core.Fight``, envs/rules/core/fight.hpp), and the
+engines' differential check (issue 15): the same fight played through the Python engine and
+the core with the same dice must give the same decisions, legal lists, events and result.
+
+Python keeps the start of a fight: the ``Game`` (rules, sheets, scene), the seeding and the
+start hexes (a scene's distance range rolls the fight's dice, ``Game.start_positions``);
+the core gets the positions, the facings and the dice where Python left them
+(``native.core_dice_of``), pushes the first turn and advances, as ``Game.new_state`` does.
+Choices cross the boundary as int tuples (kind, maneuver id, target, location id, turn,
+option, risk; -1 for None); the events come back as the Python engine's dicts, built only
+when read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from .dice import Dice
+from .model import Choice, Decision
+from .native import Ids, _profile, compile_tables, core_dice_of
+
+_KINDS = tuple(_core.CHOICE_KINDS)  # model.Choice kinds, in the core's order
+
+
+class Boundary:
+    """model.Choice <-> the core's int tuples, for one rule set."""
+
+    def __init__(self, t: Any) -> None:
+        self.ids = Ids(t)
+        self.maneuvers = list(t.maneuvers)
+        self.locations = list(t.locations)
+
+    def to_core(self, c: Choice) -> tuple[int, ...]:
+        ids = self.ids
+        return (_KINDS.index(c.kind), ids.opt(ids.maneuver, c.maneuver),
+                -1 if c.target is None else c.target, ids.opt(ids.location, c.location),
+                c.turn, c.option, c.risk)
+
+    def to_python(self, x: tuple[int, ...]) -> Choice:
+        kind, m, target, loc, turn, option, risk = x
+        return Choice(_KINDS[kind], None if m < 0 else self.maneuvers[m],
+                      None if target < 0 else target, None if loc < 0 else self.locations[loc],
+                      turn, option, risk)
+
+
+class NativeFight:
+    """One fight run by the core, read and driven in the Python engine's terms."""
+
+    def __init__(self, game: Any, seed: int | Dice | None = None,
+                 _core_fight: Any = None, _boundary: Boundary | None = None) -> None:
+        self.game = game
+        self.boundary = _boundary or Boundary(game.tables)
+        self._events: list[dict[str, Any]] = []
+        if _core_fight is not None:
+            self.core = _core_fight
+            return
+        t = game.tables
+        dice = seed if isinstance(seed, Dice) else Dice(seed, t.data.dice.die_sides)
+        starts = game.start_positions(dice)  # a scene's distance range rolls these dice
+        ct = compile_tables(t)
+        self.core = _core.Fight(ct, [_profile(ct, p) for p in game.profiles], list(game.sides),
+                                list(game.side_names), game.radius, game.turn_limit,
+                                [(tuple(h), f) for h, f in starts], core_dice_of(dice))
+
+    @property
+    def is_over(self) -> bool:
+        return self.core.is_over
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        return self.core.result
+
+    @property
+    def decision(self) -> Decision | None:
+        d = self.core.decision
+        return None if d is None else Decision(*d)
+
+    def legal_choices(self) -> list[Choice]:
+        return [self.boundary.to_python(x) for x in self.core.legal()]
+
+    def apply(self, c: Choice) -> None:
+        self.core.apply(self.boundary.to_core(c))
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        """The event log as the Python engine's dicts (built once, when first read)."""
+        n = self.core.n_events
+        if len(self._events) < n:
+            self._events.extend(self.core.events(len(self._events)))
+        return self._events
+
+    def clone(self) -> NativeFight:
+        c = NativeFight(self.game, _core_fight=self.core.clone(), _boundary=self.boundary)
+        c._events = list(self._events)
+        return c
+
+
+# ---------------------------------------------------------------- the differential check
+@dataclass
+class Divergence:
+    """Where the engines first disagree: what, the decision index, both sides."""
+
+    what: str
+    index: int
+    python: Any
+    native: Any
+
+    def __str__(self) -> str:
+        return (f"{self.what} at decision {self.index}:\n  python: {self.python!r}\n"
+                f"  native: {self.native!r}")
+
+
+@dataclass
+class Tally:
+    """What a sweep compared, and the situations it met (so that a pass is not vacuous)."""
+
+    fights: int = 0
+    decisions: int = 0
+    events: int = 0
+    situations: Counter = field(default_factory=Counter)
+
+    def add(self, other: Tally) -> None:
+        self.fights += other.fights
+        self.decisions += other.decisions
+        self.events += other.events
+        self.situations.update(other.situations)
+
+
+def _same_events(py: list[dict], nat: list[dict]) -> tuple[bool, int]:
+    for k, (a, b) in enumerate(zip(py, nat, strict=False)):
+        if list(a.items()) != list(b.items()) or _types(a) != _types(b):
+            return False, k
+    return len(py) == len(nat), min(len(py), len(nat))
+
+
+def _types(x: Any) -> Any:
+    """The value types of an event, nested (9 and 9.0 compare equal; the log's types must too)."""
+    if isinstance(x, dict):
+        return [(k, _types(v)) for k, v in x.items()]
+    if isinstance(x, list):
+        return [_types(v) for v in x]
+    return type(x).__name__
+
+
+Chooser = Callable[[Any, list[Choice]], Choice]
+
+
+def random_chooser(seed: int) -> Chooser:
+    rng = np.random.default_rng(seed)
+    return lambda _s, choices: choices[int(rng.integers(len(choices)))]
+
+
+def agent_chooser(agents: list[Any]) -> Chooser:
+    """Each fighter's agent decides on the Python state (the same choice goes to the core)."""
+    return lambda s, _choices: agents[s.decision.fighter].act(s)
+
+
+def differential(game: Any, seed: int, choose: Chooser, limit: int = 2000
+                 ) -> tuple[Tally, Divergence | None]:
+    """Play one fight through both engines with the same dice and choices; compare the
+    decision, the legal list, the new events and the result at every step."""
+    py = game.new_state(seed=seed)
+    nat = NativeFight(game, seed)
+    tally = Tally(fights=1)
+    for k in range(limit):
+        ok, at = _same_events(py.events, nat.events)
+        if not ok:
+            return tally, Divergence("events", k, py.events[at:at + 3], nat.events[at:at + 3])
+        if py.is_over or nat.is_over:
+            break
+        if py.decision != nat.decision:
+            return tally, Divergence("decision", k, py.decision, nat.decision)
+        legal = py.legal_choices()
+        if legal != nat.legal_choices():
+            return tally, Divergence("legal choices", k, legal, nat.legal_choices())
+        c = choose(py, legal)
+        tally.decisions += 1
+        d = py.decision
+        tally.situations[f"{d.kind}:{d.about}" if d.about else d.kind] += 1
+        py.apply(c)
+        nat.apply(c)
+    for e in py.events:
+        tally.situations[f"event:{e['type']}"] += 1
+    tally.events = len(py.events)
+    if py.result != nat.result:
+        return tally, Divergence("result", tally.decisions, py.result, nat.result)
+    return tally, None
