@@ -22,7 +22,7 @@ inline constexpr float kApMax = 30.0F;       // observation.AP_MAX
 inline constexpr float kBasicMin = -30.0F;   // observation.BASIC_MIN, BASIC_MAX (points)
 inline constexpr float kBasicMax = 50.0F;
 inline constexpr float kWeaponCountMax = 2.0F;  // observation.WEAPON_COUNT_MAX
-enum DecisionKind : int { kDecPhase, kDecAction, kDecReaction, kDecFollowOn, kDecSoak, kDecRisk,
+enum ObsDecisionKind : int { kDecPhase, kDecAction, kDecReaction, kDecFollowOn, kDecSoak, kDecRisk,
                           kDecHold };  // model.DECISION_KINDS
 
 // Field offsets of the layout (observation._layout), kNone for a field the layout lacks.
@@ -45,7 +45,7 @@ struct ObsLayout {
 // What the open decision is about, as State.context() says it (ids; kNone for absent).
 struct ObsContext {
     int fighter = kNone;  // who decides (kNone: the fight is over)
-    int kind = kNone;     // DecisionKind
+    int kind = kNone;     // ObsDecisionKind (model.DECISION_KINDS)
     int about = kNone;    // index into model.RISK_ABOUT
     int attack = kNone, location = kNone, reaction = kNone;  // maneuver / location ids
     int arc = kNone;
