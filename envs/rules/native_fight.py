@@ -24,6 +24,7 @@ from . import _core
 from .dice import Dice
 from .model import Choice, Decision
 from .native import Ids, _profile, compile_tables, core_dice_of
+from .state import Game
 
 _KINDS = tuple(_core.CHOICE_KINDS)  # model.Choice kinds, in the core's order
 
@@ -132,11 +133,16 @@ class Tally:
         self.situations.update(other.situations)
 
 
-def _same_events(py: list[dict], nat: list[dict]) -> tuple[bool, int]:
-    for k, (a, b) in enumerate(zip(py, nat, strict=False)):
+def _first_difference(py: list[dict], nat: list[dict], start: int) -> int | None:
+    """The index of the first event from ``start`` that differs (keys, order, values or
+    types), or None when both logs agree from there."""
+    for k in range(start, max(len(py), len(nat))):
+        if k >= len(py) or k >= len(nat):
+            return k
+        a, b = py[k], nat[k]
         if list(a.items()) != list(b.items()) or _types(a) != _types(b):
-            return False, k
-    return len(py) == len(nat), min(len(py), len(nat))
+            return k
+    return None
 
 
 def _types(x: Any) -> Any:
@@ -167,21 +173,24 @@ def differential(game: Any, seed: int, choose: Chooser, limit: int = 2000
     decision, the legal list, the new events and the result at every step."""
     py = game.new_state(seed=seed)
     nat = NativeFight(game, seed)
+    to_core = nat.boundary.to_core
     tally = Tally(fights=1)
+    seen = 0
     for k in range(limit):
-        ok, at = _same_events(py.events, nat.events)
-        if not ok:
-            return tally, Divergence("events", k, py.events[at:at + 3], nat.events[at:at + 3])
+        bad = _first_difference(py.events, nat.events, seen)
+        if bad is not None:
+            return tally, Divergence("events", k, py.events[bad:bad + 3], nat.events[bad:bad + 3])
+        seen = len(py.events)
         if py.is_over or nat.is_over:
             break
-        if py.decision != nat.decision:
-            return tally, Divergence("decision", k, py.decision, nat.decision)
+        d = py.decision
+        if d != nat.decision:
+            return tally, Divergence("decision", k, d, nat.decision)
         legal = py.legal_choices()
-        if legal != nat.legal_choices():
+        if [to_core(c) for c in legal] != nat.core.legal():
             return tally, Divergence("legal choices", k, legal, nat.legal_choices())
         c = choose(py, legal)
         tally.decisions += 1
-        d = py.decision
         tally.situations[f"{d.kind}:{d.about}" if d.about else d.kind] += 1
         py.apply(c)
         nat.apply(c)
@@ -191,3 +200,28 @@ def differential(game: Any, seed: int, choose: Chooser, limit: int = 2000
     if py.result != nat.result:
         return tally, Divergence("result", tally.decisions, py.result, nat.result)
     return tally, None
+
+
+# ---------------------------------------------------------------- the sweep's pairings
+#: the preset fighters (unarmed, then armed) and the scenes the differential check plays
+PRESETS = ("chu", "urlik", "boris", "cogan", "novice", "guard", "spearman", "knife_fighter")
+SCENES = ("rider_vs_foot", "two_vs_one", "two_vs_two", "ambush", "monk_vs_guard",
+          "monk_vs_two_guards")
+#: the scripted agents that drive some fights, so that holds, locks, throws, follow-ons and
+#: weapons come up more often than random play makes them
+STYLES = ("grappler", "striker", "counter", "greedy", "swordsman")
+
+
+def pairings() -> list[str]:
+    """Every preset pairing ("chu-boris", mirrors included) and every scene."""
+    out = [f"{a}-{b}" for k, a in enumerate(PRESETS) for b in PRESETS[k:]]
+    return out + list(SCENES)
+
+
+def make_game(pairing: str) -> Any:
+    """The Game of a pairing name (``pairings()``)."""
+    if pairing in SCENES:
+        return Game.from_scene(pairing)
+    a, b = pairing.split("-")
+    return Game.create([a, b])
+
