@@ -10,6 +10,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -186,7 +187,7 @@ nb::dict event_dict(const Combat& c, const Event& e) {
 
 nb::list events_from(const Combat& c, std::size_t start) {
     nb::list out;
-    for (std::size_t k = start; k < c.events.size(); ++k) out.append(event_dict(c, c.events[k]));
+    for (const Event* e : c.events.from(start)) out.append(event_dict(c, *e));
     return out;
 }
 
@@ -199,8 +200,8 @@ nb::object decision(const Combat& c) {
 std::vector<ChoiceTuple> legal(const Combat& c) {
     std::vector<ChoiceTuple> out;
     if (!c.has_pending) return out;
-    out.reserve(c.choices.size());
-    for (const Choice& ch : c.choices) out.push_back(tuple_of(ch));
+    out.reserve(c.legal().size());
+    for (const Choice& ch : c.legal()) out.push_back(tuple_of(ch));
     return out;
 }
 
@@ -211,6 +212,19 @@ nb::object result(const Combat& c) {
     d["reason"] = c.result.reason;
     d["turn"] = c.result.turn;
     return d;
+}
+
+// Seconds for n native clones (the clone target of issue 15, measured without the Python
+// call around each one; scripts/bench_engine.py reports it).
+double time_clones(const Combat& c, int n) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t sink = 0;
+    for (int k = 0; k < n; ++k) {
+        const Combat x(c);
+        sink += x.stack.size();
+    }
+    const auto dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return sink == static_cast<std::size_t>(-1) ? -dt : dt;
 }
 
 }  // namespace
@@ -240,6 +254,7 @@ void bind_fight(nb::module_& m) {
         .def_prop_ro("turn", [](const Combat& c) { return c.s.turn; })
         .def_prop_ro("state", [](const Combat& c) { return c.s; }, "A copy of the board state.")
         .def_prop_ro("dice", [](const Combat& c) { return c.dice; }, "A copy of the dice.")
+        .def("time_clones", &time_clones, nb::arg("n"), "Seconds for n native clones (a benchmark).")
         .def_prop_ro("frames", [](const Combat& c) { return c.stack.size(); });
     m.attr("CHOICE_KINDS") = kChoiceKindNames;
 }

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -97,6 +98,59 @@ private:
         fields.push_back(std::move(f));
         return *this;
     }
+};
+
+// A fight's event log, cheap to copy: the events up to the last copy lie in immutable chunks
+// shared by the copies (a chain, newest first); each copy appends to its own tail. Copying
+// first freezes the tail into a chunk, so a clone costs a pointer, not the log.
+class EventLog {
+public:
+    EventLog() = default;
+    EventLog(const EventLog& o) { *this = o; }
+    EventLog& operator=(const EventLog& o) {
+        if (this == &o) return *this;
+        o.freeze();
+        chunks_ = o.chunks_;
+        frozen_ = o.frozen_;
+        tail_.clear();
+        return *this;
+    }
+    EventLog(EventLog&&) noexcept = default;
+    EventLog& operator=(EventLog&&) noexcept = default;
+
+    std::size_t size() const { return frozen_ + tail_.size(); }
+    Event& push() { return tail_.emplace_back(); }
+
+    // The events from start on, oldest first.
+    std::vector<const Event*> from(std::size_t start) const {
+        std::vector<const Event*> out;
+        if (start >= size()) return out;
+        out.resize(size() - start);
+        std::size_t k = size();
+        for (auto it = tail_.rbegin(); it != tail_.rend() && k > start; ++it) out[--k - start] = &*it;
+        for (const Chunk* c = chunks_.get(); c != nullptr && k > start; c = c->prev.get()) {
+            for (auto it = c->events.rbegin(); it != c->events.rend() && k > start; ++it) out[--k - start] = &*it;
+        }
+        return out;
+    }
+
+private:
+    struct Chunk {
+        std::shared_ptr<const Chunk> prev;
+        std::vector<Event> events;
+    };
+    void freeze() const {
+        if (tail_.empty()) return;
+        auto c = std::make_shared<Chunk>();
+        c->prev = std::move(chunks_);
+        c->events = std::move(tail_);
+        tail_.clear();
+        frozen_ += c->events.size();
+        chunks_ = std::move(c);
+    }
+    mutable std::shared_ptr<const Chunk> chunks_;
+    mutable std::size_t frozen_ = 0;
+    mutable std::vector<Event> tail_;
 };
 
 }  // namespace hexdojo

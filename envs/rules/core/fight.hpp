@@ -197,14 +197,19 @@ public:
     State s;
     Dice dice;
     std::vector<Frame> stack;
-    std::vector<Event> events;
+    EventLog events;
     bool over = false;
     Result result;
     bool has_pending = false;
     Decision pending;
-    std::vector<Choice> choices;
+    // the pending decision's legal choices (immutable once listed: shared by clones)
+    std::shared_ptr<const std::vector<Choice>> choices;
+    const std::vector<Choice>& legal() const {
+        static const std::vector<Choice> none;
+        return has_pending && choices ? *choices : none;
+    }
 
-    Combat() { stack.reserve(kMaxFrames); }
+    Combat() = default;
     Combat(const Combat& o) { *this = o; }
     Combat& operator=(const Combat& o) {
         if (this == &o) return *this;
@@ -212,9 +217,7 @@ public:
         g = o.g;
         s = o.s;
         dice = o.dice;
-        stack.clear();
-        stack.reserve(kMaxFrames);
-        stack.insert(stack.end(), o.stack.begin(), o.stack.end());
+        stack = o.stack;
         events = o.events;
         over = o.over;
         result = o.result;

@@ -102,16 +102,17 @@ void Combat::advance() {
         if (asked->choices.empty()) throw std::runtime_error("no legal choice for a decision");
         has_pending = true;
         pending = asked->d;
-        choices = std::move(asked->choices);
+        choices = std::make_shared<const std::vector<Choice>>(std::move(asked->choices));
         return;
     }
     has_pending = false;
-    choices.clear();
+    choices.reset();
 }
 
 void Combat::apply(const Choice& ch) {
     if (!has_pending) throw std::invalid_argument("the fight is over");
-    if (std::find(choices.begin(), choices.end(), ch) == choices.end()) {
+    const std::vector<Choice>& legal = *choices;
+    if (std::find(legal.begin(), legal.end(), ch) == legal.end()) {
         throw std::invalid_argument("not legal now");
     }
     has_pending = false;
@@ -121,7 +122,7 @@ void Combat::apply(const Choice& ch) {
 
 // ======================================================================= helpers (state.py)
 Event& Combat::log(const char* type, std::string rule) {
-    Event& e = events.emplace_back();
+    Event& e = events.push();
     e.type = type;
     e.turn = s.turn;
     e.rule = std::move(rule);
