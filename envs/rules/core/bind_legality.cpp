@@ -10,6 +10,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -107,6 +108,42 @@ Choices choices_array(const Tables& t, const State& s, const Window& w) {
     return Choices(data, {n, 5}, owner);
 }
 
+// maneuver_choices into the caller's int32 (rows, 5) buffer: the rows written, or -(the rows
+// needed) when the buffer is too small (nothing written then).
+int choices_into(const Tables& t, const State& s, const Window& w,
+                 nb::ndarray<std::int32_t, nb::shape<-1, 5>, nb::c_contig, nb::device::cpu> buf) {
+    thread_local std::vector<ChoiceIds> out;
+    maneuver_choices(checked(t, s, w), w, out);
+    const std::size_t n = out.size();
+    if (n > buf.shape(0)) return -static_cast<int>(n);
+    std::int32_t* data = buf.data();
+    for (std::size_t k = 0; k < n; ++k) {
+        const ChoiceIds& c = out[k];
+        std::int32_t* row = data + 5 * k;
+        row[0] = c.maneuver;
+        row[1] = c.target;
+        row[2] = c.location;
+        row[3] = c.turn;
+        row[4] = c.option;
+    }
+    return static_cast<int>(n);
+}
+
+// Seconds for `calls` native maneuver_choices of one window, timed inside the core: the cost
+// the native engine will pay, without Python's call (scripts/bench_core_legality.py).
+double time_choices(const Tables& t, const State& s, const Window& w, int calls) {
+    std::vector<ChoiceIds> out;
+    const Fight x = checked(t, s, w);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::size_t total = 0;
+    for (int k = 0; k < calls; ++k) {
+        maneuver_choices(x, w, out);
+        total += out.size();
+    }
+    const std::chrono::duration<double> dt = std::chrono::steady_clock::now() - t0;
+    return total == static_cast<std::size_t>(-1) ? 0.0 : dt.count();
+}
+
 using ReasonTuple = std::tuple<int, int, int, int, int, int, int>;
 
 std::optional<ReasonTuple> reason_tuple(const Reason& r) {
@@ -146,6 +183,14 @@ void bind_legality(nb::module_& m) {
     m.def("maneuver_choices", &choices_array, nb::arg("tables"), nb::arg("state"), nb::arg("window"),
           "Every legal maneuver choice in the window, legality.maneuver_choices' order: rows of "
           "(maneuver, target, location, turn, option), -1 for None.");
+    m.def("maneuver_choices_into", &choices_into, nb::arg("tables"), nb::arg("state"),
+          nb::arg("window"), nb::arg("out"),
+          "maneuver_choices written into a preallocated int32 (rows, 5) array: the rows "
+          "written, or minus the rows needed when it is too small (nothing written).");
+    m.def("time_maneuver_choices", &time_choices, nb::arg("tables"), nb::arg("state"),
+          nb::arg("window"), nb::arg("calls"),
+          "Seconds `calls` native maneuver_choices of the window take inside the core "
+          "(a benchmark: no Python call per list).");
     m.def("explain", &explain_ids, nb::arg("tables"), nb::arg("state"), nb::arg("window"),
           nb::arg("choice"),
           "Why the maneuver choice (maneuver, target, location, turn, option) is not legal in "

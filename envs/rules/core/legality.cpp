@@ -281,7 +281,7 @@ namespace {
 
 // A Move (aom3141): a follower goes the leader's way, no farther (§2.1); the path stays on
 // the arena and passes no occupied hex.
-Reason move_reason(const Fight& x, int i, int m, int turn_by, int option, int facing,
+Reason move_reason(const Fight& x, int i, int m, int option, int facing,
                    const Window& w) {
     const Tables& t = x.t;
     if (w.kind == WindowKind::kReaction && w.has_follow) {
@@ -291,11 +291,16 @@ Reason move_reason(const Fight& x, int i, int m, int turn_by, int option, int fa
             return why(R::kFollowFarther, m, {w.follow_hexes});
         }
     }
-    const Path p = move_path(x, i, turn_by, option);
-    for (int k = 0; k < p.n; ++k) {
-        const Hex pos = p.hexes[static_cast<Z>(k)];
+    // the hexes of move_path, walked without building it (the hot path)
+    const Hex start = x.f(i).pos;
+    if (option <= 0) {
+        return x.s.on_board(neighbour(start, opposite(facing))) ? Reason{} : why(R::kLeavesArena, m);
+    }
+    Hex pos = start;
+    for (int k = 0; k < option; ++k) {
+        pos = neighbour(pos, facing);
         if (!x.s.on_board(pos)) return why(R::kLeavesArena, m);
-        if (k < p.n - 1 && !t.movement.move_through_occupied && someone_else_at(x.s, i, pos)) {
+        if (k < option - 1 && !t.movement.move_through_occupied && someone_else_at(x.s, i, pos)) {
             return why(R::kOccupiedPath, m);
         }
     }
@@ -395,7 +400,7 @@ Reason weapon_reach_reason(const Fight& x, int i, int m, int target, int option,
         if (x.t.armed.melee_in_own_hex) return {};
         return why(R::kOwnHexWeapon, m, {target, wid});
     }
-    if (!strike_zone(x.t, pos, facing, *w).has(g.pos)) {
+    if (!strikes(x.t, pos, facing, *w, g.pos)) {
         return why(w->reach >= 2 ? R::kOutOfPoleReach : R::kOutOfReach, m, {target, wid});
     }
     return {};
@@ -409,7 +414,7 @@ Reason geometry_reason(const Fight& x, int i, int m, int target, int turn_by, in
     const Maneuver& mv = x.mv(m);
     const int facing = turn(x.f(i).facing, turn_by);
     if (mv.category == kTurn) return turn_by != 0 ? Reason{} : why(R::kChooseTurn, m);
-    if (mv.category == kMove) return move_reason(x, i, m, turn_by, option, facing, w);
+    if (mv.category == kMove) return move_reason(x, i, m, option, facing, w);
     if (w.kind == WindowKind::kReaction && w.attacker != kNone && defensive(mv.category)) {
         return defence_geometry(x, i, m, option, facing, w.attacker);
     }
@@ -496,7 +501,7 @@ void block(const Fight& x, const Window& w, int i, int m, int tg, std::vector<Ch
     const Maneuver& mv = x.mv(m);
     if (target_reason(x, i, m, tg)) return;
     const Domain& d = x.t.domain[static_cast<Z>(m)];
-    std::array<int, kMaxLocations> locs{};
+    std::array<int, kMaxLocations> locs;  // the first n are set (no zeroing: the hot path)
     int n = 0;
     const bool prone = tg != kNone && x.f(tg).prone;
     const auto& allowed = prone ? x.t.allowed_prone[static_cast<Z>(m)] : x.t.allowed_upright[static_cast<Z>(m)];

@@ -69,7 +69,7 @@ Reason option_reason(const Fight& x, int i, int m, int turn, int option, const W
 
 // The hexes a Move passes through, the last where it ends (aom3141).
 struct Path {
-    std::array<Hex, 16> hexes{};
+    std::array<Hex, 16> hexes;  // the first n are set
     int n = 0;
 };
 Path move_path(const Fight& x, int i, int turn, int option);

@@ -190,7 +190,7 @@ inline Reason ready_reason(const Tables& t, const State& s, int i, int m, int op
 // The hexes a melee weapon strikes from pos: the front three (aom3142), a polearm's also
 // the three beyond (armed.reach_beyond). Returns how many it wrote.
 struct Zone {
-    std::array<Hex, 16> hexes{};
+    std::array<Hex, 16> hexes;  // the first n are set
     int n = 0;
     bool has(Hex h) const {
         for (int k = 0; k < n; ++k) {
@@ -214,13 +214,28 @@ inline Zone strike_zone(const Tables& t, Hex pos, int facing, const Weapon& w) {
     return z;
 }
 
+// Does melee weapon w strike hex h from pos facing `facing` (h in strike_zone, without
+// building the zone: the hot path)?
+inline bool strikes(const Tables& t, Hex pos, int facing, const Weapon& w, Hex h) {
+    for (int d : {0, 1, -1}) {
+        if (neighbour(pos, facing + d) == h) return true;
+    }
+    if (w.reach >= 2) {
+        const Hex ahead = neighbour(pos, facing);
+        for (int d : t.armed.reach_beyond) {
+            if (neighbour(ahead, facing + d) == h) return true;
+        }
+    }
+    return false;
+}
+
 // Does one of fighter i's melee weapons in hand strike hex pos as he stands?
 inline bool reaches(const Tables& t, const State& s, int i, Hex pos) {
     const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
     for (int wid : f.hands) {
         if (wid == kNone) continue;
         const Weapon& w = t.weapons[static_cast<std::size_t>(wid)];
-        if (w.kind == kKindMelee && strike_zone(t, f.pos, f.facing, w).has(pos)) return true;
+        if (w.kind == kKindMelee && strikes(t, f.pos, f.facing, w, pos)) return true;
     }
     return false;
 }
