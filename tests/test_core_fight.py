@@ -28,6 +28,7 @@ from hexdojo.envs.rules.native_fight import (
     pairings,
     random_chooser,
 )
+from hexdojo.envs.rules.state import IllegalChoice
 
 VARIANT = {
     "holds": {"maintain_ap": 1},
@@ -116,10 +117,17 @@ def test_a_type_difference_is_a_divergence():
 
 
 def test_bad_choices_are_value_errors():
+    """An illegal choice is the Python engine's IllegalChoice, with its reason; a bad id at
+    the core's boundary is a ValueError naming the field."""
     g = make_game("chu-boris")
-    f = NativeFight(g, 3)
-    with pytest.raises(ValueError, match="not legal now"):
-        f.apply(Choice("risk", risk=99))
+    f, py = NativeFight(g, 3), g.new_state(seed=3)
+    for bad in (Choice("risk", risk=99), Choice("maneuver", "Punch", 1, "Head"),
+                Choice("maneuver", "No such move")):
+        with pytest.raises(IllegalChoice) as python:
+            py.apply(bad)
+        with pytest.raises(IllegalChoice) as native:
+            f.apply(bad)
+        assert native.value.reason == python.value.reason == f.why_illegal(bad)
     with pytest.raises(ValueError, match="choice.maneuver: 100000"):
         f.core.apply((3, 100_000, -1, -1, 0, 0, 0))
     with pytest.raises(ValueError, match="choice.kind"):

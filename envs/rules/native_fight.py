@@ -24,7 +24,8 @@ from . import _core
 from .dice import Dice
 from .model import Choice, Decision
 from .native import Ids, _profile, compile_tables, core_dice_of
-from .state import Game
+from .native_reasons import choice_ids, render
+from .state import Game, IllegalChoice
 
 _KINDS = tuple(_core.CHOICE_KINDS)  # model.Choice kinds, in the core's order
 
@@ -85,8 +86,52 @@ class NativeFight:
     def legal_choices(self) -> list[Choice]:
         return [self.boundary.to_python(x) for x in self.core.legal()]
 
+    def context(self) -> dict[str, Any]:
+        """``State.context()``: what the pending decision is about."""
+        return self.core.context()
+
+    def why_illegal(self, c: Choice) -> str | None:
+        """None if ``c`` is legal now, else the Python engine's reason (legality.explain:
+        the decision's checks here, the maneuver's by the core)."""
+        d = self.decision
+        if d is None:
+            return "the fight is over"
+        legal = self.legal_choices()
+        if c in legal:
+            return None
+        t = self.game.tables
+        kinds = sorted({ch.kind for ch in legal})
+        if c.kind not in kinds:
+            who = self.game.profiles[d.fighter].name
+            return f"it is {who}'s {d.kind} decision now; allowed kinds: {', '.join(kinds)}"
+        if c.kind == "risk":
+            return f"risk must be 0..{t.max_risk} dice"
+        if c.kind != "maneuver":
+            return f"{c.kind}: not possible now"
+        w = self.core.window
+        if w is None:
+            return f"{c.maneuver}: not possible now"
+        ids = self.boundary.ids
+        if (c.maneuver or "") not in ids.maneuver:
+            return f"unknown maneuver {c.maneuver!r}"
+        names = [p.name for p in self.game.profiles]
+        reason = _core.explain(compile_tables(t), self.core.state, w,
+                               choice_ids(ids, len(names), c))
+        return render(t, names, w, reason) or f"{c.maneuver}: not possible now"
+
     def apply(self, c: Choice) -> None:
-        self.core.apply(self.boundary.to_core(c))
+        """Take ``c`` for the pending decision; an illegal one raises IllegalChoice with
+        the Python engine's reason."""
+        try:
+            x = self.boundary.to_core(c)
+        except (KeyError, ValueError):
+            raise IllegalChoice(c, self.why_illegal(c) or "not legal now") from None
+        try:
+            self.core.apply(x)
+        except ValueError as e:
+            if str(e) not in ("not legal now", "the fight is over"):
+                raise
+            raise IllegalChoice(c, self.why_illegal(c) or "not legal now") from None
 
     @property
     def events(self) -> list[dict[str, Any]]:
@@ -154,6 +199,17 @@ def _types(x: Any) -> Any:
     return type(x).__name__
 
 
+def _probes(legal: list[Choice], d: Decision) -> list[Choice]:
+    """A few choices that are illegal now (why_illegal must give Python's reasons): a risk
+    out of range, the wrong kind, and legal maneuvers moved off by one field."""
+    out = [Choice("risk", risk=99), Choice("end") if d.kind != "action" else Choice("pass")]
+    for c in legal[:: max(1, len(legal) // 3)]:
+        if c.kind == "maneuver":
+            out += [c._replace(option=c.option + 1), c._replace(turn=c.turn + 1),
+                    c._replace(target=None if c.target is not None else 0)]
+    return [c for c in out if c not in legal]
+
+
 Chooser = Callable[[Any, list[Choice]], Choice]
 
 
@@ -189,6 +245,12 @@ def differential(game: Any, seed: int, choose: Chooser, limit: int = 2000
         legal = py.legal_choices()
         if [to_core(c) for c in legal] != nat.core.legal():
             return tally, Divergence("legal choices", k, legal, nat.legal_choices())
+        if list(py.context().items()) != list(nat.context().items()):
+            return tally, Divergence("context", k, py.context(), nat.context())
+        for probe in _probes(legal, d):
+            if py.why_illegal(probe) != nat.why_illegal(probe):
+                return tally, Divergence(f"why_illegal({probe})", k, py.why_illegal(probe),
+                                         nat.why_illegal(probe))
         c = choose(py, legal)
         tally.decisions += 1
         tally.situations[f"{d.kind}:{d.about}" if d.about else d.kind] += 1

@@ -21,6 +21,7 @@
 #include "bind.hpp"
 #include "fight.hpp"
 #include "resolution.hpp"
+#include "weapons.hpp"
 
 namespace hexdojo {
 
@@ -214,6 +215,76 @@ nb::object result(const Combat& c) {
     return d;
 }
 
+nb::object name_or_none(const std::vector<std::string>& names, int id) {
+    if (id < 0) return nb::none();
+    return nb::str(names[static_cast<Z>(id)].c_str());
+}
+
+// State.context(): what the pending decision is about (keys in the Python engine's order).
+nb::dict context(Combat& c) {
+    nb::dict out;
+    if (!c.has_pending) return out;
+    const Decision& d = c.pending;
+    const Tables& t = *c.t;
+    out["fighter"] = d.fighter;
+    out["kind"] = kDecisionKindNames[static_cast<Z>(d.kind)];
+    out["about"] = kAboutNames[static_cast<Z>(d.about)];
+    const Frame& top = c.stack.back();
+    const auto* af = std::get_if<AttackFrame>(&top);
+    const Window* w = c.has_window ? &c.window : nullptr;
+    int attacker = kNone, attack = kNone;
+    if (w != nullptr && w->attacker != kNone) {
+        attacker = w->attacker;
+        attack = w->attack;
+        out["attacker"] = attacker;
+        out["attack"] = attack < 0 ? nb::object(nb::none()) : nb::object(nb::str(c.mv(attack).name.c_str()));
+        out["arc"] = c.s.arc(attacker, d.fighter);
+        if (af != nullptr) {
+            out["location"] = name_or_none(t.location_names, af->c.location);
+            out["closing"] = af->closed;
+        }
+    }
+    if (w != nullptr && w->after != kNone) {
+        out["after"] = c.mv(w->after).name;
+        const Locked lk = window_locked(*w);
+        if (lk.any()) {
+            out["locked"] = lk.limb != kNone ? kLimbNames[static_cast<Z>(lk.limb)]
+                                             : t.location_names[static_cast<Z>(lk.location)];
+            if (w->locked_fighter != kNone) out["locked_fighter"] = w->locked_fighter;
+        }
+    }
+    if (d.kind == kDRisk || d.kind == kDSoak) {
+        const RollContext r = roll_context(c);
+        if (r.attack) {
+            attacker = r.attacker;
+            attack = r.maneuver;
+            out["attacker"] = r.attacker;
+            out["attack"] = c.mv(r.maneuver).name;
+            out["location"] = name_or_none(t.location_names, r.location);
+            out["reaction"] = r.reaction < 0 ? nb::object(nb::none()) : nb::object(nb::str(c.mv(r.reaction).name.c_str()));
+        }
+        if (r.has_wound) out["wound"] = r.wound;
+        if (!r.basics.empty()) {
+            nb::dict b;
+            for (const auto& [i, v] : r.basics) b[nb::int_(i)] = v;
+            out["basics"] = b;
+        }
+    }
+    // a weapon attack: its weapon, mode and option
+    const Choice* ch = nullptr;
+    if (af != nullptr) ch = &af->c;
+    if (const auto* rf = std::get_if<ReactionsFrame>(&top); rf != nullptr && rf->is_move) ch = &rf->c;
+    if (const auto* bf = std::get_if<BreakHoldFrame>(&top)) ch = &bf->c;
+    if (attack != kNone && attacker != kNone && ch != nullptr && ch->maneuver == attack) {
+        if (attack_mode(t, c.s, attacker, ch->maneuver, ch->option) != nullptr) {
+            out["weapon"] = name_or_none(t.weapon_ids, used_weapon(t, c.s, attacker, ch->maneuver, ch->option));
+            out["mode"] = split(t, c.mv(ch->maneuver), ch->option).mode;
+            out["option"] = ch->option;
+        }
+    }
+    return out;
+}
+
 // Seconds for n native clones (the clone target of issue 15, measured without the Python
 // call around each one; scripts/bench_engine.py reports it).
 double time_clones(const Combat& c, int n) {
@@ -254,6 +325,9 @@ void bind_fight(nb::module_& m) {
         .def_prop_ro("turn", [](const Combat& c) { return c.s.turn; })
         .def_prop_ro("state", [](const Combat& c) { return c.s; }, "A copy of the board state.")
         .def_prop_ro("dice", [](const Combat& c) { return c.dice; }, "A copy of the dice.")
+        .def("context", &context, "State.context(): what the pending decision is about.")
+        .def_prop_ro("window", [](const Combat& c) { return c.has_pending && c.has_window ? nb::cast(c.window) : nb::none(); },
+                     "The pending decision's window (legality.Window), or None.")
         .def("time_clones", &time_clones, nb::arg("n"), "Seconds for n native clones (a benchmark).")
         .def_prop_ro("frames", [](const Combat& c) { return c.stack.size(); });
     m.attr("CHOICE_KINDS") = kChoiceKindNames;

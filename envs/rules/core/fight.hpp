@@ -204,6 +204,8 @@ public:
     Decision pending;
     // the pending decision's legal choices (immutable once listed: shared by clones)
     std::shared_ptr<const std::vector<Choice>> choices;
+    bool has_window = false;  // the pending decision's window (Frame.window), if any
+    Window window;
     const std::vector<Choice>& legal() const {
         static const std::vector<Choice> none;
         return has_pending && choices ? *choices : none;
@@ -224,6 +226,8 @@ public:
         has_pending = o.has_pending;
         pending = o.pending;
         choices = o.choices;
+        has_window = o.has_window;
+        window = o.window;
         return *this;
     }
 

@@ -103,6 +103,8 @@ void Combat::advance() {
         has_pending = true;
         pending = asked->d;
         choices = std::make_shared<const std::vector<Choice>>(std::move(asked->choices));
+        has_window = asked->has_window;
+        window = std::move(asked->window);
         return;
     }
     has_pending = false;
@@ -481,7 +483,7 @@ Step step_phase(Combat& c, PhaseFrame& fr) {
     std::vector<Choice> choices = choices_in(c, w);
     if (c.s.hold_by(fr.i) != nullptr && f.ap >= c.t->holds.release_ap) choices.push_back(kRelease);  // §5.17
     choices.push_back(kEnd);
-    return Asked{Decision{fr.i, kDAction, kAboutNone}, std::move(choices)};
+    return Asked{Decision{fr.i, kDAction, kAboutNone}, std::move(choices), true, w};
 }
 
 void answer_phase(Combat& c, PhaseFrame& fr, const Choice& ch) {
@@ -588,7 +590,7 @@ Step step_reactions(Combat& c, ReactionsFrame& fr) {
         }
         std::vector<Choice> choices = choices_in(c, w);
         choices.push_back(kPass);
-        return Asked{Decision{g, kDReaction, kAboutNone}, std::move(choices)};
+        return Asked{Decision{g, kDReaction, kAboutNone}, std::move(choices), true, w};
     }
     c.pop_self();
     return std::nullopt;
@@ -678,7 +680,7 @@ Step step_attack(Combat& c, AttackFrame& fr) {
         w.restrict_location = fr.restrict.location;
         std::vector<Choice> choices = choices_in(c, w);
         choices.push_back(kPass);
-        return Asked{Decision{fr.t, kDReaction, kAboutNone}, std::move(choices)};
+        return Asked{Decision{fr.t, kDReaction, kAboutNone}, std::move(choices), true, w};
     }
     if ((fr.at == At::kAttRisk || fr.at == At::kDefRisk) && foiled(c, fr)) fr.at = At::kRoll;
     if (fr.at == At::kAttRisk) return Asked{Decision{fr.a, kDRisk, kAboutAttack}, risk_choices(c)};
@@ -1211,7 +1213,7 @@ Step step_hit(Combat& c, HitFrame& fr) {
         w.reactions_only = {c.t->soak_maneuver};
         std::vector<Choice> choices = choices_in(c, w);
         choices.push_back(kPass);
-        return Asked{Decision{fr.victim, kDSoak, kAboutNone}, std::move(choices)};
+        return Asked{Decision{fr.victim, kDSoak, kAboutNone}, std::move(choices), true, w};
     }
     if (fr.at == At::kSoakRisk) return Asked{Decision{fr.victim, kDRisk, kAboutSoak}, risk_choices(c)};
     if (fr.at == At::kApply) {
@@ -1271,7 +1273,7 @@ Step step_follow_on(Combat& c, FollowOnFrame& fr) {
     w.locked_fighter = restrict.any() ? fr.attacker : kNone;
     std::vector<Choice> choices = choices_in(c, w);
     choices.push_back(kPass);
-    return Asked{Decision{fr.i, kDFollowOn, kAboutNone}, std::move(choices)};
+    return Asked{Decision{fr.i, kDFollowOn, kAboutNone}, std::move(choices), true, w};
 }
 
 void answer_follow_on(Combat& c, FollowOnFrame& fr, const Choice& ch) {
@@ -1370,6 +1372,35 @@ void answer(Combat& c, Frame& fr, const Choice& ch) {
             else answer_break(c, f, ch);
         },
         fr);
+}
+
+RollContext roll_context(Combat& c) {
+    RollContext out;
+    if (c.stack.empty()) return out;
+    Frame& top = c.stack.back();
+    if (auto* fr = std::get_if<AttackFrame>(&top)) {
+        if (fr->at != At::kAttRisk && fr->at != At::kDefRisk) return out;
+        const auto [ba, bd] = attack_basics(c, *fr, nullptr, nullptr);
+        out.attack = true;
+        out.attacker = fr->a;
+        out.maneuver = fr->c.maneuver;
+        out.location = fr->c.location;
+        out.reaction = fr->has_react ? fr->react.maneuver : kNone;
+        out.basics = {{fr->a, ba}, {fr->t, bd}};
+    } else if (auto* hf = std::get_if<HitFrame>(&top)) {
+        if (hf->at != At::kSoak && hf->at != At::kSoakRisk) return out;
+        Mods none;
+        out.has_wound = true;
+        out.wound = hf->level;
+        out.basics = {{hf->victim, c.spec_basic(hf->victim, c.t->soak.roll, none)}};
+    } else if (auto* bf = std::get_if<BreakHoldFrame>(&top)) {
+        const Hold* h = c.s.hold_on(bf->i);
+        if ((bf->at != At::kEscRisk && bf->at != At::kHoldRisk) || h == nullptr) return out;
+        const Hold hold = *h;
+        auto [esc, best] = break_hold_basics(c, bf->i, hold, bf->c.option);
+        out.basics = {{bf->i, esc.basic}, {hold.holder, best.basic}};
+    }
+    return out;
 }
 
 }  // namespace hexdojo

@@ -6,16 +6,34 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "fight.hpp"
 
 namespace hexdojo {
 
-struct Asked {  // a decision and its legal choices
+struct Asked {  // a decision, its legal choices and the window they come from (if any)
     Decision d;
     std::vector<Choice> choices;
+    bool has_window = false;
+    Window window;
+    Asked(Decision dd, std::vector<Choice> cc) : d(dd), choices(std::move(cc)) {}
+    Asked(Decision dd, std::vector<Choice> cc, bool hw, Window ww)
+        : d(dd), choices(std::move(cc)), has_window(hw), window(std::move(ww)) {}
 };
+
+// What a player knows when choosing the risk of a pending roll or whether to soak
+// (Frame.roll_context): the basic values both sides will roll on, by fighter; for an
+// attack's rolls the attack, its aim and the target's reaction; for a soak the wound level.
+struct RollContext {
+    bool attack = false;
+    int attacker = kNone, maneuver = kNone, location = kNone, reaction = kNone;
+    bool has_wound = false;
+    int wound = 0;
+    std::vector<std::pair<int, int>> basics;
+};
+RollContext roll_context(Combat& c);
 
 std::optional<Asked> step(Combat& c, Frame& fr);
 void answer(Combat& c, Frame& fr, const Choice& ch);
