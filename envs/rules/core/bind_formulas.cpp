@@ -8,6 +8,7 @@
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -203,6 +204,34 @@ void bind_knockback(nb::module_& m) {
     }, nb::arg("tables"), nb::arg("fail"));
 }
 
+// One hit's arithmetic, as resolution does it: damage, DR, wound, soak, pain, knock-back.
+int hit_chain(const Tables& t, const Profile& x, const Profile& y, int maneuver, int k) {
+    const int loc = k % t.n_locations();
+    const int margin = k % 41 - 10;
+    const int dtype = t.maneuvers[ix(maneuver)].damage_types.empty()
+                          ? 0 : damage_type(t, maneuver, k % 2);
+    const int dmg = damage_basic_of(t, x, 0, maneuver, margin, loc) + 2 * (k % 13);
+    const int level = wound_level(t, dmg - damage_resistance(t, y, loc));
+    return dmg + level + soak_basic_of(t, y) + pain_basic_of(t, y, 0, dtype, loc, level) +
+           knockback_basic_of(t, y, 0, dtype, loc, y.mounted);
+}
+
+// Seconds `calls` hit chains take inside the core (a benchmark: no Python call per chain),
+// and their checksum (so that nothing is optimised away; equal to Python's chain).
+std::pair<double, long long> time_hits(const Tables& t, const Profile& x, const Profile& y,
+                                       int maneuver, int calls) {
+    sealed(t);
+    fits(t, x);
+    fits(t, y);
+    ::hexdojo::maneuver(t, maneuver);
+    need_value("calls", calls, 0);
+    long long sum = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (int k = 0; k < calls; ++k) sum += hit_chain(t, x, y, maneuver, k);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - start;
+    return {took.count(), sum};
+}
+
 }  // namespace
 
 void bind_formulas(nb::module_& m) {
@@ -212,6 +241,10 @@ void bind_formulas(nb::module_& m) {
     bind_damage(f);
     bind_soak_pain(f);
     bind_knockback(f);
+    f.def("time_hits", &time_hits, nb::arg("tables"), nb::arg("striker"), nb::arg("victim"),
+          nb::arg("maneuver"), nb::arg("calls"),
+          "(seconds, checksum) of `calls` hit chains (damage, DR, wound, soak, pain, "
+          "knock-back) computed inside the core: scripts/bench_core_formulas.py.");
 }
 
 }  // namespace hexdojo
