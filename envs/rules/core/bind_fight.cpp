@@ -319,6 +319,19 @@ void bind_fight(nb::module_& m) {
         .def_prop_ro("decision", &decision, "(fighter, kind, about), or None once over.")
         .def("legal", &legal, "The legal choices: (kind, maneuver, target, location, turn, option, risk).")
         .def("apply", &apply_tuple, nb::arg("choice"))
+        .def_prop_ro("n_legal", [](const Combat& c) { return c.legal().size(); })
+        .def("apply_index", [](Combat& c, std::size_t k) {
+                 if (k >= c.legal().size()) {
+                     throw nb::index_error(("choice index " + std::to_string(k) + ": allowed 0.." +
+                                            std::to_string(static_cast<long long>(c.legal().size()) - 1)).c_str());
+                 }
+                 const Choice ch = c.legal()[k];
+                 try {
+                     c.apply(ch);
+                 } catch (const std::exception& e) {
+                     throw nb::value_error(e.what());
+                 }
+             }, nb::arg("k"), "Take the k-th legal choice (the fast path: no tuples built).")
         .def("clone", [](const Combat& c) { return Combat(c); }, nb::keep_alive<0, 1>())
         .def_prop_ro("n_events", [](const Combat& c) { return c.events.size(); })
         .def("events", &events_from, nb::arg("start") = 0, "The events from start as the Python engine's dicts.")
