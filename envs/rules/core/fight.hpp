@@ -54,6 +54,17 @@ struct Choice {
     friend bool operator==(const Choice&, const Choice&) = default;
 };
 
+// The pending decision's legal choices, immutable once listed and shared by clones; reads
+// as a vector (size, [], begin/end).
+struct ChoiceList {
+    std::shared_ptr<const std::vector<Choice>> p;
+    std::size_t size() const { return p ? p->size() : 0; }
+    bool empty() const { return size() == 0; }
+    const Choice& operator[](std::size_t k) const { return (*p)[k]; }
+    const Choice* begin() const { return p ? p->data() : nullptr; }
+    const Choice* end() const { return p ? p->data() + p->size() : nullptr; }
+};
+
 struct Decision {
     int fighter = 0, kind = kDPhase, about = kAboutNone;
 };
@@ -203,12 +214,12 @@ public:
     bool has_pending = false;
     Decision pending;
     // the pending decision's legal choices (immutable once listed: shared by clones)
-    std::shared_ptr<const std::vector<Choice>> choices;
+    ChoiceList choices;
     bool has_window = false;  // the pending decision's window (Frame.window), if any
     Window window;
     const std::vector<Choice>& legal() const {
         static const std::vector<Choice> none;
-        return has_pending && choices ? *choices : none;
+        return has_pending && choices.p ? *choices.p : none;
     }
 
     Combat() = default;

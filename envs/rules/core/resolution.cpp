@@ -102,18 +102,18 @@ void Combat::advance() {
         if (asked->choices.empty()) throw std::runtime_error("no legal choice for a decision");
         has_pending = true;
         pending = asked->d;
-        choices = std::make_shared<const std::vector<Choice>>(std::move(asked->choices));
+        choices.p = std::make_shared<const std::vector<Choice>>(std::move(asked->choices));
         has_window = asked->has_window;
         window = std::move(asked->window);
         return;
     }
     has_pending = false;
-    choices.reset();
+    choices.p.reset();
 }
 
 void Combat::apply(const Choice& ch) {
     if (!has_pending) throw std::invalid_argument("the fight is over");
-    const std::vector<Choice>& legal = *choices;
+    const std::vector<Choice>& legal = *choices.p;
     if (std::find(legal.begin(), legal.end(), ch) == legal.end()) {
         throw std::invalid_argument("not legal now");
     }
