@@ -119,6 +119,7 @@ public:
     EventLog& operator=(EventLog&&) noexcept = default;
 
     std::size_t size() const { return frozen_ + tail_.size(); }
+    bool empty() const { return size() == 0; }
     Event& push() { return tail_.emplace_back(); }
 
     // The events from start on, oldest first.
