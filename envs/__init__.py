@@ -26,14 +26,16 @@ try:  # the rules engine (hexdojo.envs.rules) must work without Gymnasium instal
 except ImportError:  # pragma: no cover - gymnasium is a core dependency
     pass
 else:
+    # vectorization_mode="vector_entry_point": N duels stepped in the native core (native_vector.py)
+    _VECTOR = "hexdojo.envs.native_vector:NativeDuelVectorEnv"
     if DUEL_ID not in registry:
-        register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv",
+        register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv", vector_entry_point=_VECTOR,
                  order_enforce=False, disable_env_checker=True)
     if DUEL_V1_ID not in registry:
-        register(id=DUEL_V1_ID, entry_point="hexdojo.envs.duel:DuelEnv",
+        register(id=DUEL_V1_ID, entry_point="hexdojo.envs.duel:DuelEnv", vector_entry_point=_VECTOR,
                  kwargs=dict(DUEL_V1_DEFAULTS), order_enforce=False, disable_env_checker=True)
     if DUEL_V2_ID not in registry:
-        register(id=DUEL_V2_ID, entry_point="hexdojo.envs.duel:DuelEnv",
+        register(id=DUEL_V2_ID, entry_point="hexdojo.envs.duel:DuelEnv", vector_entry_point=_VECTOR,
                  kwargs=dict(DUEL_V2_DEFAULTS), order_enforce=False, disable_env_checker=True)
     if SKIRMISH_ID not in registry:
         register(id=SKIRMISH_ID, entry_point="hexdojo.envs.skirmish:SkirmishEnv",

@@ -9,6 +9,7 @@ Pure Python + numpy: imports nothing from Gymnasium, PettingZoo or torch.
         state.apply(state.legal_choices()[0])
 """
 
+from . import native_state  # noqa: F401  (registers HEXDOJO_ENGINE=native, issue 15)
 from .dice import Dice, LoadedDice
 from .events import render_event
 from .fighter import Profile, load_profile, preset_names

@@ -9,7 +9,8 @@ automatically (e.g. the last fighter to phase, a reaction window with nothing po
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,11 @@ from .scenario import apply_scenario
 from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, load_tables
 from .weapons import attack_mode, split, stuck_penalty, used_weapon
+
+#: engines other than this one that ``Game.new_state`` hands a fight to when the environment
+#: variable ``HEXDOJO_ENGINE`` names one (issue 15's temporary switch; native_state.py
+#: registers "native"); unset or "python": this engine
+ENGINES: dict[str, Callable[..., Any]] = {}
 
 
 class IllegalChoice(ValueError):
@@ -157,6 +163,12 @@ class Game:
         scenario: Mapping[str, Any] | None = None,
     ) -> State:
         """A fresh fight (or a described situation, see ``scenario.py``)."""
+        engine = os.environ.get("HEXDOJO_ENGINE", "python")
+        if engine != "python":
+            if engine not in ENGINES:
+                raise RulesError(f"HEXDOJO_ENGINE: value {engine!r}: allowed "
+                                 f"{['python', *sorted(ENGINES)]}")
+            return ENGINES[engine](self, seed, scenario)
         dice = seed if isinstance(seed, Dice) else Dice(seed, self.tables.data.dice.die_sides)
         st = State(self, dice)
         if scenario is not None:

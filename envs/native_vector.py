@@ -1,0 +1,175 @@
+"""``gymnasium.make_vec("hexdojo/Duel-v1", num_envs=N, vectorization_mode="vector_entry_point")``:
+N duels stepped in one call inside the native core (issue 15).
+
+Each of the N slots is Duel-v1 (``envs/duel.py``: the same observation, mask, rewards, episode
+end and illegal-action policy) against the default opponent, uniform random legal play, which
+the core plays itself; one ``step(actions)`` crosses into the core once for all N. Episodes
+restart inside ``step`` (Gymnasium's same-step autoreset): a finished episode's last
+observation is in ``info["final_obs"]`` (``info["_final_obs"]`` says which slots), its result
+in ``info["final_info"]``. ``action_masks()`` gives the N exact masks (MaskablePPO's
+``hexdojo.agents.training.native_vec.NativeVecEnv`` wraps this env for SB3).
+
+Seeding: ``reset(seed=s)`` seeds slot k with numpy's ``PCG64(s + k)`` (SeedSequence); each
+episode of a slot draws the agent's side (unless ``agent_side``), then its dice generator's
+128-bit state and increment from that generator, and the random opponent's choices come from
+it too. Same seed, same actions: the same episodes, whatever else runs in the process. The
+random opponent's draws differ from the single env's (``np_random.random()``), so the two
+envs play different (equally distributed) fights from the same seed.
+
+Only the random opponent (an agent in Python would cost a Python call per decision, which is
+what this env avoids) and starts that roll no dice (a scene's distance range does) are taken;
+anything else is refused in one line. Arguments are Duel-v1's otherwise.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from hexdojo.envs.rules import Dice, Game, _core
+from hexdojo.envs.rules.native import _profile, compile_tables, core_dice, core_state
+from hexdojo.envs.rules.state import State
+
+from .duel import DuelEnv
+from .native_observation import native_layout
+
+_SEED_MASK = (1 << 64) - 1
+
+
+def _pcg64(seed: int) -> _core.Pcg64:
+    """numpy's PCG64 for ``seed`` (through its SeedSequence), as the core's generator."""
+    st = np.random.PCG64(seed).state
+    g = _core.Pcg64()
+    s, inc = st["state"]["state"], st["state"]["inc"]
+    g.set((s >> 64, s & _SEED_MASK), (inc >> 64, inc & _SEED_MASK))
+    return g
+
+
+def unstarted_fight(game: Game) -> _core.Fight:
+    """A native fight of ``game`` set up at its start and not started (no turn, no dice
+    rolled): the prototype every episode of the vector env copies before its first turn."""
+    board = State(game, Dice(0))  # the start, before Game.new_state pushes the first turn
+    ct = compile_tables(game.tables)
+    return _core.Fight.from_state(ct, [_profile(ct, p) for p in game.profiles],
+                                  list(game.side_names), game.turn_limit, core_state(board),
+                                  core_dice(0), [], False)
+
+
+class NativeDuelVectorEnv(VectorEnv):
+    """N Duel-v1 duels against random play, stepped natively (see the module docstring)."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, num_envs: int = 64, opponent: Any = None, **kwargs: Any) -> None:
+        if opponent not in (None, "random"):
+            raise ValueError(f"opponent {opponent!r}: the native vector env plays the random "
+                             "opponent only; use vectorization_mode='sync' or 'async' for others")
+        if not 1 <= int(num_envs) <= 100_000:
+            raise ValueError(f"num_envs {num_envs!r}: allowed 1..100000")
+        for bad in ("strict", "render_mode"):
+            if kwargs.get(bad):
+                raise ValueError(f"{bad}={kwargs[bad]!r}: not available in the native vector env")
+        single = DuelEnv(**kwargs)  # the arguments' checks, the game, catalogue and spaces
+        game = single.game
+        if game.scene is not None and not isinstance(game.scene.start.distance, int):
+            raise ValueError(f"scene {game.scene.name!r}: its start distance is drawn with the "
+                             "fight's dice; the native vector env takes fixed starts only")
+        self.num_envs = int(num_envs)
+        self.single_env = single
+        self.encoder, self.catalogue = single.encoder, single.catalogue
+        self.flat = single.flat_observation
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        enc = self.encoder
+        tables = compile_tables(game.tables)
+        opt = _core.VectorOptions()
+        opt.side = -1 if single.agent_side is None else single.agent_side
+        opt.shaping, opt.illegal_penalty = single.shaping, single.illegal_penalty
+        opt.illegal_limit = -1 if single.illegal_limit is None else single.illegal_limit
+        opt.unit = single.observation_scale == "unit"
+        self.core = _core.DuelVector(unstarted_fight(game), _core.Catalogue(tables, single.armed),
+                                     native_layout(enc), enc.unit_factor.tolist(), opt,
+                                     self.num_envs)
+        n, size, m = self.num_envs, enc.size, self.catalogue.n
+        self._buf = {"obs": np.zeros((n, size), np.float32), "mask": np.zeros((n, m), np.int8),
+                     "reward": np.zeros(n, np.float32), "terminated": np.zeros(n, np.uint8),
+                     "truncated": np.zeros(n, np.uint8), "final_obs": np.zeros((n, size), np.float32),
+                     "has_final": np.zeros(n, np.uint8), "side": np.zeros(n, np.int32),
+                     "illegal": np.zeros(n, np.int32), "outcome": np.zeros(n, np.int32)}
+        self._illegal_total = 0
+
+    # ------------------------------------------------------------------ gymnasium API
+    def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
+        """Start every slot's episode (``seed``: slot k gets ``seed + k``; a list: one each)."""
+        super().reset(seed=seed)
+        if seed is None:
+            seeds = [int(x) for x in np.random.SeedSequence().generate_state(self.num_envs, np.uint64)]
+        elif isinstance(seed, int):
+            seeds = [seed + k for k in range(self.num_envs)]
+        else:
+            seeds = [int(x) for x in seed]
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"seed: {len(seeds)} seeds for {self.num_envs} envs")
+        self.core.reset([_pcg64(s) for s in seeds], **self._buf)
+        return self._obs(self._buf["obs"]), {"action_mask": self._buf["mask"].copy(),
+                                              "side": self._buf["side"].copy()}
+
+    def step(self, actions: Any):
+        a = np.asarray(actions)
+        if a.shape != (self.num_envs,) or not np.issubdtype(a.dtype, np.integer):
+            raise ValueError(f"actions: expected {self.num_envs} integer ids, got shape "
+                             f"{a.shape} of {a.dtype}")
+        if a.size and (a.min() < 0 or a.max() >= self.catalogue.n):
+            raise ValueError(f"actions: ids allowed 0..{self.catalogue.n - 1}, got "
+                             f"{int(a.min())}..{int(a.max())}")
+        b = self._buf
+        self.core.step(np.ascontiguousarray(a, dtype=np.int64), **b)
+        self._illegal_total += int((b["illegal"] >= 0).sum())
+        return (self._obs(b["obs"]), b["reward"].copy(), b["terminated"].astype(bool),
+                b["truncated"].astype(bool), self._infos())
+
+    def action_masks(self) -> np.ndarray:
+        """The N exact masks (bool) of the current decisions."""
+        return self._buf["mask"].astype(bool)
+
+    @property
+    def illegal_total(self) -> int:
+        """Rejected actions over the env's life (a masked agent keeps this at 0)."""
+        return self._illegal_total
+
+    # ------------------------------------------------------------------ internals
+    def _obs(self, flat: np.ndarray) -> Any:
+        out = flat.copy()
+        if self.flat:
+            return out
+        return {k: out[:, s] for k, s in self.encoder.slices}
+
+    def _infos(self) -> dict[str, Any]:
+        b = self._buf
+        infos: dict[str, Any] = {"action_mask": b["mask"].copy(), "side": b["side"].copy(),
+                                 "illegal": b["illegal"].copy()}
+        done = b["has_final"].astype(bool)
+        if done.any():
+            final = np.empty(self.num_envs, dtype=object)
+            final_info = np.empty(self.num_envs, dtype=object)
+            for k in np.flatnonzero(done):
+                final[k] = self._obs(b["final_obs"][k:k + 1])
+                if isinstance(final[k], dict):
+                    final[k] = {key: v[0] for key, v in final[k].items()}
+                else:
+                    final[k] = final[k][0]
+                final_info[k] = {"outcome": int(b["outcome"][k])}  # +1 won, -1 lost, 0 draw
+            infos.update(final_obs=final, _final_obs=done, final_info=final_info,
+                         _final_info=done)
+        return infos
+
+
+def is_native(env: Any) -> bool:
+    """Is ``env`` the native vector env (MaskablePPO's wrapper asks)?"""
+    return isinstance(env, NativeDuelVectorEnv) or isinstance(
+        getattr(env, "unwrapped", None), NativeDuelVectorEnv)

@@ -1,0 +1,88 @@
+// Bindings for the API switch (issue 15, stage 1: envs/rules/native_state.py NativeState, a
+// Python State whose fight the core runs): what the facade needs of a native fight beyond
+// bind_fight.cpp's interface. The rules tests and the search agents write the board between
+// decisions (s.fighters[0].ap = 5, a determinised clone's dice): those writes go through
+// here into the Combat, checked id by id (a ValueError naming the field, never a crash).
+// As in the Python engine, a write does not re-list the pending decision's choices.
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+
+#include <string>
+#include <variant>
+
+#include "bind.hpp"
+#include "fight.hpp"
+
+namespace hexdojo {
+
+namespace {
+
+void in_range(const char* field, int v, int lo, int hi) {
+    if (v >= lo && v < hi) return;
+    throw nb::value_error((std::string("state.") + field + ": " + std::to_string(v) + ": allowed " +
+                           std::to_string(lo) + ".." + std::to_string(hi - 1)).c_str());
+}
+
+void check_fighter_ids(const Tables& t, const FighterState& f, int k) {
+    const int nw = static_cast<int>(t.weapon_ids.size()), nl = t.n_locations();
+    in_range("fighters.idx", f.idx, k, k + 1);
+    in_range("fighters.facing", f.facing, 0, 6);
+    in_range("fighters.worst", f.worst, 0, t.fatal + 1);
+    in_range("fighters.out", static_cast<int>(f.out), 0, 3);
+    in_range("fighters.status", static_cast<int>(f.status), 0, 3);
+    if (!valid_hex(f.pos)) throw nb::value_error("state.fighters.pos: outside the core's coordinates");
+    for (int h : f.hands) in_range("fighters.hands", h, kNone, nw);
+    for (int w : f.sheathed) in_range("fighters.sheathed", w, 0, nw);
+    for (const Stuck& x : f.stuck) {
+        in_range("fighters.stuck.weapon", x.weapon, 0, nw);
+        in_range("fighters.stuck.location", x.location, 0, nl);
+    }
+    for (const Wound& w : f.wounds) {
+        in_range("fighters.wounds.location", w.location, 0, nl);
+        in_range("fighters.wounds.level", w.level, 0, t.fatal + 1);
+    }
+}
+
+// The board written by Python (the facade's snapshot after a field was set): the same
+// fighters, sides and arena as the fight's, every id in range.
+void set_board(Combat& c, const State& s) {
+    const Tables& t = *c.t;
+    const int n = c.s.n();
+    if (s.n() != n) throw nb::value_error("state.fighters: the fight's fighters, no more, no fewer");
+    if (s.sides != c.s.sides) throw nb::value_error("state.sides: the fight's sides cannot change");
+    in_range("radius", s.radius, c.s.radius, c.s.radius + 1);
+    for (int k = 0; k < n; ++k) check_fighter_ids(t, s.fighters[static_cast<std::size_t>(k)], k);
+    for (const Hold& h : s.holds) {
+        in_range("holds.holder", h.holder, 0, n);
+        in_range("holds.held", h.held, 0, n);
+        in_range("holds.kind", h.kind, 0, static_cast<int>(t.hold_kinds.size()));
+        in_range("holds.location", h.location, kNone, t.n_locations());
+    }
+    for (const Dropped& d : s.dropped) {
+        in_range("dropped.weapon", d.weapon, 0, static_cast<int>(t.weapon_ids.size()));
+    }
+    for (int i : s.order) in_range("order", i, 0, n);
+    c.s = s;
+}
+
+// State.phasing: the fighter of the topmost phase frame (aom312), -1 when none runs.
+int phasing(const Combat& c) {
+    for (auto it = c.stack.rbegin(); it != c.stack.rend(); ++it) {
+        if (const auto* p = std::get_if<PhaseFrame>(&*it)) return p->i;
+    }
+    return kNone;
+}
+
+}  // namespace
+
+void bind_native_state(nb::module_& m) {
+    m.def("fight_set_board", &set_board, nb::arg("fight"), nb::arg("state"),
+          "Replace a native fight's board (fighters, holds, dropped weapons, approaches, turn, "
+          "order) with a checked one; the pending decision stays as listed (state.py's too).");
+    m.def("fight_set_dice", [](Combat& c, const Dice& d) { c.dice = d; }, nb::arg("fight"), nb::arg("dice"),
+          "Give a native fight other dice from now on (a search agent's determinised clone).");
+    m.def("fight_phasing", &phasing, nb::arg("fight"),
+          "The fighter whose phase is running (the topmost phase frame), -1 when none.");
+}
+
+}  // namespace hexdojo

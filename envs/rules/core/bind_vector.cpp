@@ -1,0 +1,127 @@
+// Bindings of the native vector of duels (vector_env.hpp).
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "bind.hpp"
+#include "vector_env.hpp"
+
+namespace hexdojo {
+
+namespace {
+
+template <typename T, typename... Shape>
+using Arr = nb::ndarray<T, nb::c_contig, nb::device::cpu, Shape...>;
+using Half = std::pair<std::uint64_t, std::uint64_t>;
+
+template <typename T>
+T* rows(Arr<T> a, int n, int width, const char* what) {
+    const bool ok = width == 0 ? (a.ndim() == 1 && a.shape(0) == static_cast<std::size_t>(n))
+                               : (a.ndim() == 2 && a.shape(0) == static_cast<std::size_t>(n) &&
+                                  a.shape(1) == static_cast<std::size_t>(width));
+    if (!ok) throw nb::value_error((std::string(what) + ": a buffer of the wrong shape").c_str());
+    return a.data();
+}
+
+using F32 = Arr<float>;
+using I8 = Arr<std::int8_t>;
+using U8 = Arr<std::uint8_t>;
+using I32 = Arr<std::int32_t>;
+
+// The caller's numpy buffers, each checked for its shape (one row per slot).
+VectorBuffers buffers(const DuelVector& v, F32 obs, I8 mask, F32 reward, U8 terminated,
+                      U8 truncated, F32 final_obs, U8 has_final, I32 side, I32 illegal,
+                      I32 outcome) {
+    const int n = v.n(), size = v.layout().size, m = v.catalogue().n;
+    VectorBuffers b;
+    b.obs = rows(obs, n, size, "obs");
+    b.final_obs = rows(final_obs, n, size, "final_obs");
+    b.mask = rows(mask, n, m, "mask");
+    b.reward = rows(reward, n, 0, "reward");
+    b.terminated = rows(terminated, n, 0, "terminated");
+    b.truncated = rows(truncated, n, 0, "truncated");
+    b.has_final = rows(has_final, n, 0, "has_final");
+    b.side = rows(side, n, 0, "side");
+    b.illegal = rows(illegal, n, 0, "illegal");
+    b.outcome = rows(outcome, n, 0, "outcome");
+    return b;
+}
+
+template <typename F>
+void guarded(F&& f) {  // the core's own errors as Python ones, never an abort
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
+        throw nb::value_error(e.what());
+    } catch (const std::out_of_range& e) {
+        throw nb::index_error(e.what());
+    }
+}
+
+}  // namespace
+
+void bind_vector(nb::module_& m) {
+    nb::class_<Pcg64>(m, "Pcg64", "A PCG64 generator's state (numpy's, bit for bit).")
+        .def(nb::init<>())
+        .def("set", [](Pcg64& g, Half state, Half inc) {
+            if ((inc.second & 1U) == 0U) throw nb::value_error("inc: a PCG64 increment is odd");
+            g.state = make_u128(state.first, state.second);
+            g.inc = make_u128(inc.first, inc.second);
+            g.has_uint32 = false;
+        }, nb::arg("state"), nb::arg("inc"))
+        .def("next64", &Pcg64::next64)
+        .def("bounded", [](Pcg64& g, std::uint32_t rng) {
+            if (rng == 0xFFFFFFFFU) throw nb::value_error("rng: allowed 0..2^32-2");
+            return g.bounded(rng);
+        });
+    nb::class_<VectorOptions>(m, "VectorOptions")
+        .def(nb::init<>())
+        .def_rw("side", &VectorOptions::side)
+        .def_rw("shaping", &VectorOptions::shaping)
+        .def_rw("illegal_penalty", &VectorOptions::illegal_penalty)
+        .def_rw("illegal_limit", &VectorOptions::illegal_limit)
+        .def_rw("unit", &VectorOptions::unit);
+    nb::class_<DuelVector>(m, "DuelVector", "N native duels against random play (vector_env.hpp).")
+        .def("__init__", [](DuelVector* self, const Combat& proto, const Catalogue& cat,
+                            const ObsLayout& lay, std::vector<float> unit, VectorOptions opt, int n) {
+            if (n < 1 || n > 100000) throw nb::value_error("n: allowed 1..100000");
+            if (opt.side < kNone || opt.side > 1) throw nb::value_error("side: allowed -1, 0, 1");
+            if (proto.has_pending || !proto.stack.empty() || !proto.events.empty()) {
+                throw nb::value_error("proto: a fight set up and not started");
+            }
+            guarded([&] { new (self) DuelVector(proto, cat, lay, std::move(unit), opt, n); });
+        }, nb::arg("proto"), nb::arg("catalogue"), nb::arg("layout"), nb::arg("unit_factor"),
+             nb::arg("options"), nb::arg("n"), nb::keep_alive<1, 2>())
+        .def_prop_ro("n", &DuelVector::n)
+        .def_prop_ro("episodes", &DuelVector::episodes)
+        .def("reset", [](DuelVector& v, const std::vector<Pcg64>& rngs, F32 obs, I8 mask,
+                         F32 reward, U8 terminated, U8 truncated, F32 final_obs, U8 has_final,
+                         I32 side, I32 illegal, I32 outcome) {
+            const VectorBuffers b = buffers(v, obs, mask, reward, terminated, truncated,
+                                            final_obs, has_final, side, illegal, outcome);
+            guarded([&] { v.reset(rngs, b); });
+        }, nb::arg("rngs"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
+             nb::arg("terminated"), nb::arg("truncated"), nb::arg("final_obs"),
+             nb::arg("has_final"), nb::arg("side"), nb::arg("illegal"), nb::arg("outcome"))
+        .def("step", [](DuelVector& v, Arr<std::int64_t> actions, F32 obs, I8 mask, F32 reward,
+                        U8 terminated, U8 truncated, F32 final_obs, U8 has_final, I32 side,
+                        I32 illegal, I32 outcome) {
+            const VectorBuffers b = buffers(v, obs, mask, reward, terminated, truncated,
+                                            final_obs, has_final, side, illegal, outcome);
+            const std::int64_t* a = rows(actions, v.n(), 0, "actions");
+            guarded([&] { v.step(a, b); });
+        }, nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
+             nb::arg("terminated"), nb::arg("truncated"), nb::arg("final_obs"),
+             nb::arg("has_final"), nb::arg("side"), nb::arg("illegal"), nb::arg("outcome"))
+        .def("fight", [](DuelVector& v, int k) {
+            if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
+            return Combat(v.slot(k).fight);
+        }, nb::arg("slot"), "A copy of slot k's fight (tests).");
+}
+
+}  // namespace hexdojo

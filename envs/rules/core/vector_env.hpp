@@ -1,0 +1,91 @@
+// A vector of native duels stepped in one call (issue 15's native vector env): each slot is
+// one fighter of a duel against uniform random legal play, played inside the core, with the
+// exact mask and the observation of envs/observation.py written into the caller's numpy
+// buffers. Episodes end and restart inside step() (Gymnasium's same-step autoreset: the
+// finished episode's last observation goes to final_obs). The semantics are Duel-v1's
+// (envs/duel.py): the agent's side drawn each episode unless fixed, +1/-1/0 at the end plus
+// shaping x (wound levels inflicted - taken), an illegal action rejected (the fight unchanged,
+// illegal_penalty, truncation after illegal_limit in a row).
+//
+// Randomness: each slot has one PCG64 generator (seeded by Python from reset's seed + slot,
+// through numpy's SeedSequence); an episode draws its side, then its dice generator's
+// 128-bit state and increment from it, and the opponent's choices come from it too.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "catalogue.hpp"
+#include "context.hpp"
+#include "fight.hpp"
+#include "observe.hpp"
+
+namespace hexdojo {
+
+// What the opponent of an observation is and what the decision is about (observe.hpp), from
+// a native fight: the decision context, the phasing fighter, the hand a block locked.
+ObsContext obs_context(Combat& c, const Catalogue& cat, const Tables& t, int me);
+
+struct VectorOptions {
+    int side = kNone;          // the agent's fighter; kNone: drawn each episode
+    float shaping = 0.0F;
+    float illegal_penalty = 0.0F;
+    int illegal_limit = 100;   // kNone: never truncate
+    bool unit = true;          // the "unit" scaling (Duel-v1), else raw (Duel-v0)
+};
+
+struct Slot {
+    Combat fight;
+    Pcg64 rng;
+    int side = 0;
+    int streak = 0;            // rejected actions in a row
+    int illegal = 0;           // rejected actions this episode
+    std::vector<int> legal;    // catalogue ids of the agent's legal choices
+};
+
+// The caller's buffers (numpy arrays, C-contiguous), one row per slot.
+struct VectorBuffers {
+    float* obs = nullptr;        // n x size
+    std::int8_t* mask = nullptr; // n x catalogue
+    float* reward = nullptr;     // n
+    std::uint8_t* terminated = nullptr, *truncated = nullptr;  // n
+    float* final_obs = nullptr;  // n x size: the last observation of an episode that ended
+    std::uint8_t* has_final = nullptr;  // n
+    std::int32_t* side = nullptr;       // n: the agent's fighter this episode
+    std::int32_t* illegal = nullptr;    // n: -1, or the id rejected this step
+    std::int32_t* outcome = nullptr;    // n: an episode that ended: +1 won, -1 lost, 0 draw
+};
+
+class DuelVector {
+  public:
+    DuelVector(const Combat& proto, Catalogue cat, ObsLayout layout, std::vector<float> unit_factor,
+               VectorOptions opt, int n);
+
+    int n() const { return static_cast<int>(slots_.size()); }
+    const Catalogue& catalogue() const { return cat_; }
+    const ObsLayout& layout() const { return lay_; }
+    // Seed slot k's generator (numpy's PCG64 state for seed + k) and start its episode.
+    void reset(const std::vector<Pcg64>& rngs, const VectorBuffers& b);
+    void step(const std::int64_t* actions, const VectorBuffers& b);
+    Slot& slot(int k) { return slots_[static_cast<std::size_t>(k)]; }
+    // The dice generator an episode of slot k would draw next, without drawing (tests).
+    std::uint64_t episodes() const { return episodes_; }
+
+  private:
+    void start_episode(Slot& s);
+    void run_opponent(Slot& s);
+    void observe(Slot& s, float* obs, std::int8_t* mask);
+    float shaping_term(const Slot& s, int inflicted_before, int taken_before) const;
+
+    Combat proto_;  // a fight set up and not started: every episode is a copy of it
+    const Tables* t_;
+    Catalogue cat_;
+    ObsLayout lay_;
+    std::vector<float> unit_;
+    VectorOptions opt_;
+    std::vector<Slot> slots_;
+    std::uint64_t episodes_ = 0;
+};
+
+}  // namespace hexdojo

@@ -1,0 +1,390 @@
+"""The API switch, stage 1 (issue 15): ``NativeState``, a Python ``State`` whose fight the
+native core runs, with ``state.State``'s public API. ``HEXDOJO_ENGINE=native`` makes
+``Game.new_state`` return one (``state.ENGINES``), so that the whole suite can run on the
+core while the Python engine stays the default and the reference.
+
+How it works: the fight is a ``native_fight.NativeFight`` (decisions, legal choices,
+reasons, events, clones: the core's). The board is read as a snapshot of the Python
+engine's own records (``model.FighterState``, ``Hold``, ...) built from the core's board
+once per decision; a write (``s.fighters[0].ap = 5``, ``s.holds = [...]``, ``s.turn = 2``,
+``s.place(...)``) changes the snapshot and sends the whole board back to the core
+(``_core.fight_set_board``, checked id by id). As in the Python engine, a write between
+decisions does not re-list the pending decision's choices. The rolls' basic values and the
+formulas' State forms (``formulas.attack_basic(s, ...)``) are the Python engine's own
+functions over these records, so their totals and terms are the reference's by
+construction; the core computes the same numbers itself when it resolves (R's
+``state_formulas.hpp``, checked by the differential test).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from . import _core
+from .events import render_event
+from .legality import Window
+from .model import Choice, Decision, FighterState, Hold
+from .native import _LIMBS, _TRIGGERS, core_dice_of, core_state
+from .native_fight import NativeFight
+from .state import ENGINES, Game, IllegalChoice, State
+
+_OUT_NAMES = (None, "unconscious", "dead")  # _core.Out by value
+_STATUS_NAMES = ("", "staggered", "stunned")  # _core.Status by value
+_WINDOW_KINDS = ("action", "reaction", "follow_on")  # _core.WindowKind by value
+#: the fighter fields a view reads from the core's board and writes through
+FIELDS = ("pos", "facing", "ap", "init", "phased", "prone", "mounted", "height", "out",
+          "wounds", "worst", "pen", "status", "hands", "sheathed", "stuck")
+
+
+class Board:
+    """The Python engine's records of a native fight's board (what ``native.core_state``
+    reads back): a snapshot, rebuilt from the core after each decision."""
+
+    __slots__ = ("game", "t", "turn", "fighters", "holds", "dropped", "approach", "order")
+
+    def __init__(self, game: Game, cs: Any, names: tuple[list[str], ...]) -> None:
+        t = game.tables
+        locs, weapons, kinds = names
+        self.game, self.t, self.turn = game, t, cs.turn
+        self.fighters = [_fighter(game.profiles[k], cf, locs, weapons)
+                         for k, cf in enumerate(cs.fighters)]
+        self.holds = [Hold(h.holder, h.held, kinds[h.kind],
+                           None if h.location < 0 else locs[h.location], h.turn, h.attempts,
+                           h.from_behind) for h in cs.holds]
+        self.dropped = tuple((tuple(h), weapons[w]) for h, w in cs.dropped)
+        n = len(self.fighters)
+        self.approach = {(a, b): d for a in range(n) for b in range(n)
+                         if a != b and (d := cs.approach(a, b)) >= 0}
+        self.order = tuple(cs.order)
+
+
+def _names(t: Any) -> tuple[list[str], ...]:
+    """The location, weapon and hold-kind names by the core's ids (once per rule set)."""
+    got = _NAMES.get(id(t))
+    if got is None or got[0] is not t:
+        got = _NAMES[id(t)] = (t, (list(t.locations), list(t.weapon_ids), list(t.hold_kinds)))
+    return got[1]
+
+
+_NAMES: dict[int, tuple[Any, tuple[list[str], ...]]] = {}
+
+
+def _fighter(p: Any, cf: Any, locs: Any, weapons: Any) -> FighterState:
+    f = FighterState(cf.idx, p, tuple(cf.pos), cf.facing)
+    f.ap, f.init, f.phased, f.prone = cf.ap, cf.init, cf.phased, cf.prone
+    f.mounted, f.height, f.worst, f.pen = cf.mounted, cf.height, cf.worst, cf.pen
+    f.out, f.status = _OUT_NAMES[cf.out.value], _STATUS_NAMES[cf.status.value]
+    f.wounds = tuple((locs[w.location], w.level) for w in cf.wounds)
+    f.hands = tuple(None if h < 0 else weapons[h] for h in cf.hands)
+    f.sheathed = tuple(weapons[w] for w in cf.sheathed)
+    f.stuck = tuple((weapons[x.weapon], locs[x.location]) for x in cf.stuck)
+    return f
+
+
+def _view_field(name: str) -> property:
+    def get(self: NativeFighter) -> Any:
+        return getattr(self._s._board().fighters[self.idx], name)
+
+    def put(self: NativeFighter, v: Any) -> None:
+        setattr(self._s._board().fighters[self.idx], name, v)
+        self._s._push()
+
+    return property(get, put, doc=f"model.FighterState.{name}, read from and written to the core")
+
+
+class NativeFighter:
+    """One fighter of a ``NativeState`` with ``model.FighterState``'s names: reads come
+    from the core's board, writes go through into it."""
+
+    __slots__ = ("_s", "idx", "p", "name")
+
+    def __init__(self, s: NativeState, idx: int, p: Any) -> None:
+        self._s, self.idx, self.p, self.name = s, idx, p, p.name
+
+    @property
+    def active(self) -> bool:
+        return self.out is None
+
+    def copy(self) -> FighterState:
+        """A detached copy (the Python engine's record), as ``FighterState.copy``."""
+        return self._s._board().fighters[self.idx].copy()
+
+    def __repr__(self) -> str:
+        return f"NativeFighter({self.idx}, {self.name!r}, pos={self.pos}, ap={self.ap})"
+
+
+for _n in FIELDS:
+    setattr(NativeFighter, _n, _view_field(_n))
+
+
+class _Synced(list):
+    """A board list (the holds) whose in-place changes go through into the core."""
+
+    def __init__(self, s: NativeState, items: Iterable[Any]) -> None:
+        super().__init__(items)
+        self._s = s
+
+    def _done(self, out: Any = None) -> Any:
+        self._s._board().holds = list(self)
+        self._s._push()
+        return out
+
+
+def _synced(name: str) -> Any:
+    base = getattr(list, name)
+    return lambda self, *a: self._done(base(self, *a))
+
+
+for _n in ("append", "extend", "insert", "remove", "pop", "clear", "__setitem__",
+           "__delitem__", "sort", "reverse", "__iadd__"):
+    setattr(_Synced, _n, _synced(_n))
+
+
+class _Approach(dict):
+    """The §5.4 approaches, a dict whose changes go through into the core."""
+
+    def __init__(self, s: NativeState, items: Mapping[Any, int]) -> None:
+        super().__init__(items)
+        self._s = s
+
+    def _done(self, out: Any = None) -> Any:
+        self._s._board().approach = dict(self)
+        self._s._push()
+        return out
+
+
+for _n in ("__setitem__", "__delitem__", "clear", "update", "pop", "setdefault"):
+    setattr(_Approach, _n, (lambda base: lambda self, *a: self._done(base(self, *a)))(
+        getattr(dict, _n)))
+
+
+class _Top:
+    """``s.stack[-1]`` as the envs read it (observation.locked_hands: its ``window``)."""
+
+    __slots__ = ("window",)
+
+    def __init__(self, window: Window | None) -> None:
+        self.window = window
+
+
+class NativeState:
+    """A fight run by the core with ``state.State``'s public API (see the module docstring)."""
+
+    def __init__(self, game: Game, fight: NativeFight) -> None:
+        self.game, self.t, self._nf = game, game.tables, fight
+        self.fighters = [NativeFighter(self, k, p) for k, p in enumerate(game.profiles)]
+        self._events: list[dict[str, Any]] = []
+        self._taken = 0  # core events already in _events (or dropped by a write)
+        self._forget()
+
+    @classmethod
+    def new(cls, game: Game, seed: Any = None, scenario: Mapping[str, Any] | None = None
+            ) -> NativeState:
+        """``Game.new_state`` on the core: a fresh fight, or a scenario's (built by
+        ``scenario.py`` on a Python State, then taken over with its dice)."""
+        if scenario is None:
+            return cls(game, NativeFight(game, seed))
+        nf, ref = NativeFight.from_scenario(game, scenario, seed)
+        out = cls(game, nf)
+        out._events = list(ref.events)
+        return out
+
+    # ------------------------------------------------------------------ caches
+    def _forget(self) -> None:
+        """Drop what was read of the core (after a decision is taken)."""
+        self._snap: Board | None = None
+        self._pending: tuple[Decision, list[Choice]] | None | bool = False
+        self._result: dict[str, Any] | None = None
+
+    def _board(self) -> Board:
+        if self._snap is None:
+            self._snap = Board(self.game, self._nf.core.state, _names(self.t))
+        return self._snap
+
+    def _push(self) -> None:
+        """Send the snapshot (just written) to the core's board."""
+        b = self._board()
+        _core.fight_set_board(self._nf.core, core_state(b, self._nf.boundary.ids))
+
+    def _listed(self) -> tuple[Decision, list[Choice]] | None:
+        if self._pending is False:
+            d = self._nf.decision
+            self._pending = None if d is None else (d, self._nf.legal_choices())
+        return self._pending  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ interface
+    @property
+    def is_over(self) -> bool:
+        return self._nf.core.is_over
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        if self._result is None:
+            self._result = self._nf.result
+        return self._result
+
+    @property
+    def winner(self) -> int | None:
+        r = self.result
+        return None if r is None else r["winner"]
+
+    @property
+    def phasing(self) -> int | None:
+        i = _core.fight_phasing(self._nf.core)
+        return None if i < 0 else i
+
+    @property
+    def decision(self) -> Decision | None:
+        p = self._listed()
+        return None if p is None else p[0]
+
+    def context(self) -> dict[str, Any]:
+        return self._nf.context()
+
+    def legal_choices(self) -> list[Choice]:
+        p = self._listed()
+        return [] if p is None else list(p[1])
+
+    def why_illegal(self, choice: Choice) -> str | None:
+        p = self._listed()
+        if p is not None and choice in p[1]:
+            return None
+        return self._nf.why_illegal(choice)
+
+    def apply(self, choice: Choice) -> None:
+        p = self._listed()
+        if p is None:
+            raise IllegalChoice(choice, "the fight is over")
+        try:
+            k = p[1].index(choice)
+        except ValueError:
+            raise IllegalChoice(choice, self._nf.why_illegal(choice) or "not legal now") from None
+        self._forget()
+        self._nf.core.apply_index(k)
+
+    def clone(self) -> NativeState:
+        c = NativeState.__new__(NativeState)
+        c.game, c.t, c._nf = self.game, self.t, self._nf.clone()
+        c.fighters = [NativeFighter(c, k, f.p) for k, f in enumerate(self.fighters)]
+        for a, b in zip(c.fighters, self.fighters, strict=True):
+            a.name = b.name
+        c._events, c._taken = list(self._events), self._taken
+        c._snap, c._pending, c._result = None, self._pending, self._result
+        return c
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        n = self._nf.core.n_events
+        if n > self._taken:
+            self._events.extend(self._nf.core.events(self._taken))
+            self._taken = n
+        return self._events
+
+    @events.setter
+    def events(self, v: list[dict[str, Any]]) -> None:
+        self._events, self._taken = list(v), self._nf.core.n_events
+
+    def render_log(self, start: int = 0) -> list[str]:
+        return [render_event(e, self) for e in self.events[start:]]
+
+    # ------------------------------------------------------------------ the board
+    @property
+    def turn(self) -> int:
+        return self._nf.core.turn
+
+    @turn.setter
+    def turn(self, v: int) -> None:
+        self._board().turn = int(v)
+        self._push()
+
+    @property
+    def order(self) -> tuple[int, ...]:
+        return self._board().order
+
+    @order.setter
+    def order(self, v: Iterable[int]) -> None:
+        self._board().order = tuple(v)
+        self._push()
+
+    @property
+    def holds(self) -> list[Hold]:
+        return _Synced(self, self._board().holds)
+
+    @holds.setter
+    def holds(self, v: Iterable[Hold]) -> None:
+        self._board().holds = list(v)
+        self._push()
+
+    @property
+    def dropped(self) -> tuple[tuple[Any, str], ...]:
+        return self._board().dropped
+
+    @dropped.setter
+    def dropped(self, v: Iterable[tuple[Any, str]]) -> None:
+        self._board().dropped = tuple(v)
+        self._push()
+
+    @property
+    def approach(self) -> dict[tuple[int, int], int]:
+        return _Approach(self, self._board().approach)
+
+    @approach.setter
+    def approach(self, v: Mapping[tuple[int, int], int]) -> None:
+        self._board().approach = dict(v)
+        self._push()
+
+    @property
+    def dice(self) -> Any:
+        """A copy of the core's dice (``_core.Dice``); setting Python dice (a search
+        agent's determinised clone, loaded dice) hands them to the core from now on."""
+        return self._nf.core.dice
+
+    @dice.setter
+    def dice(self, d: Any) -> None:
+        _core.fight_set_dice(self._nf.core, core_dice_of(d))
+
+    @property
+    def window(self) -> Window | None:
+        """The pending decision's window (legality.Window), or None."""
+        w = self._nf.core.window
+        return None if w is None else window_of(self.t, w)
+
+    @property
+    def stack(self) -> list[_Top]:
+        """Read-only stand-in for the Python engine's frame stack: its top frame's window
+        (what envs/observation.py reads); the frames themselves live in the core."""
+        return [] if self.is_over else [_Top(self.window)]
+
+    # the Python engine's helpers, over the records above (reads and writes go through)
+    others = State.others
+    hold_on = State.hold_on
+    hold_by = State.hold_by
+    attack_direction = State.attack_direction
+    arc = State.arc
+    place = State.place
+    set_facing = State.set_facing
+    on_board = State.on_board
+    basic = State.basic
+    spec_basic = State.spec_basic
+    pay = State.pay
+    lose_ap = State.lose_ap
+
+
+def window_of(t: Any, w: Any) -> Window:
+    """The Python engine's ``legality.Window`` of the core's window ``w``."""
+    m, locs = list(t.maneuvers), _names(t)[0]
+    restrict = (_LIMBS[w.restrict_limb] if w.restrict_limb >= 0
+                else locs[w.restrict_location] if w.restrict_location >= 0 else None)
+    return Window(
+        _WINDOW_KINDS[w.kind.value], w.fighter,
+        frozenset(x for k, x in enumerate(_TRIGGERS) if w.triggers >> k & 1),
+        None if w.attacker < 0 else w.attacker, None if w.attack < 0 else m[w.attack],
+        None if w.after < 0 else m[w.after], w.no_defence, restrict,
+        tuple(m[k] for k in w.reactions_only) if w.has_reactions_only else None,
+        (w.follow_direction, w.follow_hexes) if w.has_follow else None,
+        None if w.own_hand < 0 else w.own_hand,
+        None if w.locked_fighter < 0 else w.locked_fighter)
+
+
+ENGINES["native"] = NativeState.new

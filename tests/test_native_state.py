@@ -1,0 +1,240 @@
+"""The API switch, stage 1 (issue 15: "The Python API does not change"): ``NativeState``
+(envs/rules/native_state.py) runs a fight on the native core behind ``state.State``'s
+public API, and ``HEXDOJO_ENGINE=native`` makes ``Game.new_state`` hand fights to it.
+
+Each test plays the same fight through the Python State (the reference) and a NativeState
+with the same dice and choices and compares what the public API shows: decisions, legal
+lists, contexts, every fighter field, holds, weapons on the board, approaches, the window,
+the geometry and roll helpers, the formulas' State forms, events, logs and results; then
+writes through the views (the rules tests' ``s.fighters[0].ap = 5``), scenarios with loaded
+dice (tests/rules_kit.py ``duel``), clones, and bad writes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hexdojo.envs.rules import Choice, Game, Hold, LoadedDice, RulesError, State, formulas
+from hexdojo.envs.rules.native_fight import make_game
+from hexdojo.envs.rules.native_state import FIELDS, NativeState
+from tests.rules_kit import attack, duel, fighter, strike
+
+PAIRINGS = ("chu-urlik", "boris-cogan", "guard-spearman", "knife_fighter-chu", "two_vs_two",
+            "rider_vs_foot", "monk_vs_guard")
+
+
+@pytest.fixture
+def native(monkeypatch):
+    monkeypatch.setenv("HEXDOJO_ENGINE", "native")
+
+
+def _both(game: Game, seed: int) -> tuple[State, NativeState]:
+    return game.new_state(seed=seed), NativeState.new(game, seed)
+
+
+def _board(s) -> dict:
+    """Everything public about the board, in the Python engine's names."""
+    n = len(s.fighters)
+    out = {"turn": s.turn, "order": tuple(s.order), "holds": list(s.holds),
+           "dropped": tuple(s.dropped), "approach": dict(s.approach), "phasing": s.phasing,
+           "is_over": s.is_over, "winner": s.winner, "result": s.result}
+    for f in s.fighters:
+        out[f"f{f.idx}"] = (f.idx, f.name, f.p, f.active, *(getattr(f, k) for k in FIELDS))
+    for a in range(n):
+        out[f"others{a}"] = s.others(a)
+        out[f"hold{a}"] = (s.hold_on(a), s.hold_by(a))
+        out[f"basic{a}"] = (s.basic(a, "Martial Arts", "CO"),
+                            s.spec_basic(a, s.t.data.soak.roll))
+        for b in range(n):
+            if a != b:
+                out[f"geo{a}{b}"] = (s.attack_direction(a, b), s.arc(a, b), s.arc(a, b, 2))
+    return out
+
+
+def _window(s):
+    return getattr(s.stack[-1], "window", None) if s.stack else None
+
+
+def _formulas(s, legal: list[Choice]) -> list:
+    """formulas.py's State forms for the maneuvers now legal (totals and terms)."""
+    out = []
+    d = s.decision
+    for c in legal:
+        if c.kind == "maneuver" and c.target is not None and c.target != d.fighter:
+            x, y = d.fighter, c.target
+            out.append(formulas.attack_basic(s, x, y, c.maneuver, c.location, c.option))
+            out.append(formulas.attack_modifiers(s, x, y, c.maneuver, c.location))
+            out.append(formulas.defence_basic(s, y, x, None, c.maneuver, c.location))
+    for h in s.holds:
+        out.append(formulas.break_hold_basics(s, h.held, h, 0))
+    return out
+
+
+def _lockstep(game: Game, seed: int, limit: int = 400) -> tuple[State, NativeState, int]:
+    py, nat = _both(game, seed)
+    rng = np.random.default_rng(seed)
+    k = 0
+    for k in range(limit):  # noqa: B007
+        assert _board(nat) == _board(py), f"board at decision {k}"
+        if py.is_over:
+            break
+        assert nat.decision == py.decision, k
+        legal = py.legal_choices()
+        assert nat.legal_choices() == legal, k
+        assert list(nat.context().items()) == list(py.context().items()), k
+        assert _window(nat) == _window(py), k
+        assert _formulas(nat, legal) == _formulas(py, legal), k
+        c = legal[int(rng.integers(len(legal)))]
+        assert nat.why_illegal(c) is None
+        py.apply(c)
+        nat.apply(c)
+    assert nat.is_over and py.is_over
+    assert nat.events == py.events and nat.render_log() == py.render_log()
+    return py, nat, k
+
+
+@pytest.mark.parametrize("pairing", PAIRINGS)
+def test_the_public_api_matches_the_python_state_at_every_decision(pairing):
+    """Issue 15: the Python API does not change; every property and helper of a native
+    fight equals the Python State's at every decision of seeded random fights (§1.4-§1.18
+    as resolved by both engines: turns, phases, attacks, holds, weapons, mounted)."""
+    game = make_game(pairing)
+    decisions = 0
+    for seed in (1, 2):
+        _, _, k = _lockstep(game, seed)
+        decisions += k
+    assert decisions > 20  # not vacuous: the fights ran
+
+
+def test_new_state_follows_HEXDOJO_ENGINE(monkeypatch):
+    """Issue 15's switch: HEXDOJO_ENGINE=native hands fights (and scenarios) to the core;
+    unset or "python" keeps the Python engine; any other value is one clear error."""
+    game = Game.create(["chu", "urlik"])
+    monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
+    assert type(game.new_state(seed=1)) is State
+    monkeypatch.setenv("HEXDOJO_ENGINE", "python")
+    assert type(game.new_state(seed=1)) is State
+    monkeypatch.setenv("HEXDOJO_ENGINE", "native")
+    s = game.new_state(seed=1)
+    assert type(s) is NativeState and s.decision == game.new_state(seed=1).decision
+    assert type(game.new_state(LoadedDice([3] * 20), scenario={"phase": 0})) is NativeState
+    monkeypatch.setenv("HEXDOJO_ENGINE", "rust")
+    with pytest.raises(RulesError, match=r"HEXDOJO_ENGINE: value 'rust': allowed \['python', 'native'\]"):
+        game.new_state(seed=1)
+
+
+def _kit_fight(dice, writes) -> list:
+    """A kit duel (§1.6-§1.10: an aimed Martial Strike on loaded dice) after ``writes``."""
+    a = fighter("A", CO=6, ma=10, ST=6)
+    b = fighter("B", CO=4, ma=8, athletics=12)
+    s, _ = duel(a, b, dice)
+    writes(s)
+    strike(s, "Martial Strike", "Chest", ra=1, rd=1)
+    return s
+
+
+WRITES = {
+    "ap": lambda s: setattr(s.fighters[0], "ap", 4),
+    "wounds": lambda s: (setattr(s.fighters[1], "wounds", (("Chest", 2),)),
+                         setattr(s.fighters[1], "worst", 2)),
+    "prone": lambda s: setattr(s.fighters[1], "prone", True),
+    "pos and facing": lambda s: (setattr(s.fighters[1], "pos", (0, 0)),
+                                 setattr(s.fighters[1], "facing", 1)),
+    "status": lambda s: (setattr(s.fighters[0], "status", "staggered"),
+                         setattr(s.fighters[0], "pen", -4)),
+    "hold": lambda s: setattr(s, "holds", [Hold(1, 0, "arm", "R Arm", 1)]),
+    "hold appended": lambda s: s.holds.append(Hold(1, 0, "arm", "L Arm", 1)),
+    "approach": lambda s: (setattr(s.fighters[1], "pos", (0, 0)), s.approach.__setitem__((1, 0), 4)),
+    "place": lambda s: s.place(1, (0, 0)),
+    "set_facing": lambda s: s.set_facing(0, 1),
+    "turn": lambda s: setattr(s, "turn", 3),
+}
+
+
+@pytest.mark.parametrize("what", sorted(WRITES))
+def test_writes_go_through_into_the_core(what, monkeypatch):
+    """The rules tests write the board between decisions (aom1d31 wounds, §1.18 holds,
+    §5.4 approaches): the native views write through, so the fight that follows (events,
+    rolls and their terms) is the Python engine's."""
+    dice = [4, 2, 5, 3, 6, 1, 2, 2, 3, 4, 5, 6] * 3
+    monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
+    py = _kit_fight(dice, WRITES[what])
+    monkeypatch.setenv("HEXDOJO_ENGINE", "native")
+    nat = _kit_fight(dice, WRITES[what])
+    assert type(nat) is NativeState
+    assert _board(nat) == _board(py)
+    assert nat.events == py.events and len(py.events) >= 3
+    assert nat.decision == py.decision and nat.legal_choices() == py.legal_choices()
+
+
+def test_a_write_reads_back_and_reaches_the_core(native):
+    """Write-through, read back from the core's own board (not only from the snapshot)."""
+    s, _ = duel(fighter("A"), fighter("B"), [3] * 10)
+    s.fighters[0].ap = 5
+    s.fighters[1].wounds = (("Head", 3),)
+    s.holds = [Hold(0, 1, "both_arms", None, 1)]
+    core = s._nf.core.state
+    assert core.fighters[0].ap == 5 and s.fighters[0].ap == 5
+    assert [(w.location, w.level) for w in core.fighters[1].wounds] == \
+        [(s.t.locations.index("Head"), 3)]
+    assert len(core.holds) == 1 and s.hold_by(0) == Hold(0, 1, "both_arms", None, 1)
+
+
+def test_bad_writes_are_one_clear_error_and_change_nothing(native):
+    """Bad input is one clear ValueError naming the field and what is allowed (house
+    rules), never a crash; the core's board keeps its values."""
+    s, _ = duel(fighter("A"), fighter("B"), [3] * 10)
+    with pytest.raises(ValueError, match=r"facing: allowed 0..5"):
+        s.fighters[0].facing = 9
+    s._forget()
+    assert s.fighters[0].facing == 0
+    with pytest.raises(ValueError, match=r"state.fighters.worst: 99"):
+        s.fighters[1].worst = 99
+    s._forget()
+    assert s.fighters[1].worst == 0
+
+
+def test_scenarios_on_loaded_dice_match(monkeypatch):
+    """tests/rules_kit.py duel(...): the scenario's board, turn frame and phase (§1.4,
+    aom312) taken over by the core with the loaded dice; the same faces give the same
+    rolls (§1.3), and running out of faces is an error in both engines."""
+    a = fighter("A", CO=10, ma=10)
+    b = fighter("B", CO=8, ma=8)
+    out = {}
+    for engine in ("python", "native"):
+        monkeypatch.setenv("HEXDOJO_ENGINE", engine)
+        s, _ = duel(a, b, [6, 6, 1, 1, 4, 4, 2], pos_b=(0, 0), holds=[{"holder": 1, "held": 0, "kind": "arm",
+                                                          "location": "L Arm"}])
+        s.apply(attack("Martial Strike", location="Head"))
+        out[engine] = (s.decision, s.legal_choices(), _board(s), list(s.events))
+    assert out["native"] == out["python"]
+
+
+def test_clones_are_independent_and_replay_the_same_future():
+    """State.clone: same future dice, independent afterwards (§1.3 seeded dice)."""
+    game = Game.create(["chu", "boris"])
+    nat = NativeState.new(game, 5)
+    for _ in range(6):
+        nat.apply(nat.legal_choices()[-1])
+    before = _board(nat)
+    c = nat.clone()
+    assert _board(c) == before and c.events == nat.events
+    c.fighters[0].ap = 1
+    c.apply(c.legal_choices()[0])
+    assert _board(nat) == before  # the write and the choice stayed in the clone
+    d1, d2 = nat.clone(), nat.clone()
+    while not d1.is_over:
+        ch = d1.legal_choices()[0]
+        d1.apply(ch)
+        d2.apply(ch)
+    assert d1.events == d2.events and d1.result == d2.result
+
+
+def test_events_can_be_reset_as_the_rules_tests_do(native):
+    """Tests clear ``s.events`` to read only what follows; later events still arrive."""
+    s, _ = duel(fighter("A", ma=10, CO=10), fighter("B"), [5] * 20)
+    s.events = []
+    s.apply(attack("Martial Strike"))
+    types = [e["type"] for e in s.events]
+    assert types and types[0] != "turn_starts"
