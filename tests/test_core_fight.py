@@ -12,17 +12,21 @@ required, so that a pass is not vacuous. The 10,000-fight gate is scripts/diff_e
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from hexdojo.agents.registry import make_agent
-from hexdojo.envs.rules import Game
+from hexdojo.envs.rules import Game, _core
+from hexdojo.envs.rules.dice import LoadedDice
 from hexdojo.envs.rules.model import Choice
+from hexdojo.envs.rules.native import _profile, compile_tables, core_dice_of, core_state
 from hexdojo.envs.rules.native_fight import (
     STYLES,
     NativeFight,
     Tally,
     _first_difference,
     agent_chooser,
+    compare,
     differential,
     make_game,
     pairings,
@@ -160,3 +164,82 @@ def test_clone_is_independent_and_rolls_the_same_future():
     assert len(d.events) > len(before)  # the clone moved on ...
     assert f.events == before and f.core.n_events == len(before)  # ... the original did not
     assert f.decision == c.decision and f.legal_choices() == c.legal_choices()
+
+
+@pytest.mark.parametrize("pairing", ["chu-urlik", "boris-guard", "spearman-knife_fighter",
+                                     "two_vs_two", "rider_vs_foot", "monk_vs_two_guards"])
+def test_the_core_takes_over_a_fight_at_any_decision(pairing):
+    """NativeFight.from_state: the board, dice, frames and events of a Python State part-way
+    through a fight (frames of every kind on the stack); both engines then play on alike."""
+    g = make_game(pairing)
+    kinds: set[str] = set()
+    for seed in range(8):
+        py, rng = g.new_state(seed=seed), np.random.default_rng(seed + 100)
+        for _ in range(int(rng.integers(1, 80))):
+            if py.is_over:
+                break
+            ch = py.legal_choices()
+            py.apply(ch[int(rng.integers(len(ch)))])
+        if py.is_over:
+            continue
+        kinds.update(type(fr).__name__ for fr in py.stack)
+        nat = NativeFight.from_state(py)
+        assert nat.events == py.events and nat.decision == py.decision
+        tally, div = compare(py, nat, random_chooser(seed))
+        assert div is None, f"seed {seed}: {div}"
+        TALLY.add(tally)
+    assert {"TurnFrame", "PhaseFrame"} <= kinds
+
+
+SCENARIOS = [
+    {"fighters": [{"pos": [0, 0], "facing": 0, "ap": 8}, {"pos": [1, 0], "facing": 3, "ap": 8}],
+     "phase": 0},
+    {"turn": 2, "fighters": [{"pos": [0, 0], "facing": 0, "ap": 9},
+                             {"pos": [0, 0], "facing": 3, "ap": 6, "prone": True,
+                              "wounds": [["Chest", "Light"]]}],
+     "holds": [{"holder": 0, "held": 1, "kind": "arm", "location": "R Arm"}], "phase": 0},
+    {"fighters": [{"pos": [0, 0], "facing": 0, "ap": 7, "hands": ["sword", None]},
+                  {"pos": [1, 0], "facing": 3, "ap": 7, "stuck": [["spear", "Chest"]]}],
+     "dropped": [{"pos": [1, 0], "weapon": "dagger"}], "phase": 1},
+    {"fighters": [{"pos": [0, 0], "facing": 0, "ap": 10}, {"pos": [0, 0], "facing": 2, "ap": 4}],
+     "holds": [{"holder": 1, "held": 0, "kind": "both_arms"}]},
+]
+
+
+@pytest.mark.parametrize("k", range(len(SCENARIOS)))
+def test_scenarios_agree(k):
+    """A fight set up by scenario.py (holds, prone, wounds, weapons in hand, stuck and on the
+    floor, a phase or the turn's phase choice) starts alike in both engines, and plays on alike."""
+    g = Game.create(["chu", "boris"])
+    for seed in range(6):
+        nat, _ = NativeFight.from_scenario(g, SCENARIOS[k], seed)
+        py = g.new_state(seed=seed, scenario=SCENARIOS[k])
+        tally, div = compare(py, nat, random_chooser(seed))
+        assert div is None, f"seed {seed}: {div}"
+        TALLY.add(tally)
+
+
+def test_loaded_dice_reach_the_core():
+    """LoadedDice (the rules tests' scripted faces) are taken over where Python left them."""
+    g = Game.create(["chu", "boris"])
+    faces = [int(x) for x in np.random.default_rng(5).integers(1, 7, size=3000)]
+    nat, _ = NativeFight.from_scenario(g, SCENARIOS[1], LoadedDice(list(faces)))
+    py = g.new_state(LoadedDice(list(faces)), scenario=SCENARIOS[1])
+    tally, div = compare(py, nat, random_chooser(1), limit=60)
+    assert div is None, str(div)
+    assert tally.situations["risk:attack"] + tally.situations["event:turn_start"] > 0
+
+
+def test_a_bad_frame_is_a_value_error():
+    g = make_game("chu-boris")
+    py = g.new_state(seed=2)
+    nat = NativeFight.from_state(py)
+    ct, b = nat.core, nat.boundary
+    t = compile_tables(g.tables)
+    args = (t, [_profile(t, p) for p in g.profiles], [], 20, core_state(py, b.ids),
+            core_dice_of(py.dice))
+    for frames, field in (([[9]], "frame type"), ([[1, 5, 0]], "i"), ([[0, 1]], "too short"),
+                          ([[3, 0, 3, 9999, 1, -1, 0, 0, 0]], "frame.choice.maneuver")):
+        with pytest.raises(ValueError, match=field):
+            _core.Fight.from_state(*args, frames, False)
+    assert ct.decision == tuple(py.decision)

@@ -23,11 +23,32 @@ import numpy as np
 from . import _core
 from .dice import Dice
 from .model import Choice, Decision
-from .native import Ids, _profile, compile_tables, core_dice_of
+from .native import Ids, _profile, compile_tables, core_dice_of, core_state
 from .native_reasons import choice_ids, render
-from .state import Game, IllegalChoice
+from .resolution import (
+    At,
+    AttackFrame,
+    BreakHoldFrame,
+    FollowOnFrame,
+    HitFrame,
+    MoveFrame,
+    PhaseFrame,
+    ReactionsFrame,
+    TurnFrame,
+)
+from .scenario import apply_scenario
+from .state import Game, IllegalChoice, State
 
 _KINDS = tuple(_core.CHOICE_KINDS)  # model.Choice kinds, in the core's order
+_AT = tuple(At)  # resolution.At, in fight.hpp's order
+_VIA = ("action", "reaction", "follow_on")
+_HIT_KINDS = ("attack", "lock", "self")
+_LIMBS = ("arm", "leg", "head")
+_TRIGGERS = tuple(_core.TRIGGERS)
+
+
+def _trigger_bits(triggers: Any) -> int:
+    return sum(1 << _TRIGGERS.index(x) for x in triggers)
 
 
 class Boundary:
@@ -37,12 +58,50 @@ class Boundary:
         self.ids = Ids(t)
         self.maneuvers = list(t.maneuvers)
         self.locations = list(t.locations)
+        self.damage_types = list(t.data.damage_types)
 
     def to_core(self, c: Choice) -> tuple[int, ...]:
         ids = self.ids
         return (_KINDS.index(c.kind), ids.opt(ids.maneuver, c.maneuver),
                 -1 if c.target is None else c.target, ids.opt(ids.location, c.location),
                 c.turn, c.option, c.risk)
+
+    def frame_ints(self, fr: Any) -> list[int]:
+        """A Python frame as the core takes it over (bind_fight.cpp frame_from): its type,
+        then its fields in fight.hpp's order (a choice as 7 ints, a bool 0/1, At by index)."""
+        ids, at = self.ids, _AT.index(fr.at) if hasattr(fr, "at") else 0
+        man, loc = (lambda n: ids.opt(ids.maneuver, n)), (lambda n: ids.opt(ids.location, n))
+        if isinstance(fr, TurnFrame):
+            return [0, at, fr.asked, getattr(fr, "_cand", -1)]
+        if isinstance(fr, PhaseFrame):
+            return [1, fr.i, at]
+        if isinstance(fr, ReactionsFrame):  # a MoveFrame too
+            move = isinstance(fr, MoveFrame)
+            q = [x for g, trig in fr.queue for x in (g, _trigger_bits(trig))]
+            fd, fh = fr.follow or (0, 0)
+            c = self.to_core(fr.c) if move else (4, -1, -1, -1, 0, 0, 0)
+            return [2, fr.i, man(fr.what), len(fr.queue), *q, int(fr.follow is not None), fd, fh,
+                    int(move), *c, _VIA.index(fr.via) if move else 0, at if move else _AT.index(At.REACT)]
+        if isinstance(fr, AttackFrame):
+            limb = _LIMBS.index(fr.restrict) if fr.restrict in _LIMBS else -1
+            rloc = loc(fr.restrict) if fr.restrict is not None and limb < 0 else -1
+            react = self.to_core(fr.react) if fr.react is not None else (4, -1, -1, -1, 0, 0, 0)
+            return [3, fr.a, *self.to_core(fr.c), fr.t, _VIA.index(fr.via), limb, rloc, at,
+                    int(fr.closed), int(fr.zone), int(fr.react is not None), *react, fr.ra, fr.rd]
+        if isinstance(fr, HitFrame):
+            dest = fr.dest or (0, 0)
+            return [4, fr.src, fr.victim, man(fr.maneuver), loc(fr.loc),
+                    self.damage_types.index(fr.dtype), fr.margin, _HIT_KINDS.index(fr.kind),
+                    int(fr.fixed is not None), fr.fixed or 0, int(fr.rating is not None),
+                    fr.rating or 0, ids.opt(ids.weapon, fr.weapon), at, fr.level, fr.damage,
+                    int(fr.dest is not None), dest[0], dest[1], getattr(fr, "_holder", -1)]
+        if isinstance(fr, FollowOnFrame):
+            return [5, fr.i, man(fr.after), man(fr.blocked), loc(fr.blocked_arm),
+                    -1 if fr.own_hand is None else fr.own_hand,
+                    -1 if fr.attacker is None else fr.attacker]
+        if isinstance(fr, BreakHoldFrame):
+            return [6, fr.i, *self.to_core(fr.c), _VIA.index(fr.via), at, fr.re, fr.rh]
+        raise ValueError(f"frame {type(fr).__name__}: the core takes no such frame")
 
     def to_python(self, x: tuple[int, ...]) -> Choice:
         kind, m, target, loc, turn, option, risk = x
@@ -59,6 +118,7 @@ class NativeFight:
         self.game = game
         self.boundary = _boundary or Boundary(game.tables)
         self._events: list[dict[str, Any]] = []
+        self._prefix = 0  # events taken over from a Python State (from_state)
         if _core_fight is not None:
             self.core = _core_fight
             return
@@ -69,6 +129,36 @@ class NativeFight:
         self.core = _core.Fight(ct, [_profile(ct, p) for p in game.profiles], list(game.sides),
                                 list(game.side_names), game.radius, game.turn_limit,
                                 [(tuple(h), f) for h, f in starts], core_dice_of(dice))
+
+    @classmethod
+    def from_state(cls, st: State) -> NativeFight:
+        """The core takes over Python State ``st`` between decisions (a scenario, a search
+        node): its board, dice, frames and events so far; then it advances to the pending
+        decision, as ``Game.new_state`` does after ``apply_scenario``."""
+        if st.is_over:
+            raise ValueError("state: the fight is over (nothing to take over)")
+        g, b = st.game, Boundary(st.t)
+        ct = compile_tables(st.t)
+        frames = [b.frame_ints(fr) for fr in st.stack]
+        core = _core.Fight.from_state(ct, [_profile(ct, f.p) for f in st.fighters],
+                                      list(g.side_names), g.turn_limit, core_state(st, b.ids),
+                                      core_dice_of(st.dice), frames, False)
+        out = cls(g, _core_fight=core, _boundary=b)
+        out._events = list(st.events)
+        out._prefix = len(st.events)
+        return out
+
+    @classmethod
+    def from_scenario(cls, game: Game, scenario: Any, seed: int | Dice | None = None
+                      ) -> tuple[NativeFight, State]:
+        """A native fight set up by ``scenario.py`` (as ``game.new_state(seed, scenario)``),
+        and the Python State it was taken over from, before its first advance."""
+        dice = seed if isinstance(seed, Dice) else Dice(seed, game.tables.data.dice.die_sides)
+        st = State(game, dice)
+        apply_scenario(st, scenario)
+        ref = st.clone()
+        nat = cls.from_state(st)
+        return nat, ref
 
     @property
     def is_over(self) -> bool:
@@ -136,14 +226,15 @@ class NativeFight:
     @property
     def events(self) -> list[dict[str, Any]]:
         """The event log as the Python engine's dicts (built once, when first read)."""
-        n = self.core.n_events
+        n = self._prefix + self.core.n_events
         if len(self._events) < n:
-            self._events.extend(self.core.events(len(self._events)))
+            self._events.extend(self.core.events(len(self._events) - self._prefix))
         return self._events
 
     def clone(self) -> NativeFight:
         c = NativeFight(self.game, _core_fight=self.core.clone(), _boundary=self.boundary)
         c._events = list(self._events)
+        c._prefix = self._prefix
         return c
 
 
@@ -226,9 +317,15 @@ def agent_chooser(agents: list[Any]) -> Chooser:
 def differential(game: Any, seed: int, choose: Chooser, limit: int = 2000
                  ) -> tuple[Tally, Divergence | None]:
     """Play one fight through both engines with the same dice and choices; compare the
-    decision, the legal list, the new events and the result at every step."""
-    py = game.new_state(seed=seed)
-    nat = NativeFight(game, seed)
+    decision, the legal list, the context, the reasons for illegal probes, the new events
+    and the result at every step."""
+    return compare(game.new_state(seed=seed), NativeFight(game, seed), choose, limit)
+
+
+def compare(py: State, nat: NativeFight, choose: Chooser, limit: int = 2000
+            ) -> tuple[Tally, Divergence | None]:
+    """Play on from ``py`` and ``nat`` (the same fight, each engine's) with the same choices
+    (``choose`` decides on the Python state), comparing them at every decision."""
     to_core = nat.boundary.to_core
     tally = Tally(fights=1)
     seen = 0

@@ -93,18 +93,224 @@ Combat* make_fight(const Tables& t, const std::vector<Profile>& profiles, const 
     return c.release();
 }
 
+void id(const char* field, int v, int lo, int hi);
+
+// A frame from Python as ints (native_fight.frame_ints): the frame's type, then its fields in
+// fight.hpp's order, a choice as its 7 ints, a bool as 0/1, an At as its index.
+struct Ints {
+    const std::vector<int>& v;
+    std::size_t k = 0;
+    int next(const char* field, int lo, int hi) {
+        if (k >= v.size()) throw nb::value_error((std::string("frame: too short at ") + field).c_str());
+        const int x = v[k++];
+        id(field, x, lo, hi);
+        return x;
+    }
+    int any() {
+        if (k >= v.size()) throw nb::value_error("frame: too short");
+        return v[k++];
+    }
+    bool flag(const char* field) { return next(field, 0, 2) != 0; }
+};
+
+Choice choice_from(Ints& x, const Combat& c) {
+    Choice ch;
+    ch.kind = x.next("frame.choice.kind", 0, static_cast<int>(kChoiceKindNames.size()));
+    ch.maneuver = x.next("frame.choice.maneuver", kNone, c.t->n_maneuvers());
+    ch.target = x.next("frame.choice.target", kNone, c.s.n());
+    ch.location = x.next("frame.choice.location", kNone, c.t->n_locations());
+    ch.turn = x.any();
+    ch.option = x.any();
+    ch.risk = x.any();
+    return ch;
+}
+
+Frame frame_from(const std::vector<int>& v, const Combat& c) {
+    Ints x{v};
+    const int n = c.s.n(), nm = c.t->n_maneuvers(), nl = c.t->n_locations();
+    const int kind = x.next("frame type", 0, 7);
+    auto at = [&] { return static_cast<At>(x.next("at", 0, static_cast<int>(At::kHoldRisk) + 1)); };
+    switch (kind) {
+        case 0: {
+            TurnFrame f;
+            f.at = at();
+            f.asked = x.next("asked", 0, kMaxFighters + 1);
+            f.cand = x.next("cand", kNone, n);
+            return f;
+        }
+        case 1: {
+            PhaseFrame f;
+            f.i = x.next("i", 0, n);
+            f.at = at();
+            return f;
+        }
+        case 2: {
+            ReactionsFrame f;
+            f.i = x.next("i", 0, n);
+            f.what = x.next("what", 0, nm);
+            const int q = x.next("queue", 0, kMaxFighters + 1);
+            for (int k = 0; k < q; ++k) {
+                const int g = x.next("queue.fighter", 0, n);
+                f.queue.push(g, static_cast<std::uint32_t>(x.next("queue.triggers", 0, 1 << 9)));
+            }
+            f.has_follow = x.flag("has_follow");
+            f.follow_direction = x.next("follow_direction", 0, 6);
+            f.follow_hexes = x.any();
+            f.is_move = x.flag("is_move");
+            f.c = choice_from(x, c);
+            f.via = x.next("via", 0, 3);
+            f.at = at();
+            return f;
+        }
+        case 3: {
+            AttackFrame f;
+            f.a = x.next("a", 0, n);
+            f.c = choice_from(x, c);
+            f.t = x.next("t", 0, n);
+            f.via = x.next("via", 0, 3);
+            f.restrict.limb = x.next("restrict_limb", kNone, static_cast<int>(kLimbNames.size()));
+            f.restrict.location = x.next("restrict_location", kNone, nl);
+            f.at = at();
+            f.closed = x.flag("closed");
+            f.zone = x.flag("zone");
+            f.has_react = x.flag("has_react");
+            f.react = choice_from(x, c);
+            f.ra = x.next("ra", 0, c.t->dice.max_risk + 1);
+            f.rd = x.next("rd", 0, c.t->dice.max_risk + 1);
+            if (f.c.maneuver == kNone || (f.has_react && f.react.maneuver == kNone)) {
+                throw nb::value_error("frame: an attack needs its maneuvers");
+            }
+            return f;
+        }
+        case 4: {
+            HitFrame f;
+            f.src = x.next("src", 0, n);
+            f.victim = x.next("victim", 0, n);
+            f.maneuver = x.next("maneuver", 0, nm);
+            f.loc = x.next("loc", 0, nl);
+            f.dtype = x.next("dtype", 0, static_cast<int>(c.t->damage_types.size()));
+            f.margin = x.any();
+            f.kind = x.next("kind", 0, 3);
+            f.has_fixed = x.flag("has_fixed");
+            f.fixed = x.any();
+            f.has_rating = x.flag("has_rating");
+            f.rating = x.any();
+            f.weapon = x.next("weapon", kNone, static_cast<int>(c.t->weapon_ids.size()));
+            f.at = at();
+            f.level = x.next("level", 0, c.t->fatal + 1);
+            f.damage = x.any();
+            f.has_dest = x.flag("has_dest");
+            const int q = x.any(), r = x.any();
+            f.dest = checked_hex(q, r);
+            f.holder = x.next("holder", kNone, n);
+            return f;
+        }
+        case 5: {
+            FollowOnFrame f;
+            f.i = x.next("i", 0, n);
+            f.after = x.next("after", 0, nm);
+            f.blocked = x.next("blocked", kNone, nm);
+            f.blocked_arm = x.next("blocked_arm", kNone, nl);
+            f.own_hand = x.next("own_hand", kNone, 2);
+            f.attacker = x.next("attacker", kNone, n);
+            return f;
+        }
+        default: {
+            BreakHoldFrame f;
+            f.i = x.next("i", 0, n);
+            f.c = choice_from(x, c);
+            f.via = x.next("via", 0, 3);
+            f.at = at();
+            f.re = x.next("re", 0, c.t->dice.max_risk + 1);
+            f.rh = x.next("rh", 0, c.t->dice.max_risk + 1);
+            if (f.c.maneuver == kNone) throw nb::value_error("frame: a break hold needs its maneuver");
+            return f;
+        }
+    }
+}
+
+// Every id of a board from Python in range (a ValueError naming the field, never a crash).
+void check_board(const Tables& t, const State& s) {
+    const int n = s.n(), nw = static_cast<int>(t.weapon_ids.size()), nl = t.n_locations();
+    if (n < 2 || n > kMaxFighters) throw nb::value_error("state: 2..8 fighters needed");
+    if (s.radius < 1 || s.radius > 20) throw nb::value_error("state.radius: allowed 1..20");
+    for (int sd : s.sides) id("state.sides", sd, 0, n);
+    for (int i : s.order) id("state.order", i, 0, n);
+    for (const auto& f : s.fighters) {
+        for (int h : f.hands) id("fighter.hands", h, kNone, nw);
+        for (int w : f.sheathed) id("fighter.sheathed", w, 0, nw);
+        for (const auto& x : f.stuck) {
+            id("fighter.stuck.weapon", x.weapon, 0, nw);
+            id("fighter.stuck.location", x.location, 0, nl);
+        }
+        for (const auto& w : f.wounds) {
+            id("fighter.wounds.location", w.location, 0, nl);
+            id("fighter.wounds.level", w.level, 0, t.fatal + 1);
+        }
+        id("fighter.worst", f.worst, 0, t.fatal + 1);
+        id("fighter.facing", f.facing, 0, 6);
+        id("fighter.status", static_cast<int>(f.status), 0, 3);
+        id("fighter.out", static_cast<int>(f.out), 0, 3);
+    }
+    for (const auto& h : s.holds) {
+        id("hold.holder", h.holder, 0, n);
+        id("hold.held", h.held, 0, n);
+        id("hold.kind", h.kind, 0, static_cast<int>(t.hold_kinds.size()));
+        id("hold.location", h.location, kNone, nl);
+    }
+    for (const auto& d : s.dropped) id("dropped.weapon", d.weapon, 0, nw);
+}
+
+// A fight taken over from a Python State (a scenario, or any state between decisions): its
+// board (native.core_state), dice (core_dice_of) and frame stack, then advanced to the
+// pending decision (each frame's step is idempotent at a pending decision).
+Combat* fight_from(const Tables& t, const std::vector<Profile>& profiles,
+                   const std::vector<std::string>& side_names, int turn_limit, const State& board,
+                   const Dice& dice, const std::vector<std::vector<int>>& frames, bool over) {
+    std::vector<Start> starts;
+    for (const auto& f : board.fighters) starts.push_back({{f.pos.q, f.pos.r}, f.facing});
+    if (starts.size() != profiles.size() || board.sides.size() != profiles.size()) {
+        throw nb::value_error("state: one fighter and one side per profile needed");
+    }
+    check_board(t, board);
+    if (over) throw nb::value_error("state: the fight is over (nothing to take over)");
+    auto c = std::make_unique<Combat>();
+    c->t = &t;
+    auto setup = std::make_shared<Setup>();
+    setup->profiles = profiles;
+    for (const Profile& p : profiles) setup->names.push_back(p.name);
+    setup->side_names = side_names;
+    setup->turn_limit = turn_limit;
+    c->g = setup;
+    for (const Profile& p : profiles) {
+        const std::string bad = profile_problem(t, p);
+        if (!bad.empty()) throw nb::value_error(bad.c_str());
+    }
+    c->s = board;
+    c->dice = dice;
+    c->over = over;
+    if (frames.size() > Combat::kMaxFrames) throw nb::value_error("frames: too many");
+    for (const auto& v : frames) c->stack.push_back(frame_from(v, *c));
+    try {
+        c->advance();
+    } catch (const std::exception& e) {
+        throw nb::value_error(e.what());
+    }
+    return c.release();
+}
+
 void id(const char* field, int v, int lo, int hi) {
     if (v >= lo && v < hi) return;
-    throw nb::value_error((std::string("choice.") + field + ": " + std::to_string(v) + ": allowed " +
+    throw nb::value_error((std::string(field) + ": " + std::to_string(v) + ": allowed " +
                            std::to_string(lo) + ".." + std::to_string(hi - 1)).c_str());
 }
 
 Choice choice_of(const Combat& c, const ChoiceTuple& x) {
     const auto [kind, m, target, loc, turn_by, option, risk] = x;
-    id("kind", kind, 0, static_cast<int>(kChoiceKindNames.size()));
-    id("maneuver", m, kNone, c.t->n_maneuvers());
-    id("target", target, kNone, c.s.n());
-    id("location", loc, kNone, c.t->n_locations());
+    id("choice.kind", kind, 0, static_cast<int>(kChoiceKindNames.size()));
+    id("choice.maneuver", m, kNone, c.t->n_maneuvers());
+    id("choice.target", target, kNone, c.s.n());
+    id("choice.location", loc, kNone, c.t->n_locations());
     return Choice{kind, m, target, loc, turn_by, option, risk};
 }
 
@@ -314,6 +520,17 @@ void bind_fight(nb::module_& m) {
              "A fight from compiled tables and sheets, each fighter's side, the side names (empty: "
              "a duel), the arena, the turn limit, the start ((q, r), facing) of each fighter and "
              "the dice after the start was drawn; the first turn is started (Game.new_state).")
+        .def_static("from_state",
+             [](const Tables& t, const std::vector<Profile>& profiles, const std::vector<std::string>& side_names,
+                int turn_limit, const State& board, const Dice& dice, const std::vector<std::vector<int>>& frames,
+                bool over) {
+                 std::unique_ptr<Combat> c(fight_from(t, profiles, side_names, turn_limit, board, dice, frames, over));
+                 return Combat(*c);
+             },
+             nb::arg("tables"), nb::arg("profiles"), nb::arg("side_names"), nb::arg("turn_limit"), nb::arg("state"),
+             nb::arg("dice"), nb::arg("frames"), nb::arg("over"), nb::keep_alive<0, 1>(),
+             "A fight taken over from a Python State: its board, dice and frames (as ints), advanced "
+             "to the pending decision.")
         .def_prop_ro("is_over", [](const Combat& c) { return c.over; })
         .def_prop_ro("result", &result)
         .def_prop_ro("decision", &decision, "(fighter, kind, about), or None once over.")
