@@ -228,6 +228,22 @@ def test_loaded_dice_reach_the_core():
     tally, div = compare(py, nat, random_chooser(1), limit=60)
     assert div is None, str(div)
     assert tally.situations["risk:attack"] + tally.situations["event:turn_start"] > 0
+    # too few faces: both engines fail alike, with the same message
+    nat, _ = NativeFight.from_scenario(g, SCENARIOS[0], LoadedDice([6, 6]))
+    py = g.new_state(LoadedDice([6, 6]), scenario=SCENARIOS[0])
+    attack = next(c for c in py.legal_choices() if c.maneuver == "Punch")
+
+    def pick(x):  # the Punch, else the most dice risked, else the first choice
+        legal = x.legal_choices()
+        return attack if attack in legal else legal[-1] if x.decision.kind == "risk" else legal[0]
+
+    with pytest.raises(RuntimeError, match="ran out after 2 faces") as python:
+        for _ in range(50):
+            py.apply(pick(py))
+    with pytest.raises(RuntimeError) as native:
+        for _ in range(50):
+            nat.apply(pick(nat))
+    assert str(native.value) == str(python.value)
 
 
 def test_a_bad_frame_is_a_value_error():

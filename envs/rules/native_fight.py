@@ -219,6 +219,8 @@ class NativeFight:
         try:
             self.core.apply(x)
         except ValueError as e:
+            if str(e).startswith("LoadedDice ran out"):  # as the Python LoadedDice fails
+                raise RuntimeError(str(e)) from None
             if str(e) not in ("not legal now", "the fight is over"):
                 raise
             raise IllegalChoice(c, self.why_illegal(c) or "not legal now") from None
