@@ -14,8 +14,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import _core
 from . import hexgrid as hx
+from ._core import defence_options as _core_defence_options
+from ._core import explain as _core_explain
+from ._core import maneuver_choices as _core_choices
+from ._core import reason_names
 from .model import Choice
 from .native import Ids, compile_tables, core_state, core_window
 from .weapons import HAND_NAMES
@@ -102,7 +105,7 @@ TEMPLATES: dict[str, str] = {
     "NotPossible": "{m}: not possible now",
 }
 
-CODE_NAMES: tuple[str, ...] = tuple(_core.reason_names())
+CODE_NAMES: tuple[str, ...] = tuple(reason_names())
 _OUT = ("in", "unconscious", "dead")  # state.hpp Out
 _LIMBS = ("arm", "leg", "head")  # tables.hpp kLimbNames
 
@@ -226,12 +229,12 @@ class NativeView:
         self.names = [f.name for f in s.fighters]
 
     def choices(self) -> list[Choice]:
-        return to_choices(self.s.t, _core.maneuver_choices(self.ct, self.cs, self.cw))
+        return to_choices(self.s.t, _core_choices(self.ct, self.cs, self.cw))
 
     def reason(self, c: Choice) -> tuple[int, ...] | None:
         """The core's reason (code, maneuver, a0..a4) for maneuver choice ``c`` of a known
         maneuver."""
-        return _core.explain(self.ct, self.cs, self.cw, choice_ids(self.ids, len(self.names), c))
+        return _core_explain(self.ct, self.cs, self.cw, choice_ids(self.ids, len(self.names), c))
 
     def maneuver_reason(self, c: Choice) -> str:
         """The window part of ``legality.explain``: ``c`` is a maneuver choice."""
@@ -273,7 +276,7 @@ def defence_options(s: Any, y: int, x: int, attack: str, restrict: str | None = 
     ids = ids or Ids(s.t)
     limb = _LIMBS.index(restrict) if restrict in _LIMBS else -1
     loc = ids.location[restrict] if restrict is not None and limb < 0 else -1
-    got = _core.defence_options(compile_tables(s.t), core_state(s, ids), y, x,
+    got = _core_defence_options(compile_tables(s.t), core_state(s, ids), y, x,
                                 ids.maneuver[attack], limb, loc, ap)
     names = tuple(s.t.maneuvers)
     return tuple(names[m] for m in got)
