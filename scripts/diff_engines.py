@@ -6,6 +6,7 @@ decide on the Python state; the same choice goes to the core), the rest by seede
 
     python scripts/diff_engines.py --fights 10000            # the issue's gate
     python scripts/diff_engines.py --fights 500 --pairings chu-boris two_vs_two
+    python scripts/diff_engines.py --fights 1000 --rules my_variant.toml
 
 Prints fights, decisions, events compared, seconds and the situations met; on a divergence,
 the first one (pairing, seed, decision index, both sides' events) and exit status 1.
@@ -44,11 +45,12 @@ def play(game, pairing: str, seed: int):
     return differential(game, seed, random_chooser(seed))
 
 
-def sweep(names: list[str], fights: int, first_seed: int) -> tuple[Tally, str | None, float]:
+def sweep(names: list[str], fights: int, first_seed: int, rules: Path | None = None
+          ) -> tuple[Tally, str | None, float]:
     total = Tally()
     t0 = time.perf_counter()
     per = -(-fights // len(names))
-    games = {n: make_game(n) for n in names}
+    games = {n: make_game(n, rules) for n in names}
     for k in range(per):
         for n in names:
             if total.fights >= fights:
@@ -77,6 +79,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pairings", nargs="*", default=None,
                     help=f"pairings or scenes (default all {len(pairings())})")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
+    ap.add_argument("--rules", type=Path, default=None,
+                    help="a rules override file (TOML) for every fight, e.g. a variant")
     ap.add_argument("--out", type=Path, default=None, help="also write the figures as JSON")
     a = ap.parse_args(argv)
     names = a.pairings or pairings()
@@ -85,7 +89,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"diff_engines: --pairings {bad} / --fights {a.fights}: allowed {pairings()}, "
               "fights >= 1", file=sys.stderr)
         return 2
-    total, div, secs = sweep(names, a.fights, a.seed)
+    if a.rules is not None and not a.rules.is_file():
+        print(f"diff_engines: --rules {str(a.rules)!r}: no such file", file=sys.stderr)
+        return 2
+    total, div, secs = sweep(names, a.fights, a.seed, a.rules)
     print(f"fights {total.fights}  decisions {total.decisions}  events {total.events}  "
           f"pairings {len(names)}  seconds {secs:.1f}  divergences {0 if div is None else 1}")
     print("situations: " + ", ".join(f"{k} {v}" for k, v in sorted(total.situations.items())))

@@ -379,10 +379,10 @@ def pairings() -> list[str]:
     return out + list(SCENES)
 
 
-def make_game(pairing: str) -> Any:
-    """The Game of a pairing name (``pairings()``)."""
+def make_game(pairing: str, rules: Any = None) -> Any:
+    """The Game of a pairing name (``pairings()``), with optional rule overrides."""
     if pairing in SCENES:
-        return Game.from_scene(pairing)
+        return Game.from_scene(pairing, rules=rules)
     a, b = pairing.split("-")
-    return Game.create([a, b])
+    return Game.create([a, b], rules=rules)
 
