@@ -401,3 +401,17 @@ def test_a_two_handed_weapon_is_readied_into_two_empty_hands() -> None:
     c = Choice("maneuver", "Ready weapon", None, None, 0, spear)
     assert _hand_built([], Window("action", 0), c, _armed(("sword", None), ("spear",))) == \
         "Ready weapon: the spear needs 2 empty hand(s)"
+
+
+def test_the_list_into_a_buffer_is_the_same_list() -> None:
+    """maneuver_choices_into writes the rows maneuver_choices returns; a buffer too small
+    gets nothing written and minus the rows it needs."""
+    ct, cs, cw, _ = _native()
+    rows = _core.maneuver_choices(ct, cs, cw)
+    assert len(rows) > 10
+    buf = np.full((len(rows) + 3, 5), 77, np.int32)
+    assert _core.maneuver_choices_into(ct, cs, cw, buf) == len(rows)
+    assert (buf[:len(rows)] == rows).all() and (buf[len(rows):] == 77).all()
+    small = np.full((len(rows) - 1, 5), 77, np.int32)
+    assert _core.maneuver_choices_into(ct, cs, cw, small) == -len(rows)
+    assert (small == 77).all()

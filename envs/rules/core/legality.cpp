@@ -93,7 +93,7 @@ Reason window_reason(const Fight& x, int m, const Window& w, const Hold* hold_on
 // The limb of the target that stays locked while `after` is followed up (§3, aom322e,
 // aom3145: the limb whose attack `blocked` was blocked; a weapon attack's: the weapon arm).
 Locked locked_limb(const Tables& t, int after, int blocked, int blocked_arm) {
-    if (blocked != kNone && t.follow_on_defence[static_cast<Z>(after)] == 0) {
+    if (after != kNone && blocked != kNone && t.follow_on_defence[static_cast<Z>(after)] == 0) {
         const Maneuver& b = t.maneuvers[static_cast<Z>(blocked)];
         if (b.weapon != kNone && blocked_arm != kNone) return {kNone, blocked_arm};
         return {b.limb, kNone};
