@@ -128,10 +128,15 @@ class NativeDuelVectorEnv(VectorEnv):
             raise ValueError(f"actions: ids allowed 0..{self.catalogue.n - 1}, got "
                              f"{int(a.min())}..{int(a.max())}")
         b = self._buf
+        n, size, m = self.num_envs, self.encoder.size, self.catalogue.n
+        # fresh output arrays the core writes in full: nothing returned is shared with a later step
+        b.update(obs=np.empty((n, size), np.float32), mask=np.empty((n, m), np.int8),
+                 reward=np.empty(n, np.float32), terminated=np.empty(n, np.uint8),
+                 truncated=np.empty(n, np.uint8))
         self.core.step(np.ascontiguousarray(a, dtype=np.int64), **b)
         self._illegal_total += int((b["illegal"] >= 0).sum())
-        return (self._obs(b["obs"]), b["reward"].copy(), b["terminated"].astype(bool),
-                b["truncated"].astype(bool), self._infos())
+        obs = b["obs"] if self.flat else {k: b["obs"][:, s] for k, s in self.encoder.slices}
+        return obs, b["reward"], b["terminated"].view(bool), b["truncated"].view(bool), self._infos()
 
     def action_masks(self) -> np.ndarray:
         """The N exact masks (bool) of the current decisions."""
@@ -151,7 +156,7 @@ class NativeDuelVectorEnv(VectorEnv):
 
     def _infos(self) -> dict[str, Any]:
         b = self._buf
-        infos: dict[str, Any] = {"action_mask": b["mask"].copy(), "side": b["side"].copy(),
+        infos: dict[str, Any] = {"action_mask": b["mask"], "side": b["side"].copy(),
                                  "illegal": b["illegal"].copy()}
         done = b["has_final"].astype(bool)
         if done.any():

@@ -168,7 +168,8 @@ void DuelVector::step(const std::int64_t* actions, const VectorBuffers& b) {
         b.illegal[k] = kNone;
         b.outcome[k] = 0;
         if (a < 0 || a >= cat_.n) throw std::out_of_range("action outside the catalogue");
-        if (mask[a] == 0) {  // rejected: the fight unchanged (FightEnv._reject)
+        const bool legal = std::find(s.legal.begin(), s.legal.end(), a) != s.legal.end();
+        if (!legal) {  // rejected: the fight unchanged (FightEnv._reject)
             ++s.streak;
             ++s.illegal;
             b.illegal[k] = static_cast<std::int32_t>(a);

@@ -47,7 +47,7 @@ struct Slot {
 // The caller's buffers (numpy arrays, C-contiguous), one row per slot.
 struct VectorBuffers {
     float* obs = nullptr;        // n x size
-    std::int8_t* mask = nullptr; // n x catalogue
+    std::int8_t* mask = nullptr; // n x catalogue (written, never read: legality is the slot's own)
     float* reward = nullptr;     // n
     std::uint8_t* terminated = nullptr, *truncated = nullptr;  // n
     float* final_obs = nullptr;  // n x size: the last observation of an episode that ended
