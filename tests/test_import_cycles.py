@@ -31,6 +31,11 @@ PENDING: dict[tuple[str, str], str] = {
 }
 
 
+#: compiled modules of the package (built from envs/rules/core, importing nothing of it):
+#: ``from . import _core`` imports that submodule, not the package's ``__init__``
+EXTENSIONS = {"hexdojo.envs.rules._core"}
+
+
 def modules() -> dict[str, Path]:
     return {module_name(p): p for top in ("agents", "envs") for p in (ROOT / top).rglob("*.py")}
 
@@ -42,7 +47,8 @@ def graph() -> dict[str, dict[str, int]]:
     for name, path in mods.items():
         found = imported(path, type_checking=False)
         # `from pkg import sub` imports the submodule: no edge to the package itself
-        via_sub = {(line, t.rsplit(".", 1)[0]) for line, t in found if t in mods and "." in t}
+        via_sub = {(line, t.rsplit(".", 1)[0]) for line, t in found
+                   if (t in mods or t in EXTENSIONS) and "." in t}
         edges: dict[str, int] = {}
         for line, target in found:
             if target in mods and target != name and (line, target) not in via_sub:

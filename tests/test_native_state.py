@@ -238,3 +238,34 @@ def test_events_can_be_reset_as_the_rules_tests_do(native):
     s.apply(attack("Martial Strike"))
     types = [e["type"] for e in s.events]
     assert types and types[0] != "turn_starts"
+
+
+def test_loaded_dice_stay_in_step_and_run_out_as_in_python(monkeypatch):
+    """§1.3 with scripted faces: the test's LoadedDice count what the core rolled
+    (``dice.used``), faces pushed later reach the core, and running out is the dice's own
+    RuntimeError, as in the Python engine."""
+    seen = {}
+    for engine in ("python", "native"):
+        monkeypatch.setenv("HEXDOJO_ENGINE", engine)
+        s, dice = duel(fighter("A", ma=10, CO=6), fighter("B", ma=4), [4, 3])
+        s.apply(attack("Martial Strike"))
+        used = dice.used
+        with pytest.raises(RuntimeError, match="LoadedDice ran out after 2 faces"):
+            while s.decision is not None:
+                s.apply(s.legal_choices()[-1])
+        s2, dice2 = duel(fighter("A", ma=10, CO=6), fighter("B", ma=4), [4, 3])
+        dice2.push(*[2] * 30)
+        strike(s2, "Martial Strike", ra=2, rd=2)
+        seen[engine] = (used, dice.used, dice2.used, list(s2.events))
+    assert seen["native"] == seen["python"] and seen["python"][2] > 2
+
+
+def test_check_over_and_knock_out_run_in_the_core(native):
+    """§5.30: a fighter knocked out ends the fight when one side is left (check_over);
+    his hold ends with him (§1.18)."""
+    s, _ = duel(fighter("A"), fighter("B"), [3] * 10, pos_b=(0, 0),
+                holds=[{"holder": 1, "held": 0, "kind": "arm", "location": "R Arm"}])
+    s.knock_out(1, "unconscious")
+    assert s.fighters[1].out == "unconscious" and s.fighters[1].ap == 0 and s.holds == []
+    assert s.check_over() and s.winner == 0 and s.is_over
+    assert s.events[-1]["type"] == "fight_ends"

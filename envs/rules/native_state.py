@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import _core
+from .dice import LoadedDice
 from .events import render_event
 from .legality import Window
 from .model import Choice, Decision, FighterState, Hold
@@ -171,24 +172,41 @@ class _Top:
 class NativeState:
     """A fight run by the core with ``state.State``'s public API (see the module docstring)."""
 
-    def __init__(self, game: Game, fight: NativeFight) -> None:
+    def __init__(self, game: Game, fight: NativeFight, loaded: LoadedDice | None = None) -> None:
         self.game, self.t, self._nf = game, game.tables, fight
         self.fighters = [NativeFighter(self, k, p) for k, p in enumerate(game.profiles)]
         self._events: list[dict[str, Any]] = []
         self._taken = 0  # core events already in _events (or dropped by a write)
+        #: a test's loaded dice: kept in step with the core's (``dice.used``, faces pushed later)
+        self._loaded, self._handed = loaded, -1 if loaded is None else len(loaded.script)
         self._forget()
+        self._sync_dice()
 
     @classmethod
     def new(cls, game: Game, seed: Any = None, scenario: Mapping[str, Any] | None = None
             ) -> NativeState:
         """``Game.new_state`` on the core: a fresh fight, or a scenario's (built by
         ``scenario.py`` on a Python State, then taken over with its dice)."""
-        if scenario is None:
-            return cls(game, NativeFight(game, seed))
-        nf, ref = NativeFight.from_scenario(game, scenario, seed)
-        out = cls(game, nf)
+        loaded = seed if isinstance(seed, LoadedDice) else None
+        with _dice_errors(loaded):
+            if scenario is None:
+                return cls(game, NativeFight(game, seed), loaded)
+            nf, ref = NativeFight.from_scenario(game, scenario, seed)
+        out = cls(game, nf, loaded)
         out._events = list(ref.events)
         return out
+
+    def _sync_dice(self) -> None:
+        """The loaded dice's position where the core's dice stand (tests read ``used``)."""
+        if self._loaded is not None:
+            self._loaded._pos = self._nf.core.dice.pos
+
+    def _hand_dice(self) -> None:
+        """Faces a test pushed onto its loaded dice since the core took them: hand over again."""
+        d = self._loaded
+        if d is not None and len(d.script) != self._handed:
+            _core.fight_set_dice(self._nf.core, core_dice_of(d))
+            self._handed = len(d.script)
 
     # ------------------------------------------------------------------ caches
     def _forget(self) -> None:
@@ -260,12 +278,28 @@ class NativeState:
             k = p[1].index(choice)
         except ValueError:
             raise IllegalChoice(choice, self._nf.why_illegal(choice) or "not legal now") from None
+        self._hand_dice()
         self._forget()
-        self._nf.core.apply_index(k)
+        try:
+            with _dice_errors(self._loaded):
+                self._nf.core.apply_index(k)
+        finally:
+            self._sync_dice()
+
+    def check_over(self) -> bool:
+        """State.check_over (§5.30), by the core."""
+        self._forget()
+        return _core.fight_check_over(self._nf.core)
+
+    def knock_out(self, i: int, how: str) -> None:
+        """State.knock_out (§5.30), by the core (his hold ends, §1.18)."""
+        self._forget()
+        _core.fight_knock_out(self._nf.core, i, _OUT_NAMES.index(how))
 
     def clone(self) -> NativeState:
         c = NativeState.__new__(NativeState)
         c.game, c.t, c._nf = self.game, self.t, self._nf.clone()
+        c._loaded, c._handed = None, -1  # the clone's dice are the core's copy
         c.fighters = [NativeFighter(c, k, f.p) for k, f in enumerate(self.fighters)]
         for a, b in zip(c.fighters, self.fighters, strict=True):
             a.name = b.name
@@ -336,13 +370,16 @@ class NativeState:
 
     @property
     def dice(self) -> Any:
-        """A copy of the core's dice (``_core.Dice``); setting Python dice (a search
-        agent's determinised clone, loaded dice) hands them to the core from now on."""
-        return self._nf.core.dice
+        """A test's loaded dice (kept in step with the core's), else a copy of the core's
+        dice (``_core.Dice``); setting Python dice (a search agent's determinised clone,
+        loaded dice) hands them to the core from now on."""
+        return self._nf.core.dice if self._loaded is None else self._loaded
 
     @dice.setter
     def dice(self, d: Any) -> None:
         _core.fight_set_dice(self._nf.core, core_dice_of(d))
+        self._loaded = d if isinstance(d, LoadedDice) else None
+        self._handed = -1 if self._loaded is None else len(self._loaded.script)
 
     @property
     def window(self) -> Window | None:
@@ -369,6 +406,25 @@ class NativeState:
     spec_basic = State.spec_basic
     pay = State.pay
     lose_ap = State.lose_ap
+
+
+class _dice_errors:  # noqa: N801 (a context manager, named for what it does)
+    """The core's "LoadedDice ran out" as the Python dice raise it: a test's LoadedDice its
+    RuntimeError, OpenSpiel's chance dice (envs/spiel.py) their NeedDie."""
+
+    def __init__(self, loaded: LoadedDice | None) -> None:
+        self.loaded = loaded
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, e: Any, tb: Any) -> bool:
+        if kind not in (ValueError, RuntimeError) or not str(e).startswith("LoadedDice ran out"):
+            return False
+        if self.loaded is not None:
+            self.loaded._pos = len(self.loaded.script)
+            self.loaded.die()  # raises the dice's own error
+        raise RuntimeError(str(e)) from None
 
 
 def window_of(t: Any, w: Any) -> Window:

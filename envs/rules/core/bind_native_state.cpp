@@ -81,6 +81,14 @@ void bind_native_state(nb::module_& m) {
           "order) with a checked one; the pending decision stays as listed (state.py's too).");
     m.def("fight_set_dice", [](Combat& c, const Dice& d) { c.dice = d; }, nb::arg("fight"), nb::arg("dice"),
           "Give a native fight other dice from now on (a search agent's determinised clone).");
+    m.def("fight_check_over", [](Combat& c) { return c.check_over(); }, nb::arg("fight"),
+          "State.check_over (§5.30): end the fight when one side is left standing.");
+    m.def("fight_knock_out", [](Combat& c, int i, int how) {
+              in_range("knock_out.fighter", i, 0, c.s.n());
+              in_range("knock_out.how", how, 1, 3);
+              c.knock_out(i, how);
+          }, nb::arg("fight"), nb::arg("i"), nb::arg("how"),
+          "State.knock_out (§5.30): fighter i out (1 unconscious, 2 dead), his hold ended (§1.18).");
     m.def("fight_phasing", &phasing, nb::arg("fight"),
           "The fighter whose phase is running (the topmost phase frame), -1 when none.");
 }
