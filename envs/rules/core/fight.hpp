@@ -217,6 +217,9 @@ public:
     ChoiceList choices;
     bool has_window = false;  // the pending decision's window (Frame.window), if any
     Window window;
+    // false: log() hands out a scratch record and nothing is kept (the vector env and the
+    // single env's fast path read no events); copied with the fight
+    bool record_events = true;
     const std::vector<Choice>& legal() const {
         static const std::vector<Choice> none;
         return has_pending && choices.p ? *choices.p : none;
@@ -239,6 +242,7 @@ public:
         choices = o.choices;
         has_window = o.has_window;
         window = o.window;
+        record_events = o.record_events;
         return *this;
     }
 

@@ -124,7 +124,12 @@ void Combat::apply(const Choice& ch) {
 
 // ======================================================================= helpers (state.py)
 Event& Combat::log(const char* type, std::string rule) {
-    Event& e = events.push();
+    thread_local Event scratch;  // the record nobody keeps (record_events off): its buffers reused
+    if (!record_events) {
+        scratch.fields.clear();
+        scratch.rolls.clear();
+    }
+    Event& e = record_events ? events.push() : scratch;
     e.type = type;
     e.turn = s.turn;
     e.rule = std::move(rule);
