@@ -36,9 +36,17 @@ import numpy as np
 
 from hexdojo.envs.rules import Choice, Game, State
 
-from .boundary import DEFAULT_ILLEGAL_LIMIT, ILLEGAL_REASONS, RESULT_REASONS, check_options
+from .boundary import (
+    DEFAULT_ILLEGAL_LIMIT,
+    ILLEGAL_REASONS,
+    RESULT_REASONS,
+    check_action,
+    check_options,
+    result_info,
+)
 from .catalogue import Catalogue, catalogue_for, resolve_armed
 from .fight_env import FightEnv, Policy
+from .native_duel import FastDuel, fixed_start
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .opponents import resolve_opponent
 
@@ -212,12 +220,22 @@ class DuelEnv(FightEnv):
     | ``illegal_limit`` | 100 | 100 | truncate after that many rejections in a row (None: never) |
     | ``render_mode`` | None | None | "ansi", "human" (prints the ANSI board) or "rgb_array" |
     | ``armed`` | None | None | armed catalogue + observation; None: if a fighter is armed (v2: True) |
+    | ``native`` | None | None | step in the native core (the random opponent only); None: when it can |
 
     ``scene`` (``docs/scenes.md``) sets where the two start (``"duel_1"``/``"duel_3"``: one
     or three hexes apart; ``"ambush"``: the second in the first's rear hex, behind his
     back), the arena radius, the turn limit (``turn_limit`` still replaces it) and rule
     overrides; ``fighters`` take its two places (pass ``fighters=None`` for the scene's
     own, e.g. Boris ambushed by Chu). ``scene="duel_2"`` is exactly the default set-up.
+
+    ``native`` (issue 15's fast path, ``envs/native_duel.py``): against the random opponent
+    and a start that rolls no dice, ``step()`` is one call into the native core (the agent's
+    choice, the opponent's, the observation and the mask); ``env.fight`` is then a
+    ``NativeState`` over a copy of the core's fight, built when read. Same rules, spaces,
+    rewards and illegal-action policy; the random opponent draws from the core's generator
+    (seeded from ``np_random``), so a seed plays other (equally distributed) fights than
+    with ``native=False``, the Python engine's path. ``native=True`` where the fast path
+    cannot run is refused in one line.
 
     ``DuelEnv(...)`` itself has Duel-v0's defaults; ``gymnasium.make("hexdojo/Duel-v1")``
     passes ``hexdojo.envs.DUEL_V1_DEFAULTS`` and ``"hexdojo/Duel-v2"``
@@ -260,6 +278,7 @@ class DuelEnv(FightEnv):
         observation_scale: str = "raw",
         scene: str | Path | Mapping[str, Any] | None = None,
         armed: bool | None = None,
+        native: bool | None = None,
     ) -> None:
         self._setup(strict, illegal_penalty, illegal_limit, render_mode)
         if agent_side not in (None, 0, 1):
@@ -283,11 +302,82 @@ class DuelEnv(FightEnv):
         self._choices: tuple[Choice, ...] = self.catalogue.choices_for(0)
         self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
         self._flat = np.zeros(self.encoder.size, dtype=np.float32)
+        self._fast = self._fast_path(native)
+
+    def _fast_path(self, native: bool | None) -> FastDuel | None:
+        """The native fast path where it can run (the random opponent, a fixed start)."""
+        if native not in (None, True, False):
+            raise ValueError(f"native {native!r}: allowed None (when possible), True or False")
+        why = ("an opponent other than random" if self._opponent_policy is not None else
+               "a start that rolls dice" if not fixed_start(self.game) else None)
+        if native is True and why is not None:
+            raise ValueError(f"native=True: the fast path plays the random opponent from a "
+                             f"fixed start, not {why}; pass native=None or False")
+        if native is False or why is not None:
+            return None
+        return FastDuel(self, events=True)
+
+    # ------------------------------------------------------------------ env.fight
+    _fast: FastDuel | None = None
+    _fight_stale = False
+
+    @property
+    def fight(self) -> State | None:
+        """The fight (on the fast path: a ``NativeState`` copy of the core's, built when read)."""
+        if self._fight_stale and self._fast is not None:
+            self._fight, self._fight_stale = self._fast.state(), False
+        return self._fight
+
+    @fight.setter
+    def fight(self, st: State | None) -> None:
+        self._fight, self._fight_stale = st, False
 
     @property
     def reason_names(self) -> dict[str, tuple[str, ...]]:
         """The readable text of ``info``'s codes (``boundary``'s tables)."""
         return {"result.reason": RESULT_REASONS, "illegal_reason": ILLEGAL_REASONS}
+
+    # ------------------------------------------------------------------ the fast path
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[Any, dict[str, Any]]:
+        """``FightEnv.reset``; on the fast path the core starts the fight (the side drawn
+        from ``np_random`` first, then the core's seed)."""
+        if self._fast is None:
+            return super().reset(seed=seed, options=options)
+        gym.Env.reset(self, seed=seed)
+        key, place = self._place(options)
+        self._flat, self._mask = self._fast.reset(int(self.np_random.integers(2**63 - 1)),
+                                                  self.side)
+        self._fight_stale = True
+        self._illegal = self._streak = self._log_from = 0
+        if self.render_mode == "human":
+            self.render()
+        return self._as_obs(self._flat), {"action_mask": self._mask, key: place}
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """``FightEnv.step``; on the fast path one call into the core for a legal action."""
+        if self._fast is None:
+            return super().step(action)
+        if self._fight is None and not self._fight_stale:
+            raise RuntimeError("call reset() before step()")
+        a = check_action(action, self.catalogue.n)
+        if not self._mask[a]:
+            return self._reject(a)
+        self._streak = 0
+        if self.render_mode is not None:
+            self._log_from = self._fast.n_events()
+        self._flat, self._mask, outcome, terminated = self._fast.step(a)
+        self._fight_stale = True
+        reward = float(outcome) + (self.shaping * self._fast.delta() if self.shaping else 0.0)
+        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
+        if terminated:
+            info["result"] = result_info(self._fast.result())
+        if self.render_mode == "human":
+            self.render()
+        return self._as_obs(self._flat), reward, terminated, False, info
+
+    def _as_obs(self, flat: np.ndarray) -> Any:
+        return flat if self.flat_observation else self.encoder.to_dict(flat)
 
     # ------------------------------------------------------------------ FightEnv's hooks
     def _place(self, options: dict[str, Any] | None) -> tuple[str, int]:

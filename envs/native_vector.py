@@ -29,33 +29,11 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from hexdojo.envs.rules import Dice, Game, _core
-from hexdojo.envs.rules.native import _profile, compile_tables, core_dice, core_state
-from hexdojo.envs.rules.state import State
-
 from .duel import DuelEnv
-from .native_observation import native_layout
+from .native_duel import fixed_start, make_vector, unstarted_fight
+from .native_duel import pcg64 as _pcg64
 
-_SEED_MASK = (1 << 64) - 1
-
-
-def _pcg64(seed: int) -> _core.Pcg64:
-    """numpy's PCG64 for ``seed`` (through its SeedSequence), as the core's generator."""
-    st = np.random.PCG64(seed).state
-    g = _core.Pcg64()
-    s, inc = st["state"]["state"], st["state"]["inc"]
-    g.set((s >> 64, s & _SEED_MASK), (inc >> 64, inc & _SEED_MASK))
-    return g
-
-
-def unstarted_fight(game: Game) -> _core.Fight:
-    """A native fight of ``game`` set up at its start and not started (no turn, no dice
-    rolled): the prototype every episode of the vector env copies before its first turn."""
-    board = State(game, Dice(0))  # the start, before Game.new_state pushes the first turn
-    ct = compile_tables(game.tables)
-    return _core.Fight.from_state(ct, [_profile(ct, p) for p in game.profiles],
-                                  list(game.side_names), game.turn_limit, core_state(board),
-                                  core_dice(0), [], False)
+__all__ = ["NativeDuelVectorEnv", "is_native", "unstarted_fight"]
 
 
 class NativeDuelVectorEnv(VectorEnv):
@@ -74,7 +52,7 @@ class NativeDuelVectorEnv(VectorEnv):
                 raise ValueError(f"{bad}={kwargs[bad]!r}: not available in the native vector env")
         single = DuelEnv(**kwargs)  # the arguments' checks, the game, catalogue and spaces
         game = single.game
-        if game.scene is not None and not isinstance(game.scene.start.distance, int):
+        if not fixed_start(game):
             raise ValueError(f"scene {game.scene.name!r}: its start distance is drawn with the "
                              "fight's dice; the native vector env takes fixed starts only")
         self.num_envs = int(num_envs)
@@ -85,16 +63,8 @@ class NativeDuelVectorEnv(VectorEnv):
         self.single_action_space = single.action_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.core = make_vector(single, self.num_envs, autoreset=True, events=False)
         enc = self.encoder
-        tables = compile_tables(game.tables)
-        opt = _core.VectorOptions()
-        opt.side = -1 if single.agent_side is None else single.agent_side
-        opt.shaping, opt.illegal_penalty = single.shaping, single.illegal_penalty
-        opt.illegal_limit = -1 if single.illegal_limit is None else single.illegal_limit
-        opt.unit = single.observation_scale == "unit"
-        self.core = _core.DuelVector(unstarted_fight(game), _core.Catalogue(tables, single.armed),
-                                     native_layout(enc), enc.unit_factor.tolist(), opt,
-                                     self.num_envs)
         n, size, m = self.num_envs, enc.size, self.catalogue.n
         self._buf = {"obs": np.zeros((n, size), np.float32), "mask": np.zeros((n, m), np.int8),
                      "reward": np.zeros(n, np.float32), "terminated": np.zeros(n, np.uint8),

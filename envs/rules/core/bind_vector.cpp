@@ -85,7 +85,9 @@ void bind_vector(nb::module_& m) {
         .def_rw("shaping", &VectorOptions::shaping)
         .def_rw("illegal_penalty", &VectorOptions::illegal_penalty)
         .def_rw("illegal_limit", &VectorOptions::illegal_limit)
-        .def_rw("unit", &VectorOptions::unit);
+        .def_rw("unit", &VectorOptions::unit)
+        .def_rw("autoreset", &VectorOptions::autoreset)
+        .def_rw("events", &VectorOptions::events);
     nb::class_<DuelVector>(m, "DuelVector", "N native duels against random play (vector_env.hpp).")
         .def("__init__", [](DuelVector* self, const Combat& proto, const Catalogue& cat,
                             const ObsLayout& lay, std::vector<float> unit, VectorOptions opt, int n) {
@@ -99,6 +101,18 @@ void bind_vector(nb::module_& m) {
              nb::arg("options"), nb::arg("n"), nb::keep_alive<1, 2>())
         .def_prop_ro("n", &DuelVector::n)
         .def_prop_ro("episodes", &DuelVector::episodes)
+        .def_prop_rw("side", &DuelVector::side, [](DuelVector& v, int side) {
+            if (side < kNone || side > 1) throw nb::value_error("side: allowed -1, 0, 1");
+            v.set_side(side);
+        }, "The agent's fighter of the episodes started from now on (-1: drawn each episode).")
+        .def("delta", [](DuelVector& v, int k) {
+            if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
+            return v.slot(k).delta;
+        }, nb::arg("slot"), "Slot k's last step: wound levels inflicted - taken (shaping's unit).")
+        .def("n_events", [](DuelVector& v, int k) {
+            if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
+            return v.slot(k).fight.events.size();
+        }, nb::arg("slot"), "Events in slot k's fight so far (kept only with options.events).")
         .def("reset", [](DuelVector& v, const std::vector<Pcg64>& rngs, F32 obs, I8 mask,
                          F32 reward, U8 terminated, U8 truncated, F32 final_obs, U8 has_final,
                          I32 side, I32 illegal, I32 outcome) {

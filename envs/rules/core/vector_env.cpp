@@ -98,6 +98,7 @@ DuelVector::DuelVector(const Combat& proto, Catalogue cat, ObsLayout layout,
     : proto_(proto), t_(proto.t), cat_(std::move(cat)), lay_(std::move(layout)),
       unit_(std::move(unit_factor)), opt_(opt), slots_(static_cast<std::size_t>(n)) {
     if (proto_.s.n() != 2) throw std::invalid_argument("a vector of duels: two fighters");
+    proto_.record_events = opt_.events;  // every episode's copy inherits it
     if (static_cast<int>(unit_.size()) != lay_.size) {
         throw std::invalid_argument("unit_factor: one factor per observation number");
     }
@@ -172,6 +173,7 @@ void DuelVector::step(const std::int64_t* actions, const VectorBuffers& b) {
         if (!legal) {  // rejected: the fight unchanged (FightEnv._reject)
             ++s.streak;
             ++s.illegal;
+            s.delta = 0;
             b.illegal[k] = static_cast<std::int32_t>(a);
             b.reward[k] = opt_.illegal_penalty;
             if (opt_.illegal_limit != kNone && s.streak >= opt_.illegal_limit) b.truncated[k] = 1;
@@ -181,7 +183,8 @@ void DuelVector::step(const std::int64_t* actions, const VectorBuffers& b) {
             const int inflicted = wound_total(s.fight, 1 - me), taken = wound_total(s.fight, me);
             s.fight.apply(choice_for(cat_, *t_, static_cast<int>(a), me));
             run_opponent(s);
-            float r = opt_.shaping == 0.0F ? 0.0F : shaping_term(s, inflicted, taken);
+            s.delta = (wound_total(s.fight, 1 - me) - inflicted) - (wound_total(s.fight, me) - taken);
+            float r = opt_.shaping * static_cast<float>(s.delta);
             if (s.fight.over) {
                 b.terminated[k] = 1;
                 const int w = s.fight.result.winner;
@@ -190,7 +193,7 @@ void DuelVector::step(const std::int64_t* actions, const VectorBuffers& b) {
             }
             b.reward[k] = r;
         }
-        if (b.terminated[k] != 0 || b.truncated[k] != 0) {
+        if (opt_.autoreset && (b.terminated[k] != 0 || b.truncated[k] != 0)) {
             observe(s, b.final_obs + static_cast<std::ptrdiff_t>(k) * lay_.size, mask);
             b.has_final[k] = 1;
             start_episode(s);
@@ -198,13 +201,6 @@ void DuelVector::step(const std::int64_t* actions, const VectorBuffers& b) {
         observe(s, obs, mask);
         b.side[k] = s.side;
     }
-}
-
-float DuelVector::shaping_term(const Slot& s, int inflicted_before, int taken_before) const {
-    const int me = s.side;
-    const int inflicted = wound_total(s.fight, 1 - me) - inflicted_before;
-    const int taken = wound_total(s.fight, me) - taken_before;
-    return opt_.shaping * static_cast<float>(inflicted - taken);
 }
 
 }  // namespace hexdojo

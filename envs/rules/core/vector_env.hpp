@@ -33,6 +33,9 @@ struct VectorOptions {
     float illegal_penalty = 0.0F;
     int illegal_limit = 100;   // kNone: never truncate
     bool unit = true;          // the "unit" scaling (Duel-v1), else raw (Duel-v0)
+    bool autoreset = true;     // false (the single env's fast path): an ended episode stays
+                               // ended, observed with an empty mask, until reset()
+    bool events = false;       // keep the fights' event logs (the single env's render, env.fight)
 };
 
 struct Slot {
@@ -41,6 +44,7 @@ struct Slot {
     int side = 0;
     int streak = 0;            // rejected actions in a row
     int illegal = 0;           // rejected actions this episode
+    int delta = 0;             // the last step's wound levels inflicted - taken (shaping's unit)
     std::vector<int> legal;    // catalogue ids of the agent's legal choices
 };
 
@@ -69,6 +73,9 @@ class DuelVector {
     void reset(const std::vector<Pcg64>& rngs, const VectorBuffers& b);
     void step(const std::int64_t* actions, const VectorBuffers& b);
     Slot& slot(int k) { return slots_[static_cast<std::size_t>(k)]; }
+    // The agent's fighter of the episodes started from now on (kNone: drawn each episode).
+    int side() const { return opt_.side; }
+    void set_side(int side) { opt_.side = side; }
     // The dice generator an episode of slot k would draw next, without drawing (tests).
     std::uint64_t episodes() const { return episodes_; }
 
@@ -76,7 +83,6 @@ class DuelVector {
     void start_episode(Slot& s);
     void run_opponent(Slot& s);
     void observe(Slot& s, float* obs, std::int8_t* mask);
-    float shaping_term(const Slot& s, int inflicted_before, int taken_before) const;
 
     Combat proto_;  // a fight set up and not started: every episode is a copy of it
     const Tables* t_;

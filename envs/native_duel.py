@@ -1,0 +1,117 @@
+"""The single duel env's fast path (issue 15): ``DuelEnv`` against the default random
+opponent steps in the native core, one call per ``step()``.
+
+A one-slot ``_core.DuelVector`` without autoreset does the work: it applies the agent's
+choice, plays the random opponent until the agent must decide again (or the fight ends),
+and writes the observation (already scaled) and the exact mask into fresh numpy arrays.
+What the core does not do stays in ``DuelEnv``: the action's checks, the rejection of an
+illegal action (the core is only handed legal ones), the counters, ``info``, render.
+``env.fight`` is a ``NativeState`` over a copy of the slot's fight, built only when asked.
+
+Seeding: ``reset(seed=s)`` seeds the env's ``np_random``; the agent's side is drawn from it
+as on the Python path, then one 63-bit integer that seeds the slot's PCG64 (numpy's, through
+its SeedSequence), from which the fight's dice and the random opponent's choices come. Same
+seed, same actions: the same episodes; not the Python path's episodes (its opponent draws
+from ``np_random``), equally distributed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from hexdojo.envs.rules import Dice, Game, _core
+from hexdojo.envs.rules.native import _profile, compile_tables, core_dice, core_state
+from hexdojo.envs.rules.native_fight import NativeFight
+from hexdojo.envs.rules.native_state import NativeState
+from hexdojo.envs.rules.state import State
+
+from .native_observation import native_layout
+
+_SEED_MASK = (1 << 64) - 1
+
+
+def pcg64(seed: int) -> _core.Pcg64:
+    """numpy's PCG64 for ``seed`` (through its SeedSequence), as the core's generator."""
+    st = np.random.PCG64(seed).state
+    g = _core.Pcg64()
+    s, inc = st["state"]["state"], st["state"]["inc"]
+    g.set((s >> 64, s & _SEED_MASK), (inc >> 64, inc & _SEED_MASK))
+    return g
+
+
+def unstarted_fight(game: Game) -> _core.Fight:
+    """A native fight of ``game`` set up at its start and not started (no turn, no dice
+    rolled): the prototype every episode of a ``DuelVector`` copies before its first turn."""
+    board = State(game, Dice(0))  # the start, before Game.new_state pushes the first turn
+    ct = compile_tables(game.tables)
+    return _core.Fight.from_state(ct, [_profile(ct, p) for p in game.profiles],
+                                  list(game.side_names), game.turn_limit, core_state(board),
+                                  core_dice(0), [], False)
+
+
+def fixed_start(game: Game) -> bool:
+    """Does the start roll no dice (a scene's distance range does: the core cannot draw it)?"""
+    return game.scene is None or isinstance(game.scene.start.distance, int)
+
+
+def make_vector(env: Any, n: int, *, autoreset: bool, events: bool) -> _core.DuelVector:
+    """A ``DuelVector`` of ``n`` slots with ``env``'s (a ``DuelEnv``'s) game and options."""
+    enc, tables = env.encoder, compile_tables(env.game.tables)
+    opt = _core.VectorOptions()
+    opt.side = -1 if env.agent_side is None else env.agent_side
+    opt.shaping, opt.illegal_penalty = env.shaping, env.illegal_penalty
+    opt.illegal_limit = -1 if env.illegal_limit is None else env.illegal_limit
+    opt.unit = env.observation_scale == "unit"
+    opt.autoreset, opt.events = autoreset, events
+    return _core.DuelVector(unstarted_fight(env.game), _core.Catalogue(tables, env.armed),
+                            native_layout(enc), enc.unit_factor.tolist(), opt, n)
+
+
+class FastDuel:
+    """One native duel for ``DuelEnv``'s fast path (see the module docstring)."""
+
+    def __init__(self, env: Any, events: bool) -> None:
+        self.game = env.game
+        self.core = make_vector(env, 1, autoreset=False, events=events)
+        self.size, self.n = env.encoder.size, env.catalogue.n
+        self._aux = {"reward": np.zeros(1, np.float32), "terminated": np.zeros(1, np.uint8),
+                     "truncated": np.zeros(1, np.uint8),
+                     "final_obs": np.zeros((1, self.size), np.float32),
+                     "has_final": np.zeros(1, np.uint8), "side": np.zeros(1, np.int32),
+                     "illegal": np.zeros(1, np.int32), "outcome": np.zeros(1, np.int32)}
+        self._action = np.zeros(1, np.int64)
+
+    def _fresh(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.empty((1, self.size), np.float32), np.empty((1, self.n), np.int8)
+
+    def reset(self, seed: int, side: int) -> tuple[np.ndarray, np.ndarray]:
+        """Start an episode with the agent as ``side``: (observation, mask), fresh arrays."""
+        self.core.side = side
+        obs, mask = self._fresh()
+        self.core.reset([pcg64(seed)], obs=obs, mask=mask, **self._aux)
+        return obs[0], mask[0]
+
+    def step(self, a: int) -> tuple[np.ndarray, np.ndarray, int, bool]:
+        """Apply legal id ``a``, play the opponent: (observation, mask, outcome, over) with
+        outcome +1 won, -1 lost, 0 a draw or not over."""
+        self._action[0] = a
+        obs, mask = self._fresh()
+        self.core.step(self._action, obs=obs, mask=mask, **self._aux)
+        return obs[0], mask[0], int(self._aux["outcome"][0]), bool(self._aux["terminated"][0])
+
+    def delta(self) -> int:
+        """The last step's wound levels inflicted minus taken (what shaping rewards)."""
+        return self.core.delta(0)
+
+    def n_events(self) -> int:
+        return self.core.n_events(0)
+
+    def result(self) -> dict[str, Any] | None:
+        """``State.result`` of the slot's fight (None while it goes on)."""
+        return self.core.fight(0).result
+
+    def state(self) -> NativeState:
+        """The slot's fight as a ``State`` (a copy: writing to it does not reach the env)."""
+        return NativeState(self.game, NativeFight(self.game, _core_fight=self.core.fight(0)))
