@@ -269,3 +269,27 @@ def test_check_over_and_knock_out_run_in_the_core(native):
     assert s.fighters[1].out == "unconscious" and s.fighters[1].ap == 0 and s.holds == []
     assert s.check_over() and s.winner == 0 and s.is_over
     assert s.events[-1]["type"] == "fight_ends"
+
+
+def test_a_pickled_state_replays_to_the_same_fight():
+    """OpenSpiel serialises states by pickling: a NativeState pickles as its recipe and
+    the choices since, and loads as the same fight (same board, events, future dice, §1.3);
+    a state whose board was written refuses with one clear error."""
+    import pickle
+
+    game = Game.create(["chu", "urlik"])
+    s = NativeState.new(game, 11)
+    for _ in range(8):
+        s.apply(s.legal_choices()[-1])
+    c = s.clone()
+    c.dice = LoadedDice([2] * 200)
+    back = pickle.loads(pickle.dumps(c))
+    assert _board(back) == _board(c) and back.events == c.events
+    while not c.is_over:
+        ch = c.legal_choices()[0]
+        c.apply(ch)
+        back.apply(ch)
+    assert back.events == c.events and back.result == c.result
+    s.fighters[0].ap = 2
+    with pytest.raises(TypeError, match="board was written cannot be pickled"):
+        pickle.dumps(s)

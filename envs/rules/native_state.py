@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from . import _core
-from .dice import LoadedDice
+from .dice import Dice, LoadedDice
 from .events import render_event
 from .legality import Window
 from .model import Choice, Decision, FighterState, Hold
@@ -179,6 +179,8 @@ class NativeState:
         self._taken = 0  # core events already in _events (or dropped by a write)
         #: a test's loaded dice: kept in step with the core's (``dice.used``, faces pushed later)
         self._loaded, self._handed = loaded, -1 if loaded is None else len(loaded.script)
+        self._recipe: tuple[Any, ...] | None = None  # see __reduce__
+        self._ops: list[tuple[Any, ...]] = []
         self._forget()
         self._sync_dice()
 
@@ -187,14 +189,26 @@ class NativeState:
             ) -> NativeState:
         """``Game.new_state`` on the core: a fresh fight, or a scenario's (built by
         ``scenario.py`` on a Python State, then taken over with its dice)."""
-        loaded = seed if isinstance(seed, LoadedDice) else None
+        dice = seed if isinstance(seed, Dice) else Dice(seed, game.tables.data.dice.die_sides)
+        recipe = (game, dice.clone(), scenario)
+        loaded = dice if isinstance(dice, LoadedDice) else None
         with _dice_errors(loaded):
             if scenario is None:
-                return cls(game, NativeFight(game, seed), loaded)
-            nf, ref = NativeFight.from_scenario(game, scenario, seed)
-        out = cls(game, nf, loaded)
-        out._events = list(ref.events)
+                out = cls(game, NativeFight(game, dice), loaded)
+            else:
+                nf, ref = NativeFight.from_scenario(game, scenario, dice)
+                out = cls(game, nf, loaded)
+                out._events = list(ref.events)
+        out._recipe, out._ops = recipe, []
         return out
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        """Pickled as its recipe (the game, the dice at the start, the scenario) and what
+        was done since (choices, dice handed over), replayed on loading: the core's fight
+        is no Python object (OpenSpiel serialises states this way)."""
+        if self._recipe is None:
+            raise TypeError("NativeState: a state whose board was written cannot be pickled")
+        return _replay, (self._recipe, tuple(self._ops))
 
     def _sync_dice(self) -> None:
         """The loaded dice's position where the core's dice stand (tests read ``used``)."""
@@ -222,6 +236,7 @@ class NativeState:
 
     def _push(self) -> None:
         """Send the snapshot (just written) to the core's board."""
+        self._recipe = None  # a written board is no longer replayable
         b = self._board()
         _core.fight_set_board(self._nf.core, core_state(b, self._nf.boundary.ids))
 
@@ -280,6 +295,7 @@ class NativeState:
             raise IllegalChoice(choice, self._nf.why_illegal(choice) or "not legal now") from None
         self._hand_dice()
         self._forget()
+        self._ops.append(("apply", choice))
         try:
             with _dice_errors(self._loaded):
                 self._nf.core.apply_index(k)
@@ -289,17 +305,22 @@ class NativeState:
     def check_over(self) -> bool:
         """State.check_over (§5.30), by the core."""
         self._forget()
+        self._ops.append(("check_over",))
         return _core.fight_check_over(self._nf.core)
 
     def knock_out(self, i: int, how: str) -> None:
         """State.knock_out (§5.30), by the core (his hold ends, §1.18)."""
         self._forget()
+        self._ops.append(("knock_out", i, how))
         _core.fight_knock_out(self._nf.core, i, _OUT_NAMES.index(how))
 
     def clone(self) -> NativeState:
         c = NativeState.__new__(NativeState)
         c.game, c.t, c._nf = self.game, self.t, self._nf.clone()
-        c._loaded, c._handed = None, -1  # the clone's dice are the core's copy
+        # the clone's dice: the core's copy, and a copy of the test's loaded dice in step
+        c._loaded = None if self._loaded is None else self._loaded.clone()
+        c._handed = -1 if c._loaded is None else len(c._loaded.script)
+        c._recipe, c._ops = self._recipe, list(self._ops)
         c.fighters = [NativeFighter(c, k, f.p) for k, f in enumerate(self.fighters)]
         for a, b in zip(c.fighters, self.fighters, strict=True):
             a.name = b.name
@@ -318,6 +339,7 @@ class NativeState:
     @events.setter
     def events(self, v: list[dict[str, Any]]) -> None:
         self._events, self._taken = list(v), self._nf.core.n_events
+        self._ops.append(("events", list(v)))
 
     def render_log(self, start: int = 0) -> list[str]:
         return [render_event(e, self) for e in self.events[start:]]
@@ -378,6 +400,7 @@ class NativeState:
     @dice.setter
     def dice(self, d: Any) -> None:
         _core.fight_set_dice(self._nf.core, core_dice_of(d))
+        self._ops.append(("dice", d.clone()))
         self._loaded = d if isinstance(d, LoadedDice) else None
         self._handed = -1 if self._loaded is None else len(self._loaded.script)
 
@@ -406,6 +429,24 @@ class NativeState:
     spec_basic = State.spec_basic
     pay = State.pay
     lose_ap = State.lose_ap
+
+
+def _replay(recipe: tuple[Any, ...], ops: tuple[tuple[Any, ...], ...]) -> NativeState:
+    """A pickled NativeState (``__reduce__``): its recipe, then its ops again."""
+    game, dice, scenario = recipe
+    s = NativeState.new(game, dice.clone(), scenario)
+    for op in ops:
+        if op[0] == "apply":
+            s.apply(op[1])
+        elif op[0] == "dice":
+            s.dice = op[1].clone()
+        elif op[0] == "events":
+            s.events = op[1]
+        elif op[0] == "check_over":
+            s.check_over()
+        else:
+            s.knock_out(op[1], op[2])
+    return s
 
 
 class _dice_errors:  # noqa: N801 (a context manager, named for what it does)
