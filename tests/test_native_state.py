@@ -119,6 +119,9 @@ def test_new_state_follows_HEXDOJO_ENGINE(monkeypatch):
     s = game.new_state(seed=1)
     assert type(s) is NativeState and s.decision == game.new_state(seed=1).decision
     assert type(game.new_state(LoadedDice([3] * 20), scenario={"phase": 0})) is NativeState
+    assert type(game.new_state(seed=1, engine="python")) is State  # a differential's reference
+    monkeypatch.delenv("HEXDOJO_ENGINE")
+    assert type(game.new_state(seed=1, engine="native")) is NativeState
     monkeypatch.setenv("HEXDOJO_ENGINE", "rust")
     with pytest.raises(RulesError, match=r"HEXDOJO_ENGINE: value 'rust': allowed \['python', 'native'\]"):
         game.new_state(seed=1)

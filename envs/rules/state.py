@@ -161,9 +161,12 @@ class Game:
         self,
         seed: int | np.random.Generator | Dice | None = None,
         scenario: Mapping[str, Any] | None = None,
+        engine: str | None = None,
     ) -> State:
-        """A fresh fight (or a described situation, see ``scenario.py``)."""
-        engine = os.environ.get("HEXDOJO_ENGINE", "python")
+        """A fresh fight (or a described situation, see ``scenario.py``), run by ``engine``
+        (default: the environment's ``HEXDOJO_ENGINE``, else this Python engine; the
+        differential checks pass ``"python"`` for their reference)."""
+        engine = engine or os.environ.get("HEXDOJO_ENGINE", "python")
         if engine != "python":
             if engine not in ENGINES:
                 raise RulesError(f"HEXDOJO_ENGINE: value {engine!r}: allowed "
