@@ -75,31 +75,27 @@ class FastDuel:
     def __init__(self, env: Any, events: bool) -> None:
         self.game = env.game
         self.core = make_vector(env, 1, autoreset=False, events=events)
-        self.size, self.n = env.encoder.size, env.catalogue.n
-        self._aux = {"reward": np.zeros(1, np.float32), "terminated": np.zeros(1, np.uint8),
-                     "truncated": np.zeros(1, np.uint8),
-                     "final_obs": np.zeros((1, self.size), np.float32),
-                     "has_final": np.zeros(1, np.uint8), "side": np.zeros(1, np.int32),
-                     "illegal": np.zeros(1, np.int32), "outcome": np.zeros(1, np.int32)}
-        self._action = np.zeros(1, np.int64)
-
-    def _fresh(self) -> tuple[np.ndarray, np.ndarray]:
-        return np.empty((1, self.size), np.float32), np.empty((1, self.n), np.int8)
+        size = env.encoder.size
+        # bound once: a step hands the core one integer, and copies out what it returns
+        self._obs, self._mask = np.zeros((1, size), np.float32), np.zeros((1, env.catalogue.n), np.int8)
+        self.core.bind(obs=self._obs, mask=self._mask, reward=np.zeros(1, np.float32),
+                       terminated=np.zeros(1, np.uint8), truncated=np.zeros(1, np.uint8),
+                       final_obs=np.zeros((1, size), np.float32), has_final=np.zeros(1, np.uint8),
+                       side=np.zeros(1, np.int32), illegal=np.zeros(1, np.int32),
+                       outcome=np.zeros(1, np.int32))
+        self._obs_row, self._mask_row = self._obs[0], self._mask[0]
 
     def reset(self, seed: int, side: int) -> tuple[np.ndarray, np.ndarray]:
         """Start an episode with the agent as ``side``: (observation, mask), fresh arrays."""
         self.core.side = side
-        obs, mask = self._fresh()
-        self.core.reset([pcg64(seed)], obs=obs, mask=mask, **self._aux)
-        return obs[0], mask[0]
+        self.core.reset_bound([pcg64(seed)])
+        return self._obs_row.copy(), self._mask_row.copy()
 
     def step(self, a: int) -> tuple[np.ndarray, np.ndarray, int, bool]:
         """Apply legal id ``a``, play the opponent: (observation, mask, outcome, over) with
-        outcome +1 won, -1 lost, 0 a draw or not over."""
-        self._action[0] = a
-        obs, mask = self._fresh()
-        self.core.step(self._action, obs=obs, mask=mask, **self._aux)
-        return obs[0], mask[0], int(self._aux["outcome"][0]), bool(self._aux["terminated"][0])
+        outcome +1 won, -1 lost, 0 a draw or not over; fresh arrays."""
+        over, outcome = self.core.step_bound(a)
+        return self._obs_row.copy(), self._mask_row.copy(), outcome, over
 
     def delta(self) -> int:
         """The last step's wound levels inflicted minus taken (what shaping rewards)."""

@@ -5,9 +5,13 @@ Both loops do the same work per step: read the mask the environment hands out (D
 ``info["action_mask"]``; connect four: ``env.last()``'s ``obs["action_mask"]``, which
 builds its observation), pick a uniformly random legal action with the same numpy code,
 and step. Duel-v0 is made with ``gymnasium.make`` (default wrappers), as users make it;
-its observation (the ``Dict``) and mask are computed on every step.
+its observation (the ``Dict``) and mask are computed on every step. Three Duel measures
+(issue 15): the Python engine's path (``native=False``, the ``Dict``), and the native fast
+path (the default against the random opponent, ``envs/native_duel.py``) with the ``Dict``
+and with the flat observation (``flat_observation=True``), each as a ratio to
+connect_four_v3 measured in the same rounds.
 
-    python scripts/bench_env.py            # prints steps/s of both and their ratio
+    python scripts/bench_env.py            # prints steps/s of all and the ratios
     python scripts/bench_env.py --steps 50000 --rounds 5 --json
 
 connect_four_v3 imports pygame at module level but only draws with it; where pygame is
@@ -45,15 +49,18 @@ def _connect_four():
 
 
 def bench_duel(steps: int, seed: int, fighters: tuple[str, str] | None = None,
-               env_id: str = "hexdojo/Duel-v0") -> float:
+               env_id: str = "hexdojo/Duel-v0", native: bool | None = None,
+               flat: bool = False) -> float:
     """Env steps/s of ``env_id`` (default hexdojo/Duel-v0; ``fighters``: None for the id's
-    own) under random legal actions (obs + mask included)."""
+    own) under random legal actions (obs + mask included); ``native``: DuelEnv's option
+    (None: the fast path where it can run), ``flat``: ``flat_observation``."""
     import gymnasium as gym
     import numpy as np
 
     import hexdojo.envs  # noqa: F401 - registers the env
 
-    env = gym.make(env_id, **({} if fighters is None else {"fighters": fighters}))
+    kw: dict = {"native": native, "flat_observation": flat}
+    env = gym.make(env_id, **kw, **({} if fighters is None else {"fighters": fighters}))
     rng = np.random.default_rng(seed)
     rand = rng.random
     flatnonzero = np.flatnonzero
@@ -149,15 +156,22 @@ def main(argv: list[str] | None = None) -> int:
     fighters = tuple(args.fighters)
     per_step = decisions_per_step(args.steps // 4, args.seed, fighters)
     duel, c4, engine, wrapper = [], [], [], []
+    fast = {"dict": [], "flat": []}
     for r in range(args.rounds):  # interleaved so that machine noise hits all alike
-        duel.append(bench_duel(args.steps, args.seed + r, fighters))
+        duel.append(bench_duel(args.steps, args.seed + r, fighters, native=False))
         c4.append(bench_connect_four(args.steps, args.seed + r))
+        for kind in fast:
+            fast[kind].append(bench_duel(args.steps, args.seed + r, fighters, native=True,
+                                         flat=kind == "flat"))
         engine.append(bench_engine(int(args.steps * per_step), args.seed + r, fighters))
         wrapper.append(1e6 / duel[-1] - per_step / engine[-1] * 1e6)
     d, c, e = statistics.median(duel), statistics.median(c4), statistics.median(engine)
+    fd, ff = statistics.median(fast["dict"]), statistics.median(fast["flat"])
     out = {"duel_v0_steps_per_s": round(d), "connect_four_v3_steps_per_s": round(c),
            "ratio": round(d / c, 2), "steps": args.steps, "rounds": args.rounds,
            "fighters": args.fighters, "cpu": pin,
+           "native_dict_steps_per_s": round(fd), "native_dict_ratio": round(fd / c, 2),
+           "native_flat_steps_per_s": round(ff), "native_flat_ratio": round(ff / c, 2),
            "engine_decisions_per_step": round(per_step, 2),
            "engine_decisions_per_s": round(e),
            "engine_us_per_step": round(per_step / e * 1e6, 1),
@@ -165,11 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"hexdojo/Duel-v0   {d:>9,.0f} env steps/s  (random legal, obs + mask; {pin})")
+        print(f"hexdojo/Duel-v0   {d:>9,.0f} env steps/s  (Python engine, Dict + mask; {pin})")
+        print(f"  native, Dict    {fd:>9,.0f} env steps/s  = {fd / c:.2f}x  (target >= 3x)")
+        print(f"  native, flat    {ff:>9,.0f} env steps/s  = {ff / c:.2f}x  (target >= 10x)")
         print(f"connect_four_v3   {c:>9,.0f} env steps/s  (random legal, obs + mask)")
-        print(f"ratio             {d / c:>9.2f} x   (target >= 2x and >= 20,000 steps/s)")
-        print(f"per Duel-v0 step: {out['engine_decisions_per_step']} engine decisions "
-              f"(agent + opponent) = {out['engine_us_per_step']} us in the bare engine "
+        print(f"ratio             {d / c:>9.2f} x   (Python engine's path)")
+        print(f"per Duel-v0 step (Python engine): {out['engine_decisions_per_step']} engine "
+              f"decisions (agent + opponent) = {out['engine_us_per_step']} us in the bare engine "
               f"({out['engine_decisions_per_s']:,} decisions/s), "
               f"{out['wrapper_us_per_step']} us in observation, mask and wrappers")
     return 0

@@ -1,8 +1,8 @@
 """The native vector env's speed (issue 15): N duels stepped in the core per call, against
 PettingZoo's connect_four_v3 in the same process, on one core.
 
-Every slot plays random legal actions drawn in Python from the masks the env hands out (one
-numpy call for all N), as ``bench_env.py`` draws them for a single env; the opponent is the
+Every slot plays a random legal action drawn in Python from the masks the env hands out
+(``random_legal``: a few numpy calls for all N rows, one random number per row); the opponent is the
 env's own random play inside the core. Reported: total env steps/s (all slots together) for
 each N, with the flat observation and with the ``Dict`` (views of the flat vector), and the
 ratio to connect_four_v3's steps/s measured in the same run.
@@ -26,6 +26,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_env import _pin_one_core, bench_connect_four  # noqa: E402
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal id per row of ``mask`` (n x m, nonzero = legal), vectorised:
+    the legal ids of all rows in one flat list, a random offset into each row's run."""
+    n, m = mask.shape
+    nz = np.flatnonzero(mask)
+    counts = np.count_nonzero(mask, axis=1)
+    starts = np.cumsum(counts) - counts
+    pick = starts + (rng.random(n) * counts).astype(np.int64)
+    return nz[pick] - np.arange(n, dtype=np.int64) * m
+
+
 def bench_native(num_envs: int, steps: int, seed: int, flat: bool, env_id: str) -> float:
     """Total env steps/s of the native vector env with ``num_envs`` slots."""
     import gymnasium as gym
@@ -40,7 +51,7 @@ def bench_native(num_envs: int, steps: int, seed: int, flat: bool, env_id: str) 
     t0 = time.perf_counter()
     for _ in range(calls):
         mask = info["action_mask"]
-        actions = np.argmax(rng.random(mask.shape) * mask, axis=1)  # a random legal id per row
+        actions = random_legal(mask, rng)
         _, _, _, _, info = env.step(actions)
     return calls * num_envs / (time.perf_counter() - t0)
 

@@ -132,6 +132,28 @@ void bind_vector(nb::module_& m) {
         }, nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
              nb::arg("terminated"), nb::arg("truncated"), nb::arg("final_obs"),
              nb::arg("has_final"), nb::arg("side"), nb::arg("illegal"), nb::arg("outcome"))
+        .def("bind", [](DuelVector& v, F32 obs, I8 mask, F32 reward, U8 terminated, U8 truncated,
+                        F32 final_obs, U8 has_final, I32 side, I32 illegal, I32 outcome) {
+            if (v.bound.obs != nullptr) throw nb::value_error("bind: buffers already bound");
+            v.bound = buffers(v, obs, mask, reward, terminated, truncated, final_obs, has_final,
+                              side, illegal, outcome);
+        }, nb::arg("obs"), nb::arg("mask"), nb::arg("reward"), nb::arg("terminated"),
+             nb::arg("truncated"), nb::arg("final_obs"), nb::arg("has_final"), nb::arg("side"),
+             nb::arg("illegal"), nb::arg("outcome"), nb::keep_alive<1, 2>(), nb::keep_alive<1, 3>(),
+             nb::keep_alive<1, 4>(), nb::keep_alive<1, 5>(), nb::keep_alive<1, 6>(),
+             nb::keep_alive<1, 7>(), nb::keep_alive<1, 8>(), nb::keep_alive<1, 9>(),
+             nb::keep_alive<1, 10>(), nb::keep_alive<1, 11>(),
+             "Bind the buffers once (kept alive with the vector); reset_bound/step_bound write them.")
+        .def("reset_bound", [](DuelVector& v, const std::vector<Pcg64>& rngs) {
+            if (v.bound.obs == nullptr) throw nb::value_error("reset_bound: bind() the buffers first");
+            guarded([&] { v.reset(rngs, v.bound); });
+        }, nb::arg("rngs"))
+        .def("step_bound", [](DuelVector& v, std::int64_t action) {
+            if (v.bound.obs == nullptr) throw nb::value_error("step_bound: bind() the buffers first");
+            if (v.n() != 1) throw nb::value_error("step_bound: one action, for a one-slot vector");
+            guarded([&] { v.step(&action, v.bound); });
+            return std::pair<bool, int>(v.bound.terminated[0] != 0, v.bound.outcome[0]);
+        }, nb::arg("action"), "Step slot 0 with its bound buffers: (terminated, outcome).")
         .def("fight", [](DuelVector& v, int k) {
             if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
             return Combat(v.slot(k).fight);

@@ -72,6 +72,8 @@ class DuelVector {
     // Seed slot k's generator (numpy's PCG64 state for seed + k) and start its episode.
     void reset(const std::vector<Pcg64>& rngs, const VectorBuffers& b);
     void step(const std::int64_t* actions, const VectorBuffers& b);
+    // The buffers bound once (the single env's fast path: no arrays cross per call).
+    VectorBuffers bound;
     Slot& slot(int k) { return slots_[static_cast<std::size_t>(k)]; }
     // The agent's fighter of the episodes started from now on (kNone: drawn each episode).
     int side() const { return opt_.side; }
