@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hexdojo.agents.registry import make_agent
 from hexdojo.envs.rules import Game, _core
@@ -255,7 +257,45 @@ def test_a_bad_frame_is_a_value_error():
     args = (t, [_profile(t, p) for p in g.profiles], [], 20, core_state(py, b.ids),
             core_dice_of(py.dice))
     for frames, field in (([[9]], "frame type"), ([[1, 5, 0]], "i"), ([[0, 1]], "too short"),
-                          ([[3, 0, 3, 9999, 1, -1, 0, 0, 0]], "frame.choice.maneuver")):
+                          ([[3, 0, 3, 9999, 1, -1, 0, 0, 0]], "frame.choice.maneuver"),
+                          ([[6, 0, 3, 0, -1, -1, 2**30, 0, 0]], "frame.choice.turn")):
         with pytest.raises(ValueError, match=field):
             _core.Fight.from_state(*args, frames, False)
     assert ct.decision == tuple(py.decision)
+
+
+_INTS = st.integers(min_value=-(2**31), max_value=2**31 - 1)
+_SMALL = st.integers(min_value=-3, max_value=40)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(*[st.one_of(_SMALL, _INTS)] * 7), min_size=1, max_size=6))
+def test_any_choice_tuples_are_handled(tuples):
+    """Whatever ints Python sends as choices: applied when legal, else a ValueError."""
+    f = NativeFight(make_game("guard-knife_fighter"), 4).core
+    for x in tuples:
+        try:
+            f.apply(x)
+        except ValueError:
+            pass
+    assert f.is_over or f.n_legal > 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.lists(st.one_of(_SMALL, _INTS), max_size=40), max_size=4))
+def test_any_frames_are_handled(frames):
+    """Whatever ints Python sends as frames: a fight or a ValueError, never a crash."""
+    g = make_game("chu-spearman")
+    py = g.new_state(seed=3)
+    t = compile_tables(g.tables)
+    ids = NativeFight(g, 3).boundary.ids
+    args = (t, [_profile(t, p) for p in g.profiles], [], 20, core_state(py, ids),
+            core_dice_of(py.dice))
+    try:
+        f = _core.Fight.from_state(*args, frames, False)
+    except ValueError:
+        return
+    for _ in range(30):
+        if f.is_over or f.n_legal == 0:
+            break
+        f.apply_index(f.n_legal - 1)

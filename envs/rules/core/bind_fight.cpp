@@ -30,6 +30,7 @@ namespace {
 using Z = std::size_t;
 using ChoiceTuple = std::tuple<int, int, int, int, int, int, int>;
 using Start = std::pair<std::pair<int, int>, int>;
+constexpr int kBig = 1 << 20;  // the numbers a board or frame from Python may carry: no overflow
 
 FighterState fighter_of(const Profile& p, int idx, Hex pos, int facing) {
     FighterState f;
@@ -119,9 +120,9 @@ Choice choice_from(Ints& x, const Combat& c) {
     ch.maneuver = x.next("frame.choice.maneuver", kNone, c.t->n_maneuvers());
     ch.target = x.next("frame.choice.target", kNone, c.s.n());
     ch.location = x.next("frame.choice.location", kNone, c.t->n_locations());
-    ch.turn = x.any();
-    ch.option = x.any();
-    ch.risk = x.any();
+    ch.turn = x.next("frame.choice.turn", -6, 7);  // bounded: no overflow in the geometry
+    ch.option = x.next("frame.choice.option", -kBig, kBig);
+    ch.risk = x.next("frame.choice.risk", 0, c.t->dice.max_risk + 1);
     return ch;
 }
 
@@ -155,7 +156,7 @@ Frame frame_from(const std::vector<int>& v, const Combat& c) {
             }
             f.has_follow = x.flag("has_follow");
             f.follow_direction = x.next("follow_direction", 0, 6);
-            f.follow_hexes = x.any();
+            f.follow_hexes = x.next("follow_hexes", 0, 17);
             f.is_move = x.flag("is_move");
             f.c = choice_from(x, c);
             f.via = x.next("via", 0, 3);
@@ -189,16 +190,16 @@ Frame frame_from(const std::vector<int>& v, const Combat& c) {
             f.maneuver = x.next("maneuver", 0, nm);
             f.loc = x.next("loc", 0, nl);
             f.dtype = x.next("dtype", 0, static_cast<int>(c.t->damage_types.size()));
-            f.margin = x.any();
+            f.margin = x.next("margin", -kBig, kBig);
             f.kind = x.next("kind", 0, 3);
             f.has_fixed = x.flag("has_fixed");
-            f.fixed = x.any();
+            f.fixed = x.next("fixed", -kBig, kBig);
             f.has_rating = x.flag("has_rating");
-            f.rating = x.any();
+            f.rating = x.next("rating", -kBig, kBig);
             f.weapon = x.next("weapon", kNone, static_cast<int>(c.t->weapon_ids.size()));
             f.at = at();
             f.level = x.next("level", 0, c.t->fatal + 1);
-            f.damage = x.any();
+            f.damage = x.next("damage", -kBig, kBig);
             f.has_dest = x.flag("has_dest");
             const int q = x.any(), r = x.any();
             f.dest = checked_hex(q, r);
@@ -234,6 +235,7 @@ void check_board(const Tables& t, const State& s) {
     const int n = s.n(), nw = static_cast<int>(t.weapon_ids.size()), nl = t.n_locations();
     if (n < 2 || n > kMaxFighters) throw nb::value_error("state: 2..8 fighters needed");
     if (s.radius < 1 || s.radius > 20) throw nb::value_error("state.radius: allowed 1..20");
+    id("state.turn", s.turn, 0, 10001);
     for (int sd : s.sides) id("state.sides", sd, 0, n);
     for (int i : s.order) id("state.order", i, 0, n);
     for (const auto& f : s.fighters) {
@@ -248,6 +250,10 @@ void check_board(const Tables& t, const State& s) {
             id("fighter.wounds.level", w.level, 0, t.fatal + 1);
         }
         id("fighter.worst", f.worst, 0, t.fatal + 1);
+        id("fighter.ap", f.ap, -kBig, kBig);  // bounded: no overflow in AP or rolls
+        id("fighter.pen", f.pen, -kBig, kBig);
+        id("fighter.init", f.init, -kBig, kBig);
+        id("fighter.height", f.height, -kBig, kBig);
         id("fighter.facing", f.facing, 0, 6);
         id("fighter.status", static_cast<int>(f.status), 0, 3);
         id("fighter.out", static_cast<int>(f.out), 0, 3);
