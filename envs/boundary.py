@@ -71,8 +71,9 @@ def check_action(action: Any, n: int) -> int:
     ``None``, booleans and arrays with a shape are refused: ``int()`` would silently turn
     ``0.5`` into 0 or ``"3"`` into 3.
     """
-    if type(action) is int and 0 <= action < n:  # the common case, without building messages
-        return action
+    kind = type(action)
+    if (kind is int or kind is np.int64) and 0 <= action < n:  # the common cases, no messages
+        return int(action)
     space = f"Discrete({n}) (an integer 0..{n - 1})"
     a = action
     if isinstance(a, np.ndarray):

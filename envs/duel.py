@@ -341,13 +341,12 @@ class DuelEnv(FightEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         """``FightEnv.reset``; on the fast path the core starts the fight (the side drawn
-        from ``np_random`` first, then the core's seed)."""
+        from ``np_random`` first, then the core's generator, ``native_duel.core_generator``)."""
         if self._fast is None:
             return super().reset(seed=seed, options=options)
         gym.Env.reset(self, seed=seed)
         key, place = self._place(options)
-        self._flat, self._mask = self._fast.reset(int(self.np_random.integers(2**63 - 1)),
-                                                  self.side)
+        self._flat, self._mask = self._fast.reset(self.np_random, self.side)
         self._fight_stale = True
         self._illegal = self._streak = self._log_from = 0
         if self.render_mode == "human":

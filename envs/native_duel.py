@@ -9,8 +9,8 @@ illegal action (the core is only handed legal ones), the counters, ``info``, ren
 ``env.fight`` is a ``NativeState`` over a copy of the slot's fight, built only when asked.
 
 Seeding: ``reset(seed=s)`` seeds the env's ``np_random``; the agent's side is drawn from it
-as on the Python path, then one 63-bit integer that seeds the slot's PCG64 (numpy's, through
-its SeedSequence), from which the fight's dice and the random opponent's choices come. Same
+as on the Python path, then four 64-bit integers, the slot's PCG64 state and increment
+(``core_generator``), from which the fight's dice and the random opponent's choices come. Same
 seed, same actions: the same episodes; not the Python path's episodes (its opponent draws
 from ``np_random``), equally distributed.
 """
@@ -38,6 +38,15 @@ def pcg64(seed: int) -> _core.Pcg64:
     g = _core.Pcg64()
     s, inc = st["state"]["state"], st["state"]["inc"]
     g.set((s >> 64, s & _SEED_MASK), (inc >> 64, inc & _SEED_MASK))
+    return g
+
+
+def core_generator(rng: np.random.Generator) -> _core.Pcg64:
+    """A core PCG64 whose 128-bit state and increment (made odd) are four 64-bit draws of
+    ``rng`` (cheaper than a SeedSequence per episode)."""
+    hi, lo, ihi, ilo = (int(x) for x in rng.integers(0, 2**64, size=4, dtype=np.uint64))
+    g = _core.Pcg64()
+    g.set((hi, lo), (ihi, ilo | 1))
     return g
 
 
@@ -85,10 +94,11 @@ class FastDuel:
                        outcome=np.zeros(1, np.int32))
         self._obs_row, self._mask_row = self._obs[0], self._mask[0]
 
-    def reset(self, seed: int, side: int) -> tuple[np.ndarray, np.ndarray]:
-        """Start an episode with the agent as ``side``: (observation, mask), fresh arrays."""
+    def reset(self, rng: np.random.Generator, side: int) -> tuple[np.ndarray, np.ndarray]:
+        """Start an episode with the agent as ``side``, the core's generator drawn from
+        ``rng`` (``core_generator``): (observation, mask), fresh arrays."""
         self.core.side = side
-        self.core.reset_bound([pcg64(seed)])
+        self.core.reset_bound([core_generator(rng)])
         return self._obs_row.copy(), self._mask_row.copy()
 
     def step(self, a: int) -> tuple[np.ndarray, np.ndarray, int, bool]:

@@ -10,8 +10,6 @@ carry the Python engine's reason, and ``env.fight`` must be the Python engine's 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -19,15 +17,25 @@ import pytest
 import hexdojo.envs  # noqa: F401 - registers the ids
 from hexdojo.envs.boundary import result_info
 from hexdojo.envs.duel import DuelEnv, terminal_reward, wound_total
+from hexdojo.envs.native_duel import core_generator
 from hexdojo.envs.rules import IllegalChoice
 
 from .test_core_vector import Replay
 
 
+class FastReplay(Replay):
+    """``Replay`` from the core generator the fast path's reset drew (``core_generator``)."""
+
+    def __init__(self, env: DuelEnv, rng: np.random.Generator, side: int) -> None:
+        self.single, self.fixed_side = env, side
+        self.rng = core_generator(rng)
+        self.new_episode()
+
+
 def _replay(env: DuelEnv, rng: np.random.Generator, side: int | None) -> Replay:
     """The Python engine's episode the fast path's reset just started (its draws mirrored)."""
     side = int(rng.integers(2)) if side is None else side
-    return Replay(SimpleNamespace(single_env=env), int(rng.integers(2**63 - 1)), side)
+    return FastReplay(env, rng, side)
 
 
 def _check(env: DuelEnv, rep: Replay, obs, mask) -> None:
