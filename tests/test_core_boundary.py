@@ -92,3 +92,10 @@ def test_any_hexes_into_the_geometry(a, b, d) -> None:
 def test_a_hex_far_off_is_refused_with_the_range() -> None:
     with pytest.raises(ValueError, match=r"hex \(2000000, 0\): coordinates allowed"):
         _core.hexgrid.distance((2_000_000, 0), (0, 0))
+
+
+def test_a_huge_direction_is_refused_not_overflowed() -> None:
+    """turn(facing, steps) sums its arguments: near 2^31 that overflowed (UBSan's finding)."""
+    with pytest.raises(ValueError, match="direction 2147483647: allowed"):
+        _core.hexgrid.turn(2**31 - 1, 5)
+    assert _core.hexgrid.turn(5, 2**20) == (5 + 2**20) % 6

@@ -5,6 +5,7 @@
 #include <nanobind/stl/vector.h>
 
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -118,9 +119,18 @@ void bind_hexgrid(nb::module_& m) {
         return nearest_direction(hex(a), hex(b));
     });
     hx.def("in_arena", [=](std::pair<int, int> h, int radius) { return in_arena(hex(h), radius); });
-    hx.def("turn", &turn);
-    hx.def("relative", &relative);
-    hx.def("opposite", &opposite);
+    // directions and steps from outside: bounded like coordinates, so no sum overflows
+    auto dir = [](int v) {
+        if (v < -kMaxCoordinate || v > kMaxCoordinate) {
+            throw nb::value_error(("direction " + std::to_string(v) + ": allowed -" +
+                                   std::to_string(kMaxCoordinate) + ".." +
+                                   std::to_string(kMaxCoordinate)).c_str());
+        }
+        return v;
+    };
+    hx.def("turn", [=](int facing, int steps) { return turn(dir(facing), dir(steps)); });
+    hx.def("relative", [=](int d, int facing) { return relative(dir(d), dir(facing)); });
+    hx.def("opposite", [=](int d) { return opposite(dir(d)); });
 }
 
 
