@@ -130,14 +130,14 @@ class NativeDuelVectorEnv(VectorEnv):
                                  "illegal": b["illegal"].copy()}
         done = b["has_final"].astype(bool)
         if done.any():
+            rows = np.flatnonzero(done)
+            fo = b["final_obs"].copy()  # one copy; each ended slot's observation a row (or views) of it
             final = np.empty(self.num_envs, dtype=object)
             final_info = np.empty(self.num_envs, dtype=object)
-            for k in np.flatnonzero(done):
-                final[k] = self._obs(b["final_obs"][k:k + 1])
-                if isinstance(final[k], dict):
-                    final[k] = {key: v[0] for key, v in final[k].items()}
-                else:
-                    final[k] = final[k][0]
+            slices = None if self.flat else self.encoder.slices
+            for k in rows:
+                row = fo[k]
+                final[k] = row if slices is None else {key: row[sl] for key, sl in slices}
                 final_info[k] = {"outcome": int(b["outcome"][k])}  # +1 won, -1 lost, 0 draw
             infos.update(final_obs=final, _final_obs=done, final_info=final_info,
                          _final_info=done)
