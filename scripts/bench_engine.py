@@ -1,11 +1,15 @@
-"""Speed of the bare rules engine: random legal play on one core.
+"""Speed of the bare rules engine: random legal play on one core, through the public API.
 
 Measures decisions/s and fights/s (random legal choices for both fighters, every preset
-pairing) and clones/s (State.clone() of mid-fight states). Targets (issue 2): >= 50k
-decisions/s and >= 50k clones/s. Decisions are also reported per second of the process's
-own CPU time, which on a machine shared with other jobs is the steadier figure.
+pairing, ``legal_choices()`` + ``apply`` per decision) and clones/s (``clone()`` of
+mid-fight states), for the Python engine, the native core behind the same API
+(``NativeState``, issue 15) or both in one run (``--engine both``: the native/Python
+ratios, measured in the same process, are the comparable figures on a shared machine).
+Targets: issue 2 >= 50k decisions/s and clones/s (Python); issue 15 >= 500k decisions/s
+and >= 2M clones/s (native). Decisions are also reported per second of the process's own
+CPU time, which on a machine shared with other jobs is the steadier figure.
 
-    python scripts/bench_engine.py [--seconds 10]
+    python scripts/bench_engine.py [--seconds 10] [--engine python|native|both]
 """
 
 from __future__ import annotations
@@ -13,23 +17,25 @@ from __future__ import annotations
 import argparse
 import itertools
 import time
+from typing import Any
 
 import numpy as np
 
 from hexdojo.envs.rules import Game, preset_names
 
+ENGINES = ("python", "native")
 
-def play(seconds: float) -> tuple[int, int, float, float, list]:
+
+def play(engine: str, seconds: float) -> dict[str, Any]:
+    """Random legal fights through the public State API for ``seconds`` of wall time."""
     rng = np.random.default_rng(0)
     games = [Game.create([a, b]) for a, b in itertools.permutations(preset_names(), 2)]
     decisions = fights = 0
-    snapshots = []
-    t0 = time.perf_counter()
-    c0 = time.process_time()
+    snapshots: list[Any] = []
+    t0, c0 = time.perf_counter(), time.process_time()
     seed = 0
     while time.perf_counter() - t0 < seconds:
-        g = games[seed % len(games)]
-        s = g.new_state(seed)
+        s = games[seed % len(games)].new_state(seed, engine=engine)
         seed += 1
         while not s.is_over:
             ch = s.legal_choices()
@@ -38,10 +44,13 @@ def play(seconds: float) -> tuple[int, int, float, float, list]:
             if decisions % 997 == 0 and len(snapshots) < 200:
                 snapshots.append(s.clone())
         fights += 1
-    return decisions, fights, time.perf_counter() - t0, time.process_time() - c0, snapshots
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    return {"decisions": decisions, "fights": fights, "wall": wall, "cpu": cpu,
+            "snapshots": snapshots}
 
 
-def clones(snapshots: list, seconds: float) -> float:
+def clones(snapshots: list[Any], seconds: float) -> float:
+    """clone()s per second of the mid-fight snapshots (the search agents' hot call)."""
     n = 0
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
@@ -51,16 +60,35 @@ def clones(snapshots: list, seconds: float) -> float:
     return n / (time.perf_counter() - t0)
 
 
+def measure(engine: str, seconds: float) -> dict[str, float]:
+    r = play(engine, seconds)
+    d = r["decisions"]
+    out = {"decisions/s": d / r["wall"], "decisions per CPU second": d / r["cpu"],
+           "fights/s": r["fights"] / r["wall"], "decisions per fight": d / max(r["fights"], 1),
+           "clones/s": clones(r["snapshots"], max(2.0, seconds / 3)),
+           "core share": r["cpu"] / r["wall"]}
+    target = "50,000" if engine == "python" else "500,000"
+    print(f"[{engine}] decisions/s: {out['decisions/s']:,.0f}  (target >= {target})")
+    print(f"[{engine}] decisions per CPU second: {out['decisions per CPU second']:,.0f}  "
+          f"(process time; {out['core share']:.0%} of a core)")
+    print(f"[{engine}] fights/s:    {out['fights/s']:,.1f}  "
+          f"({out['decisions per fight']:.0f} decisions per fight)")
+    ctarget = "50,000" if engine == "python" else "2,000,000"
+    print(f"[{engine}] clones/s:    {out['clones/s']:,.0f}  (target >= {ctarget})")
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=10.0)
+    ap.add_argument("--engine", choices=(*ENGINES, "both"), default="python")
     args = ap.parse_args()
-    d, f, dt, cpu, snaps = play(args.seconds)
-    cps = clones(snaps, max(2.0, args.seconds / 3))
-    print(f"decisions/s: {d / dt:,.0f}  (target >= 50,000)")
-    print(f"decisions per CPU second: {d / cpu:,.0f}  (process time; {cpu / dt:.0%} of a core)")
-    print(f"fights/s:    {f / dt:,.1f}  ({d / max(f, 1):.0f} decisions per fight)")
-    print(f"clones/s:    {cps:,.0f}  (target >= 50,000)")
+    engines = ENGINES if args.engine == "both" else (args.engine,)
+    got = {e: measure(e, args.seconds) for e in engines}
+    if len(got) == 2:
+        py, nat = got["python"], got["native"]
+        for k in ("decisions/s", "decisions per CPU second", "fights/s", "clones/s"):
+            print(f"native/python {k}: {nat[k] / py[k]:.1f}x")
 
 
 if __name__ == "__main__":
