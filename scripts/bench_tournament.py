@@ -8,11 +8,17 @@ quote the command that produced it.
     python scripts/bench_tournament.py                   # 1000 per pair, one core
     python scripts/bench_tournament.py --workers 2       # all cores of a 2-core machine
     python scripts/bench_tournament.py --fights 100      # quick look
+    python scripts/bench_tournament.py --fights 50 --engine both   # native/python ratio
+
+``--engine`` picks the rules engine (``HEXDOJO_ENGINE``, which the workers inherit):
+python, native (issue 15's target: the 30,000 fights in <= 10 s on one core) or both,
+one after the other in the same run, with the ratio of their times.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import platform
 import sys
 
@@ -27,23 +33,36 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--fighters", default="chu,chu")
     ap.add_argument("--agents", nargs="+", default=list(AGENTS))
+    ap.add_argument("--engine", choices=("python", "native", "both"),
+                    default=os.environ.get("HEXDOJO_ENGINE", "python"))
     args = ap.parse_args(argv)
     cfg = TournamentConfig(tuple(args.agents), fights=args.fights,
                            fighters=tuple(args.fighters.split(",")), workers=args.workers)
+    print(f"machine: {platform.platform()}, python {platform.python_version()}")
+    engines = ("python", "native") if args.engine == "both" else (args.engine,)
+    took = {e: bench(cfg, e) for e in engines}
+    if len(took) == 2:
+        print(f"native/python speed: {took['python'] / took['native']:.1f}x")
+    return 0
+
+
+def bench(cfg: TournamentConfig, engine: str) -> float:
+    """One round robin on ``engine``; prints its figures, returns seconds per fight."""
+    os.environ["HEXDOJO_ENGINE"] = engine
     res = run_tournament(cfg, progress=sys.stderr.isatty())
     n = len(res.fights)
     decisions = sum(f[6] for f in res.fights)
     turns = sum(f[5] for f in res.fights)
-    print(f"machine: {platform.platform()}, python {platform.python_version()}")
-    print(f"{len(cfg.agents)} agents, {cfg.fights} fights per ordered pair, "
+    print(f"[{engine}] {len(cfg.agents)} agents, {cfg.fights} fights per ordered pair, "
           f"{' vs '.join(cfg.fighters)}, {cfg.workers} worker(s)")
-    print(f"{n} fights in {res.elapsed:.1f} s: {n / res.elapsed:.0f} fights/s, "
+    print(f"[{engine}] {n} fights in {res.elapsed:.1f} s: {n / res.elapsed:.0f} fights/s, "
           f"{decisions / res.elapsed:.0f} decisions/s, {turns / n:.2f} turns and "
           f"{decisions / n:.1f} decisions per fight")
     full = len(cfg.agents) * (len(cfg.agents) - 1) * 1000
-    print(f"=> {full} fights (1,000 per ordered pair) would take {full * res.elapsed / n:.0f} s "
-          f"(target: 120 s on one core)")
-    return 0
+    target = "120 s (issue 2)" if engine == "python" else "10 s (issue 15)"
+    print(f"[{engine}] => {full} fights (1,000 per ordered pair) would take "
+          f"{full * res.elapsed / n:.1f} s (target: {target} on one core)")
+    return res.elapsed / n
 
 
 if __name__ == "__main__":
