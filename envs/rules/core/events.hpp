@@ -56,6 +56,7 @@ struct Event {
     std::string rule;
     std::vector<Field> fields;
     std::vector<RollRecord> rolls;
+    bool sink = false;  // a record nobody keeps (Combat::record_events off): fields are dropped
 
     Event& i(const char* k, int v) { return add(k, V::kInt, v); }
     Event& half(const char* k, int v) { return add(k, V::kHalf, v); }
@@ -63,6 +64,7 @@ struct Event {
     Event& flag(const char* k, bool v) { return add(k, V::kBool, v ? 1 : 0); }
     Event& none(const char* k) { return add(k, V::kNone, 0); }
     Event& str(const char* k, std::string v) {
+        if (sink) return *this;
         add(k, V::kStr, 0);
         fields.back().s = std::move(v);
         return *this;
@@ -74,16 +76,19 @@ struct Event {
     }
     Event& opt_int(const char* k, int v) { return v < 0 ? none(k) : i(k, v); }
     Event& hex(const char* k, Hex h) {
+        if (sink) return *this;
         add(k, V::kHex, h.q);
         fields.back().b = h.r;
         return *this;
     }
     Event& roll(const char* k, RollRecord r) {
+        if (sink) return *this;
         add(k, V::kRoll, static_cast<int>(rolls.size()));
         rolls.push_back(std::move(r));
         return *this;
     }
     Event& names(const char* k, std::vector<int> who) {
+        if (sink) return *this;
         add(k, V::kNames, 0);
         fields.back().list = std::move(who);
         return *this;
@@ -91,6 +96,7 @@ struct Event {
 
 private:
     Event& add(const char* k, V kind, int a) {
+        if (sink) return *this;
         Field f;
         f.key = k;
         f.kind = kind;

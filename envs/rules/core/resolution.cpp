@@ -124,11 +124,7 @@ void Combat::apply(const Choice& ch) {
 
 // ======================================================================= helpers (state.py)
 Event& Combat::log(const char* type, std::string rule) {
-    thread_local Event scratch;  // the record nobody keeps (record_events off): its buffers reused
-    if (!record_events) {
-        scratch.fields.clear();
-        scratch.rolls.clear();
-    }
+    thread_local Event scratch = [] { Event e; e.sink = true; return e; }();  // kept by nobody
     Event& e = record_events ? events.push() : scratch;
     e.type = type;
     e.turn = s.turn;

@@ -139,9 +139,9 @@ void DuelVector::run_opponent(Slot& s) {
 void DuelVector::observe(Slot& s, float* obs, std::int8_t* mask) {
     ObsContext ctx = obs_context(s.fight, cat_, *t_, s.side);
     std::fill(mask, mask + cat_.n, static_cast<std::int8_t>(0));
-    s.legal = ctx.legal_ids;
-    for (int id : s.legal) mask[id] = 1;
+    for (int id : ctx.legal_ids) mask[id] = 1;
     write_observation(*t_, cat_, lay_, s.fight.s, ctx, s.side, 1 - s.side, obs);
+    s.legal = std::move(ctx.legal_ids);
     if (opt_.unit) {
         for (int k = 0; k < lay_.size; ++k) obs[k] *= unit_[static_cast<std::size_t>(k)];
     }
