@@ -119,6 +119,11 @@ for _n in FIELDS:
     setattr(NativeFighter, _n, _view_field(_n))
 
 
+def _renamed(f: NativeFighter, name: str) -> NativeFighter:
+    f.name = name
+    return f
+
+
 class _Synced(list):
     """A board list (the holds) whose in-place changes go through into the core."""
 
@@ -174,7 +179,7 @@ class NativeState:
 
     def __init__(self, game: Game, fight: NativeFight, loaded: LoadedDice | None = None) -> None:
         self.game, self.t, self._nf = game, game.tables, fight
-        self.fighters = [NativeFighter(self, k, p) for k, p in enumerate(game.profiles)]
+        self._views: list[NativeFighter] | None = None  # built when first read (clones are cheap)
         self._events: list[dict[str, Any]] = []
         self._taken = 0  # core events already in _events (or dropped by a write)
         #: a test's loaded dice: kept in step with the core's (``dice.used``, faces pushed later)
@@ -221,6 +226,14 @@ class NativeState:
         if d is not None and len(d.script) != self._handed:
             _core.fight_set_dice(self._nf.core, core_dice_of(d))
             self._handed = len(d.script)
+
+    @property
+    def fighters(self) -> list[NativeFighter]:
+        """The fighters as views with model.FighterState's names (reads and writes go to
+        the core's board)."""
+        if self._views is None:
+            self._views = [NativeFighter(self, k, p) for k, p in enumerate(self.game.profiles)]
+        return self._views
 
     # ------------------------------------------------------------------ caches
     def _forget(self) -> None:
@@ -316,14 +329,15 @@ class NativeState:
 
     def clone(self) -> NativeState:
         c = NativeState.__new__(NativeState)
-        c.game, c.t, c._nf = self.game, self.t, self._nf.clone()
+        nf = self._nf  # the core's clone only (the NativeFight's own event list is not read)
+        c.game, c.t = self.game, self.t
+        c._nf = NativeFight(nf.game, _core_fight=nf.core.clone(), _boundary=nf.boundary)
         # the clone's dice: the core's copy, and a copy of the test's loaded dice in step
         c._loaded = None if self._loaded is None else self._loaded.clone()
         c._handed = -1 if c._loaded is None else len(c._loaded.script)
         c._recipe, c._ops = self._recipe, list(self._ops)
-        c.fighters = [NativeFighter(c, k, f.p) for k, f in enumerate(self.fighters)]
-        for a, b in zip(c.fighters, self.fighters, strict=True):
-            a.name = b.name
+        c._views = None if self._views is None else [
+            _renamed(NativeFighter(c, k, f.p), f.name) for k, f in enumerate(self._views)]
         c._events, c._taken = list(self._events), self._taken
         c._snap, c._pending, c._result = None, self._pending, self._result
         return c
