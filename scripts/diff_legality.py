@@ -193,7 +193,7 @@ def fight(name: str, seed: int, tally: Tally, probes: int = 4, limit: int = 400,
         games[name] = PAIRINGS[name][0]()
     g = games[name]
     styles = PAIRINGS[name][1]
-    s = g.new_state(seed=seed)
+    s = g.new_state(seed=seed, engine="python")
     ids = Ids(g.tables)
     rng = np.random.default_rng(seed)
     agents = []

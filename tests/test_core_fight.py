@@ -126,7 +126,7 @@ def test_bad_choices_are_value_errors():
     """An illegal choice is the Python engine's IllegalChoice, with its reason; a bad id at
     the core's boundary is a ValueError naming the field."""
     g = make_game("chu-boris")
-    f, py = NativeFight(g, 3), g.new_state(seed=3)
+    f, py = NativeFight(g, 3), g.new_state(seed=3, engine="python")
     for bad in (Choice("risk", risk=99), Choice("maneuver", "Punch", 1, "Head"),
                 Choice("maneuver", "No such move")):
         with pytest.raises(IllegalChoice) as python:
@@ -176,7 +176,7 @@ def test_the_core_takes_over_a_fight_at_any_decision(pairing):
     g = make_game(pairing)
     kinds: set[str] = set()
     for seed in range(8):
-        py, rng = g.new_state(seed=seed), np.random.default_rng(seed + 100)
+        py, rng = g.new_state(seed=seed, engine="python"), np.random.default_rng(seed + 100)
         for _ in range(int(rng.integers(1, 80))):
             if py.is_over:
                 break
@@ -215,7 +215,7 @@ def test_scenarios_agree(k):
     g = Game.create(["chu", "boris"])
     for seed in range(6):
         nat, _ = NativeFight.from_scenario(g, SCENARIOS[k], seed)
-        py = g.new_state(seed=seed, scenario=SCENARIOS[k])
+        py = g.new_state(seed=seed, scenario=SCENARIOS[k], engine="python")
         tally, div = compare(py, nat, random_chooser(seed))
         assert div is None, f"seed {seed}: {div}"
         TALLY.add(tally)
@@ -226,13 +226,13 @@ def test_loaded_dice_reach_the_core():
     g = Game.create(["chu", "boris"])
     faces = [int(x) for x in np.random.default_rng(5).integers(1, 7, size=3000)]
     nat, _ = NativeFight.from_scenario(g, SCENARIOS[1], LoadedDice(list(faces)))
-    py = g.new_state(LoadedDice(list(faces)), scenario=SCENARIOS[1])
+    py = g.new_state(LoadedDice(list(faces)), scenario=SCENARIOS[1], engine="python")
     tally, div = compare(py, nat, random_chooser(1), limit=60)
     assert div is None, str(div)
     assert tally.situations["risk:attack"] + tally.situations["event:turn_start"] > 0
     # too few faces: both engines fail alike, with the same message
     nat, _ = NativeFight.from_scenario(g, SCENARIOS[0], LoadedDice([6, 6]))
-    py = g.new_state(LoadedDice([6, 6]), scenario=SCENARIOS[0])
+    py = g.new_state(LoadedDice([6, 6]), scenario=SCENARIOS[0], engine="python")
     attack = next(c for c in py.legal_choices() if c.maneuver == "Punch")
 
     def pick(x):  # the Punch, else the most dice risked, else the first choice
@@ -250,7 +250,7 @@ def test_loaded_dice_reach_the_core():
 
 def test_a_bad_frame_is_a_value_error():
     g = make_game("chu-boris")
-    py = g.new_state(seed=2)
+    py = g.new_state(seed=2, engine="python")
     nat = NativeFight.from_state(py)
     ct, b = nat.core, nat.boundary
     t = compile_tables(g.tables)
@@ -286,7 +286,7 @@ def test_any_choice_tuples_are_handled(tuples):
 def test_any_frames_are_handled(frames):
     """Whatever ints Python sends as frames: a fight or a ValueError, never a crash."""
     g = make_game("chu-spearman")
-    py = g.new_state(seed=3)
+    py = g.new_state(seed=3, engine="python")
     t = compile_tables(g.tables)
     ids = NativeFight(g, 3).boundary.ids
     args = (t, [_profile(t, p) for p in g.profiles], [], 20, core_state(py, ids),

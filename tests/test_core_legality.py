@@ -85,7 +85,7 @@ def _bases(name: str) -> list[Any]:
         g = _PERTURB_GAMES[name]()
         out = []
         for seed in range(2):
-            s = g.new_state(seed=seed)
+            s = g.new_state(seed=seed, engine="python")
             rng = np.random.default_rng(seed)
             for _ in range(80):
                 if s.is_over:
@@ -247,7 +247,7 @@ def test_perturbed_states_and_windows_match_and_reach_every_reason() -> None:
 def _hand_built(holds: list[Hold], w: Window, c: Choice, place: Any = None) -> str:
     """Chu (0) and Urlik (1) at the start of a fight, changed by hand; the reason for ``c``
     in ``w`` from both engines (they must agree) and ``c`` not in the core's legal list."""
-    s = Game.create(["chu", "urlik"], rules={}).new_state(seed=0).clone()
+    s = Game.create(["chu", "urlik"], rules={}).new_state(seed=0, engine="python").clone()
     for f in s.fighters:
         f.ap = 6
     if place is not None:

@@ -37,7 +37,7 @@ def game(name: str) -> Game:
 
 def decisions(g: Game, seed: int, limit: int = 400):
     """The Python states at each decision of a seeded random fight."""
-    s = g.new_state(seed=seed)
+    s = g.new_state(seed=seed, engine="python")
     rng = np.random.default_rng(seed)
     for _ in range(limit):
         if s.is_over:
@@ -136,7 +136,7 @@ def test_moves_and_turns_record_the_same_approach(name, seed, at, to, facing, wh
 
 
 def test_bad_board_input_is_a_python_error() -> None:
-    s = core_state(game("chu-urlik").new_state(seed=1))
+    s = core_state(game("chu-urlik").new_state(seed=1, engine="python"))
     with pytest.raises(IndexError, match="arc: fighter 5, allowed 0..1"):
         s.arc(5, 0)
     with pytest.raises(ValueError, match="facing: allowed 0..5"):

@@ -38,7 +38,7 @@ class Replay:
             bg.state = {"bit_generator": "PCG64", "state": {"state": (hi << 64) | lo,
                                                             "inc": (ihi << 64) | ilo | 1},
                         "has_uint32": 0, "uinteger": 0}
-            self.s = g.new_state(Dice(np.random.Generator(bg), g.tables.data.dice.die_sides))
+            self.s = g.new_state(Dice(np.random.Generator(bg), g.tables.data.dice.die_sides), engine="python")
             self.opponent()
             if not self.s.is_over:
                 return

@@ -61,7 +61,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> set[tuple[str, str]]:
 
 
 def random_fight(game: Game, seed: int) -> None:
-    s = game.new_state(seed)
+    s = game.new_state(seed, engine="python")
     rng = np.random.default_rng(seed)
     while not s.is_over:
         ch = s.legal_choices()
@@ -91,7 +91,8 @@ def rare_rules() -> None:
     sc = {"fighters": [{"pos": [0, 0], "facing": 0, "ap": 6}, {"pos": [1, 0], "facing": 3, "ap": 6},
                        {"pos": [0, 0], "facing": 0, "ap": 6}],
           "holds": [{"holder": 0, "held": 2, "kind": "arm", "location": "R Arm"}], "phase": 0}
-    s = game.new_state(LoadedDice([]), scenario=sc)  # a holder attacks a third (aom322a, §5.17)
+    # a holder attacks a third (aom322a, §5.17)
+    s = game.new_state(LoadedDice([]), scenario=sc, engine="python")
     play(s, attack("Martial Kick", target=1, location="Chest"), PASS, risk(0), risk(0))
     weapon_rules()
 
@@ -134,7 +135,7 @@ def test_documentation_keys_are_shown_in_the_rules_reference(reads):
 
 def test_a_key_nobody_reads_is_caught(reads):
     """The check can fail: fields read by no fight stay out of ``reads``."""
-    Game.create(["chu", "boris"], rules={}).new_state(0)
+    Game.create(["chu", "boris"], rules={}).new_state(0, engine="python")
     assert ("Mounted", "pull_down_directions") not in reads
     assert ("Mounted", "pull_down_directions") in model_fields()
 

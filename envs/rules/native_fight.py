@@ -352,7 +352,7 @@ def differential(game: Any, seed: int, choose: Chooser, limit: int = 2000
     """Play one fight through both engines with the same dice and choices; compare the
     decision, the legal list, the context, the reasons for illegal probes, the new events
     and the result at every step."""
-    return compare(game.new_state(seed=seed), NativeFight(game, seed), choose, limit)
+    return compare(game.new_state(seed=seed, engine="python"), NativeFight(game, seed), choose, limit)
 
 
 def compare(py: State, nat: NativeFight, choose: Chooser, limit: int = 2000
