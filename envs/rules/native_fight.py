@@ -396,7 +396,7 @@ def compare(py: State, nat: NativeFight, choose: Chooser, limit: int = 2000
 
 # ---------------------------------------------------------------- the sweep's pairings
 #: the preset fighters (unarmed, then armed) and the scenes the differential check plays
-PRESETS = ("chu", "urlik", "boris", "cogan", "novice", "guard", "spearman", "knife_fighter")
+PRESETS = ("chu", "urlik", "boris", "cogan", "novice", "rider", "guard", "spearman", "knife_fighter")
 SCENES = ("rider_vs_foot", "two_vs_one", "two_vs_two", "ambush", "monk_vs_guard",
           "monk_vs_two_guards")
 #: the scripted agents that drive some fights, so that holds, locks, throws, follow-ons and
