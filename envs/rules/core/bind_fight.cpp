@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bind.hpp"
+#include "context.hpp"
 #include "fight.hpp"
 #include "resolution.hpp"
 #include "weapons.hpp"
@@ -435,64 +436,48 @@ nb::object name_or_none(const std::vector<std::string>& names, int id) {
 // State.context(): what the pending decision is about (keys in the Python engine's order).
 nb::dict context(Combat& c) {
     nb::dict out;
-    if (!c.has_pending) return out;
-    const Decision& d = c.pending;
+    const DecisionContext x = decision_context(c);  // the one place the core says it
+    if (!x.pending) return out;
     const Tables& t = *c.t;
-    out["fighter"] = d.fighter;
-    out["kind"] = kDecisionKindNames[static_cast<Z>(d.kind)];
-    out["about"] = kAboutNames[static_cast<Z>(d.about)];
-    const Frame& top = c.stack.back();
-    const auto* af = std::get_if<AttackFrame>(&top);
-    const Window* w = c.has_window ? &c.window : nullptr;
-    int attacker = kNone, attack = kNone;
-    if (w != nullptr && w->attacker != kNone) {
-        attacker = w->attacker;
-        attack = w->attack;
-        out["attacker"] = attacker;
-        out["attack"] = attack < 0 ? nb::object(nb::none()) : nb::object(nb::str(c.mv(attack).name.c_str()));
-        out["arc"] = c.s.arc(attacker, d.fighter);
-        if (af != nullptr) {
-            out["location"] = name_or_none(t.location_names, af->c.location);
-            out["closing"] = af->closed;
+    auto maneuver = [&](int m) { return m < 0 ? nb::object(nb::none()) : nb::object(nb::str(c.mv(m).name.c_str())); };
+    out["fighter"] = x.d.fighter;
+    out["kind"] = kDecisionKindNames[static_cast<Z>(x.d.kind)];
+    out["about"] = kAboutNames[static_cast<Z>(x.d.about)];
+    if (x.arc != kNone) {  // a window with an attacker (a roll's own values, when asked, win)
+        out["attacker"] = x.attacker;
+        out["attack"] = maneuver(x.attack);
+        out["arc"] = x.arc;
+        if (x.aimed) {
+            out["location"] = name_or_none(t.location_names, x.location);
+            out["closing"] = x.closing;
         }
     }
-    if (w != nullptr && w->after != kNone) {
-        out["after"] = c.mv(w->after).name;
-        const Locked lk = window_locked(*w);
-        if (lk.any()) {
-            out["locked"] = lk.limb != kNone ? kLimbNames[static_cast<Z>(lk.limb)]
-                                             : t.location_names[static_cast<Z>(lk.location)];
-            if (w->locked_fighter != kNone) out["locked_fighter"] = w->locked_fighter;
+    if (x.after != kNone) {
+        out["after"] = c.mv(x.after).name;
+        if (x.locked.any()) {
+            out["locked"] = x.locked.limb != kNone ? kLimbNames[static_cast<Z>(x.locked.limb)]
+                                                   : t.location_names[static_cast<Z>(x.locked.location)];
+            if (x.locked_fighter != kNone) out["locked_fighter"] = x.locked_fighter;
         }
     }
-    if (d.kind == kDRisk || d.kind == kDSoak) {
-        const RollContext r = roll_context(c);
-        if (r.attack) {
-            attacker = r.attacker;
-            attack = r.maneuver;
-            out["attacker"] = r.attacker;
-            out["attack"] = c.mv(r.maneuver).name;
-            out["location"] = name_or_none(t.location_names, r.location);
-            out["reaction"] = r.reaction < 0 ? nb::object(nb::none()) : nb::object(nb::str(c.mv(r.reaction).name.c_str()));
+    if (x.roll) {
+        if (x.r.attack) {
+            out["attacker"] = x.r.attacker;
+            out["attack"] = maneuver(x.r.maneuver);
+            out["location"] = name_or_none(t.location_names, x.r.location);
+            out["reaction"] = maneuver(x.r.reaction);
         }
-        if (r.has_wound) out["wound"] = r.wound;
-        if (!r.basics.empty()) {
+        if (x.r.has_wound) out["wound"] = x.r.wound;
+        if (!x.r.basics.empty()) {
             nb::dict b;
-            for (const auto& [i, v] : r.basics) b[nb::int_(i)] = v;
+            for (const auto& [i, v] : x.r.basics) b[nb::int_(i)] = v;
             out["basics"] = b;
         }
     }
-    // a weapon attack: its weapon, mode and option
-    const Choice* ch = nullptr;
-    if (af != nullptr) ch = &af->c;
-    if (const auto* rf = std::get_if<ReactionsFrame>(&top); rf != nullptr && rf->is_move) ch = &rf->c;
-    if (const auto* bf = std::get_if<BreakHoldFrame>(&top)) ch = &bf->c;
-    if (attack != kNone && attacker != kNone && ch != nullptr && ch->maneuver == attack) {
-        if (attack_mode(t, c.s, attacker, ch->maneuver, ch->option) != nullptr) {
-            out["weapon"] = name_or_none(t.weapon_ids, used_weapon(t, c.s, attacker, ch->maneuver, ch->option));
-            out["mode"] = split(t, c.mv(ch->maneuver), ch->option).mode;
-            out["option"] = ch->option;
-        }
+    if (x.option != kNone) {  // a weapon attack: its weapon, mode and option
+        out["weapon"] = name_or_none(t.weapon_ids, x.weapon);
+        out["mode"] = x.mode;
+        out["option"] = x.option;
     }
     return out;
 }
