@@ -708,8 +708,10 @@ def _situation_blocks(s: State, i: int, kind: str, w: Window) -> dict[str, tuple
     return blocks
 
 
-def explain(s: State, c: Choice) -> str:
-    """A short reason why ``c`` is not legal in the current decision."""
+def decision_reason(s: State, c: Choice) -> str | None:
+    """What the pending decision itself says against ``c`` (the fight is over, another kind
+    of choice, a risk out of range, no maneuver window), or None: then the maneuver's reasons
+    decide. The core's ``explain`` (``native_reasons.explain``) asks the same."""
     pend = s._pending
     if pend is None:
         return "the fight is over"
@@ -722,9 +724,18 @@ def explain(s: State, c: Choice) -> str:
         return f"risk must be 0..{s.t.max_risk} dice"
     if c.kind != "maneuver":
         return f"{c.kind}: not possible now"
-    w: Any = getattr(s.stack[-1], "window", None)
-    if w is None:
+    if getattr(s.stack[-1], "window", None) is None:
         return f"{c.maneuver}: not possible now"
+    return None
+
+
+def explain(s: State, c: Choice) -> str:
+    """A short reason why ``c`` is not legal in the current decision."""
+    why = decision_reason(s, c)
+    if why is not None:
+        return why
+    decision = s._pending[0]
+    w: Any = s.stack[-1].window
     i = decision.fighter
     name = c.maneuver or ""
     r = maneuver_reason(s, i, name, w)

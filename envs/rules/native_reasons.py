@@ -19,6 +19,7 @@ from ._core import defence_options as _core_defence_options
 from ._core import explain as _core_explain
 from ._core import maneuver_choices as _core_choices
 from ._core import reason_names
+from .legality import decision_reason
 from .model import Choice
 from .native import Ids, compile_tables, core_state, core_window
 from .weapons import HAND_NAMES
@@ -250,23 +251,12 @@ def maneuver_choices(s: Any, w: Any, ids: Ids | None = None) -> list[Choice]:
 
 
 def explain(s: Any, c: Choice, ids: Ids | None = None, view: NativeView | None = None) -> str:
-    """``legality.explain(s, c)``: the decision's checks here, the maneuver's by the core
-    (``view``: the decision's NativeView, if made already)."""
-    pend = s._pending
-    if pend is None:
-        return "the fight is over"
-    decision, choices = pend
-    who = s.fighters[decision.fighter].name
-    kinds = sorted({ch.kind for ch in choices})
-    if c.kind not in kinds:
-        return f"it is {who}'s {decision.kind} decision now; allowed kinds: {', '.join(kinds)}"
-    if c.kind == "risk":
-        return f"risk must be 0..{s.t.max_risk} dice"
-    if c.kind != "maneuver":
-        return f"{c.kind}: not possible now"
-    w = getattr(s.stack[-1], "window", None)
-    if w is None:
-        return f"{c.maneuver}: not possible now"
+    """``legality.explain(s, c)``: the decision's checks (``legality.decision_reason``), the
+    maneuver's by the core (``view``: the decision's NativeView, if made already)."""
+    why = decision_reason(s, c)
+    if why is not None:
+        return why
+    w = s.stack[-1].window
     return (view or NativeView(s, w, ids)).maneuver_reason(c)
 
 
