@@ -12,6 +12,7 @@ from hexdojo.envs.native_observation import NativeObserver, native_context
 from hexdojo.envs.observation import encoder_for
 from hexdojo.envs.rules import Game, _core
 from hexdojo.envs.rules.native import core_state
+from tests.test_core_state import decisions
 
 PAIRINGS = {
     "chu-urlik": lambda: Game.create(["chu", "urlik"]),
@@ -22,17 +23,6 @@ PAIRINGS = {
 }
 
 
-def decisions(g: Game, seed: int, limit: int = 300):
-    s = g.new_state(seed=seed, engine="python")
-    rng = np.random.default_rng(seed)
-    for _ in range(limit):
-        if s.is_over:
-            return
-        yield s
-        ch = s.legal_choices()
-        s.apply(ch[int(rng.integers(len(ch)))])
-
-
 @pytest.mark.parametrize("name", sorted(PAIRINGS))
 def test_the_native_observation_is_the_python_one(name: str) -> None:
     g = PAIRINGS[name]()
@@ -41,7 +31,7 @@ def test_the_native_observation_is_the_python_one(name: str) -> None:
     kinds: set[str] = set()
     seen: set[str] = set()  # fields that were ever nonzero
     for seed in range(3):
-        for s in decisions(g, seed):
+        for s in decisions(g, seed, limit=300):
             kinds.add(s.decision.kind)
             for me in (0, 1):
                 want = enc.encode_flat(s, me)
