@@ -90,13 +90,10 @@ Fight checked(const Tables& t, const State& s, const Window& w) {
 
 using Choices = nb::ndarray<nb::numpy, std::int32_t, nb::shape<-1, 5>>;
 
-Choices choices_array(const Tables& t, const State& s, const Window& w) {
-    thread_local std::vector<ChoiceIds> out;
-    maneuver_choices(checked(t, s, w), w, out);
-    const std::size_t n = out.size();
-    auto* data = new std::int32_t[n * 5 + 1];
-    for (std::size_t k = 0; k < n; ++k) {
-        const ChoiceIds& c = out[k];
+// The choices as (maneuver, target, location, turn, option) rows of int32, -1 for None.
+void write_rows(const std::vector<ChoiceIds>& choices, std::int32_t* data) {
+    for (std::size_t k = 0; k < choices.size(); ++k) {
+        const ChoiceIds& c = choices[k];
         std::int32_t* row = data + 5 * k;
         row[0] = c.maneuver;
         row[1] = c.target;
@@ -104,6 +101,14 @@ Choices choices_array(const Tables& t, const State& s, const Window& w) {
         row[3] = c.turn;
         row[4] = c.option;
     }
+}
+
+Choices choices_array(const Tables& t, const State& s, const Window& w) {
+    thread_local std::vector<ChoiceIds> out;
+    maneuver_choices(checked(t, s, w), w, out);
+    const std::size_t n = out.size();
+    auto* data = new std::int32_t[n * 5 + 1];
+    write_rows(out, data);
     nb::capsule owner(data, [](void* p) noexcept { delete[] static_cast<std::int32_t*>(p); });
     return Choices(data, {n, 5}, owner);
 }
@@ -117,15 +122,7 @@ int choices_into(const Tables& t, const State& s, const Window& w,
     const std::size_t n = out.size();
     if (n > buf.shape(0)) return -static_cast<int>(n);
     std::int32_t* data = buf.data();
-    for (std::size_t k = 0; k < n; ++k) {
-        const ChoiceIds& c = out[k];
-        std::int32_t* row = data + 5 * k;
-        row[0] = c.maneuver;
-        row[1] = c.target;
-        row[2] = c.location;
-        row[3] = c.turn;
-        row[4] = c.option;
-    }
+    write_rows(out, data);
     return static_cast<int>(n);
 }
 
