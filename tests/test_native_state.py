@@ -196,6 +196,10 @@ def test_bad_writes_are_one_clear_error_and_change_nothing(native):
         s.fighters[1].worst = 99
     s._forget()
     assert s.fighters[1].worst == 0
+    with pytest.raises(ValueError, match=r"state.fighters.ap: 1073741824: allowed"):
+        s.fighters[0].ap = 2**30  # bounded, as a board taken over is: no overflow in the rolls
+    s._forget()
+    assert s.fighters[0].ap == 10
 
 
 def test_scenarios_on_loaded_dice_match(monkeypatch):

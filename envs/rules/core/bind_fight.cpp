@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bind.hpp"
+#include "board_checks.hpp"
 #include "context.hpp"
 #include "fight.hpp"
 #include "resolution.hpp"
@@ -31,7 +32,6 @@ namespace {
 using Z = std::size_t;
 using ChoiceTuple = std::tuple<int, int, int, int, int, int, int>;
 using Start = std::pair<std::pair<int, int>, int>;
-constexpr int kBig = 1 << 20;  // the numbers a board or frame from Python may carry: no overflow
 
 FighterState fighter_of(const Profile& p, int idx, Hex pos, int facing) {
     FighterState f;
@@ -239,26 +239,7 @@ void check_board(const Tables& t, const State& s) {
     id("state.turn", s.turn, 0, 10001);
     for (int sd : s.sides) id("state.sides", sd, 0, n);
     for (int i : s.order) id("state.order", i, 0, n);
-    for (const auto& f : s.fighters) {
-        for (int h : f.hands) id("fighter.hands", h, kNone, nw);
-        for (int w : f.sheathed) id("fighter.sheathed", w, 0, nw);
-        for (const auto& x : f.stuck) {
-            id("fighter.stuck.weapon", x.weapon, 0, nw);
-            id("fighter.stuck.location", x.location, 0, nl);
-        }
-        for (const auto& w : f.wounds) {
-            id("fighter.wounds.location", w.location, 0, nl);
-            id("fighter.wounds.level", w.level, 0, t.fatal + 1);
-        }
-        id("fighter.worst", f.worst, 0, t.fatal + 1);
-        id("fighter.ap", f.ap, -kBig, kBig);  // bounded: no overflow in AP or rolls
-        id("fighter.pen", f.pen, -kBig, kBig);
-        id("fighter.init", f.init, -kBig, kBig);
-        id("fighter.height", f.height, -kBig, kBig);
-        id("fighter.facing", f.facing, 0, 6);
-        id("fighter.status", static_cast<int>(f.status), 0, 3);
-        id("fighter.out", static_cast<int>(f.out), 0, 3);
-    }
+    for (int k = 0; k < n; ++k) check_fighter(t, s.fighters[static_cast<std::size_t>(k)], k);
     for (const auto& h : s.holds) {
         id("hold.holder", h.holder, 0, n);
         id("hold.held", h.held, 0, n);

@@ -11,6 +11,7 @@
 #include <variant>
 
 #include "bind.hpp"
+#include "board_checks.hpp"
 #include "fight.hpp"
 
 namespace hexdojo {
@@ -23,26 +24,6 @@ void in_range(const char* field, int v, int lo, int hi) {
                            std::to_string(lo) + ".." + std::to_string(hi - 1)).c_str());
 }
 
-void check_fighter_ids(const Tables& t, const FighterState& f, int k) {
-    const int nw = static_cast<int>(t.weapon_ids.size()), nl = t.n_locations();
-    in_range("fighters.idx", f.idx, k, k + 1);
-    in_range("fighters.facing", f.facing, 0, 6);
-    in_range("fighters.worst", f.worst, 0, t.fatal + 1);
-    in_range("fighters.out", static_cast<int>(f.out), 0, 3);
-    in_range("fighters.status", static_cast<int>(f.status), 0, 3);
-    if (!valid_hex(f.pos)) throw nb::value_error("state.fighters.pos: outside the core's coordinates");
-    for (int h : f.hands) in_range("fighters.hands", h, kNone, nw);
-    for (int w : f.sheathed) in_range("fighters.sheathed", w, 0, nw);
-    for (const Stuck& x : f.stuck) {
-        in_range("fighters.stuck.weapon", x.weapon, 0, nw);
-        in_range("fighters.stuck.location", x.location, 0, nl);
-    }
-    for (const Wound& w : f.wounds) {
-        in_range("fighters.wounds.location", w.location, 0, nl);
-        in_range("fighters.wounds.level", w.level, 0, t.fatal + 1);
-    }
-}
-
 // The board written by Python (the facade's snapshot after a field was set): the same
 // fighters, sides and arena as the fight's, every id in range.
 void set_board(Combat& c, const State& s) {
@@ -51,7 +32,7 @@ void set_board(Combat& c, const State& s) {
     if (s.n() != n) throw nb::value_error("state.fighters: the fight's fighters, no more, no fewer");
     if (s.sides != c.s.sides) throw nb::value_error("state.sides: the fight's sides cannot change");
     in_range("radius", s.radius, c.s.radius, c.s.radius + 1);
-    for (int k = 0; k < n; ++k) check_fighter_ids(t, s.fighters[static_cast<std::size_t>(k)], k);
+    for (int k = 0; k < n; ++k) check_fighter(t, s.fighters[static_cast<std::size_t>(k)], k);
     for (const Hold& h : s.holds) {
         in_range("holds.holder", h.holder, 0, n);
         in_range("holds.held", h.held, 0, n);
