@@ -1,0 +1,13 @@
+// The agents' native module, hexdojo.agents._bots: one bind_* function per part, each in its
+// own bind_*.cpp, called from bindings.cpp.
+#pragma once
+
+#include <nanobind/nanobind.h>
+
+namespace hexdojo::bots {
+
+namespace nb = nanobind;
+
+void bind_probe(nb::module_& m);
+
+}  // namespace hexdojo::bots

@@ -1,0 +1,27 @@
+// hexdojo.agents._bots: the agents' C++ (scripted fighters, search) over the rules core's own
+// fights. A `_core.Fight` (hexdojo::Combat, bound by hexdojo.envs.rules._core) crosses into
+// this module as the same C++ object: nanobind shares its type registry between the two
+// extensions, so no copy and no second binding of the rules.
+#include <nanobind/stl/vector.h>
+
+#include "bind.hpp"
+#include "fight.hpp"
+
+namespace hexdojo::bots {
+
+void bind_probe(nb::module_& m) {
+    m.def(
+        "legal_count",
+        [](const Combat& c) { return static_cast<int>(c.legal().size()); },
+        nb::arg("fight"),
+        "Number of legal choices of a core fight's pending decision (checks that a _core.Fight "
+        "reaches this module as the same C++ object).");
+}
+
+}  // namespace hexdojo::bots
+
+NB_MODULE(_bots, m) {
+    m.doc() = "hexdojo's native agents (C++20): scripted fighters and search over the rules "
+              "core's fights (agents/native).";
+    hexdojo::bots::bind_probe(m);
+}
