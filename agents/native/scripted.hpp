@@ -1,0 +1,153 @@
+// The scripted fighters in C++ (agents/scripted.py HeuristicAgent and Style): every legal
+// choice of a decision gets the Python agent's expected value from the Knowledge estimates
+// (agents/native/knowledge.hpp, agents/heuristics.py), and the best is played. The bot plays
+// the rules core's own fights (hexdojo::Combat): a choice is its index in Combat::legal(),
+// which is the Python engine's legal list in the same order, so act() is the Python agent's
+// choice and scored_choices() its values (the same doubles, the same ties: first in list
+// order).
+//
+// One method per HeuristicAgent method, same names and argument order, with ids for names
+// (maneuvers, locations, categories, kNone for None) and the Knowledge held by the bot (the
+// Python methods' `k` argument). Interface first (helper M builds the search agents on it):
+// change only by adding.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "context.hpp"
+#include "fight.hpp"
+
+namespace hexdojo::bots {
+
+class Knowledge;  // agents/native/knowledge.hpp (helper K)
+
+// scripted.Style: the weights of one fighting style; same fields, names and defaults.
+struct Style {
+    double aggression = 1.0;  // 0..1: spend AP now (1) or keep it for reactions (0)
+    int risk = 6;             // 0..6: most dice risked on a roll
+    double strike = 1.0;      // punches, head butts, Martial Strikes
+    double kick = 1.0;        // kicks, sweeps
+    double grab = 1.0;        // grabs, grapples, locks, throws, pull downs
+    double defend = 1.0;      // defensive reactions (blocks, dodges, leg grabs)
+    double counter = 1.0;     // counter-attacking reactions
+    double follow = 0.0;      // flat bonus for opening a follow-on window
+    double chain = 0.0;       // weight of the best follow-on a success would open (§3 chains)
+    bool wait = false;        // prefer to let the opponent phase first
+    double approach = 0.0;    // weight of the attack a step into reach makes possible
+    int reserve_max = 3;      // AP kept for defence at aggression 0
+    double weapon = 1.0;      // weapon attacks (Stand / Advance and attack, Close Combat Weapon)
+    double keep_out = 1.0;    // armed with a melee weapon: how much it avoids the opponent's hex
+};
+
+// scripted.SKIPPED: value of a choice not weighed (an aim off the shortlist)
+inline constexpr double kSkipped = -1e9;
+
+// HeuristicAgent.incoming's tuple: the attack being reacted to.
+struct Incoming {
+    int attacker = kNone;
+    int maneuver = kNone;
+    int location = kNone;
+    double value = 0.0;  // the value of its hit (for the attacker)
+    int option = 0;      // a weapon attack's hand and mode
+};
+
+// One entry of HeuristicAgent.aim_shortlist: the aimed locations worth weighing for the
+// attack (maneuver, target, option); a choice of that attack at another location is skipped.
+struct AimEntry {
+    int maneuver = kNone, target = kNone, option = 0;
+    std::vector<int> locations;  // allowed location ids
+};
+using AimShortlist = std::vector<AimEntry>;
+
+class ScriptedBot {
+public:
+    ScriptedBot(std::shared_ptr<const Knowledge> k, Style st);
+
+    const Style& style() const { return st_; }
+    const Knowledge& knowledge() const { return *k_; }
+
+    // ------------------------------------------------------------ dispatch
+    // HeuristicAgent.act: the legal index of its choice (throws std::invalid_argument on a
+    // finished fight).
+    int act(Combat& s);
+    // HeuristicAgent.ranked: the legal indices, best first (search's order).
+    std::vector<int> ranked(Combat& s);
+    // HeuristicAgent.scored_choices: (value, legal index), best first (stable sort); only for
+    // action, reaction and follow-on decisions (throws std::invalid_argument otherwise).
+    std::vector<std::pair<double, int>> scored_choices(Combat& s);
+    // HeuristicAgent._fresh: the per-decision memos are dropped at a new decision.
+    void fresh(Combat& s);
+
+    // ------------------------------------------------------------ helpers
+    static int opponent(const Combat& s, int i);
+    int reserve(const Combat& s, int i, int j) const;
+    double weight(int maneuver) const;
+    int phase(Combat& s, int i);  // legal index
+    // the hold decision of act() (keep a hold worth HOLD_VALUE >= 5): legal index
+    int hold(Combat& s, int i);
+
+    // ------------------------------------------------------------ risk (§1.3)
+    int risk_for(Combat& s, int i, int about);  // about: kAboutNames id
+    // (escaper's, holder's) basic values for Break Hold by `method`; nullopt if not held
+    std::optional<std::pair<int, int>> break_basics(Combat& s, int i, int method);
+    int soak_risk(std::optional<int> basic, int level) const;
+    int soak(Combat& s, int i);  // legal index
+
+    // ------------------------------------------------------------ maneuvers
+    int best(Combat& s, int i, int kind);  // kind: DecisionKind; legal index
+    // every legal choice with its value (turn bonus included), in list order
+    std::vector<std::pair<double, int>> scored(Combat& s, int i, int kind);
+    AimShortlist aim_shortlist(Combat& s, int i);
+    double chain_value(Combat& s, int i, int j, int maneuver);
+    std::optional<Incoming> incoming(Combat& s, int i, const DecisionContext& ctx);
+    double ap_cost(Combat& s, int i, int j, int kind, int ap);
+    double save(Combat& s, int i, int j);
+    // ctx: the decision's context (an empty one, pending == false, for an action window)
+    double value(Combat& s, int i, int j, int kind, const Choice& c, const DecisionContext& ctx,
+                 const std::optional<Incoming>& incoming);
+    double undefended(Combat& s, int i, const std::optional<Incoming>& incoming) const;
+    double counter_value(Combat& s, int i, const Choice& c, const Incoming& incoming);
+    double attack_choice_value(Combat& s, int i, int j, int kind, const Choice& c,
+                               const DecisionContext& ctx);
+    double defence_value(Combat& s, int i, const Choice& c, const Incoming& incoming);
+    double other_value(Combat& s, int i, int j, const Choice& c);
+    double arms_value(const Combat& s, int i, int j, const Choice& c, int cat) const;  // cat: category id
+    static bool has_kind(const Combat& s, int i, int kind);  // kind: kWeaponKindNames id
+
+    // ------------------------------------------------------------ position
+    double position_value(const Combat& s, int j, Hex pos, int facing, int i = kNone) const;
+    static int melee_reach(const Combat& s, int i);
+    double move_value(Combat& s, int i, int j, const Choice& c);
+    double closing_value(Combat& s, int i, int j);
+    double turn_value(const Combat& s, int i, int j, const Choice& c) const;
+    double turn_bonus(const Combat& s, int i, const Choice& c) const;
+
+    static constexpr int kKeepStanding = 2;  // HeuristicAgent.KEEP_STANDING
+    static constexpr double kProneAp = 1.0;  // HeuristicAgent.PRONE_AP
+
+private:
+    std::shared_ptr<const Knowledge> k_;
+    Style st_;
+    // names the Python code uses, as ids (kNone where the rule set lacks them)
+    int martial_strike_ = kNone, turn_ = kNone, move_ = kNone;
+    std::vector<char> kick_;  // by maneuver id: in scripted.KICKS
+    // per-decision memos (HeuristicAgent._save, _memo), valid for the decision at `at_`
+    std::vector<std::pair<int, double>> save_memo_;
+    std::vector<std::pair<int, double>> chain_memo_;
+    bool has_closing_ = false;
+    double closing_memo_ = 0.0;
+    // the decision token: the pending decision's legal list (a new one per decision, shared
+    // by clones; held, so its address is never reused), the event count and the turn
+    std::shared_ptr<const std::vector<Choice>> at_;
+    std::size_t at_events_ = 0;
+    int at_turn_ = -1;
+};
+
+// scripted.incoming_option: the option (hand and mode) of the weapon attack being reacted
+// to; 0 for an unarmed attack.
+int incoming_option(Combat& s, const Knowledge& k, int attack);
+
+}  // namespace hexdojo::bots
