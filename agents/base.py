@@ -41,6 +41,12 @@ class Agent:
     def reset(self, seed: int | None = None) -> None:
         """Start of a fight; agents with their own randomness re-seed here."""
 
+    def native_player(self, game: Any) -> Any | None:
+        """This agent as a native player of ``game``'s fights (``hexdojo.agents._bots.Player``:
+        the same choices, made inside the core), or None where it has no native form.
+        Tournaments play a fight between native players in one call (issue 15)."""
+        return None
+
     def __call__(self, state: State) -> Choice:
         return self.act(state)
 

@@ -28,6 +28,9 @@ from .base import Agent, AgentError
 from .registry import as_agent
 
 CHAIN_SEP = " > "
+#: the core's ids of a choice's and a decision's kind (fight.hpp: ChoiceKind, DecisionKind)
+MANEUVER = 3
+DECISION_KINDS = ("phase", "action", "reaction", "follow_on", "soak", "risk", "hold")
 
 
 @dataclass
@@ -67,6 +70,9 @@ def play_fight(
     """
     for side, a in enumerate(agents):
         a.reset(agent_seed(seed, side))
+    fast = play_native(game, agents, seed, record_choices)
+    if fast is not None:
+        return fast
     state = game.new_state(seed)
     usage: tuple[Counter, Counter] = (Counter(), Counter())
     walks = (ChainWalk(), ChainWalk())
@@ -90,6 +96,49 @@ def play_fight(
     res = state.result or {}
     return FightRecord(seed, state.winner, str(res.get("reason", "")), state.turn, n,
                        usage, chains, choices, spans)
+
+
+def play_native(game: Game, agents: Sequence[Agent], seed: int,
+                record_choices: bool) -> FightRecord | None:
+    """:func:`play_fight` inside the native core, where every agent has a native player
+    (``Agent.native_player``): the whole fight without a Python call per decision. The
+    same fight, choices and record as on the Python engine (the core's differential gate and
+    the native agents' differential tests, tests/test_bots_*.py); None where it cannot (an
+    agent without a native form, e.g. a learned policy; ``HEXDOJO_NATIVE_AGENTS=0``; or
+    ``HEXDOJO_ENGINE=python``, which asks for the Python engine)."""
+    if os.environ.get("HEXDOJO_NATIVE_AGENTS", "1") == "0" or \
+            os.environ.get("HEXDOJO_ENGINE") == "python":
+        return None
+    players = [a.native_player(game) for a in agents]
+    if any(p is None for p in players):
+        return None
+    from ._bots import play_fight as native_play
+
+    state = game.new_state(seed, engine="native")
+    core = state._nf.core  # type: ignore[attr-defined]
+
+    for side, p in enumerate(players):
+        p.reset(agent_seed(seed, side))
+    rows = native_play(core, players, list(game.sides)).tolist()
+    b = state._nf.boundary  # type: ignore[attr-defined]
+    usage: tuple[Counter, Counter] = (Counter(), Counter())
+    walks = (ChainWalk(), ChainWalk())
+    choices = [] if record_choices else None
+    for fighter, kind, _, *ids, events, after in rows:
+        side = game.sides[fighter]
+        if ids[0] == MANEUVER and side < 2:
+            name = b.maneuvers[ids[1]]
+            usage[side][name] += 1
+            walks[side].step(DECISION_KINDS[kind], name,
+                             b.maneuvers[after] if after >= 0 else None, events)
+        if choices is not None:
+            choices.append(b.to_python(tuple(ids)))
+    end = core.n_events
+    spans = (walks[0].close(end), walks[1].close(end))
+    chains = (Counter(ch for ch, _, _ in spans[0]), Counter(ch for ch, _, _ in spans[1]))
+    res = core.result or {}
+    return FightRecord(seed, res.get("winner"), str(res.get("reason", "")), core.turn,
+                       len(rows), usage, chains, choices, spans)
 
 
 def checked_act(agent: Agent, state: State) -> Choice:
@@ -116,18 +165,22 @@ class ChainWalk:
         d = state.decision
         if c.kind != "maneuver" or d is None:
             return
-        name = c.maneuver or ""
-        if d.kind == "follow_on":
-            after = state.context().get("after")
+        after = state.context().get("after") if d.kind == "follow_on" else None
+        self.step(d.kind, c.maneuver or "", after, len(state.events))
+
+    def step(self, kind: str, name: str, after: str | None, events: int) -> None:
+        """The side's maneuver ``name`` in a ``kind`` decision (a follow-on's: of the
+        maneuver ``after``), ``events`` logged before it."""
+        if kind == "follow_on":
             if not self._cur or self._cur[-1] != after:
-                self.close(len(state.events))
+                self.close(events)
                 self._cur = [after] if after else []
-                self._start = len(state.events)
+                self._start = events
             self._cur.append(name)
-        elif d.kind in ("action", "reaction"):
-            self.close(len(state.events))
+        elif kind in ("action", "reaction"):
+            self.close(events)
             self._cur = [name]
-            self._start = len(state.events)
+            self._start = events
 
     def close(self, end: int) -> list[tuple[str, int, int]]:
         """End the chain being played (one of two or more maneuvers is kept); all so far."""
