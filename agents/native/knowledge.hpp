@@ -17,6 +17,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <span>
@@ -61,6 +62,11 @@ inline constexpr double HOLD_DEFAULT = 4.0;  // HOLD_VALUE.get(kind, 4.0)
 // aimed locations a scripted agent weighs in full per attack (Knowledge.aims)
 inline constexpr int AIMS = 3;
 
+// An AP argument's None (best_defence's ap, attack_value's and follow_threat's y_ap): NOT
+// kNone, because -1 is a real value there (attack_value hands follow_threat the attacker's
+// AP left after paying, which may be negative: then no reaction, as in Python).
+inline constexpr int kNoAp = std::numeric_limits<int>::min();
+
 // heuristics.option_index: the part of a choice's option an attack's value depends on: a
 // weapon attack's whole option (hand and mode), an unarmed one's damage type index where it
 // has several, else 0.
@@ -94,7 +100,7 @@ public:
     int defence_with(Combat& s, int y, int x, int rname, int attack, int loc, int option = 0);
     // (basic, reaction id or kNone)
     std::pair<int, int> best_defence(Combat& s, int y, int x, int attack, int loc,
-                                     Locked restrict = {}, int ap = kNone);
+                                     Locked restrict = {}, int ap = kNoAp);
     std::vector<int> defence_hands(const Combat& s, int y, int rname) const;
     // (rating in half points, damage type id); (nullopt, kNone) for an unarmed maneuver or a
     // hand without the weapon
@@ -126,8 +132,8 @@ public:
     // (expected value, chance to hit)
     std::pair<double, double> attack_value(Combat& s, int x, int y, int name, int loc,
                                            int option = 0, Locked restrict = {},
-                                           bool punish = true, int y_ap = kNone);
-    double follow_threat(Combat& s, int x, int y, int after, int y_ap = kNone, int ap_spent = 0,
+                                           bool punish = true, int y_ap = kNoAp);
+    double follow_threat(Combat& s, int x, int y, int after, int y_ap = kNoAp, int ap_spent = 0,
                          int blocked = kNone);
 
     // memo sizes (tests, benchmarks): per-decision entries, hit_core, aims, pain
