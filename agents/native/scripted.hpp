@@ -19,10 +19,10 @@
 
 #include "context.hpp"
 #include "fight.hpp"
+#include "knowledge.hpp"
+#include "player.hpp"
 
 namespace hexdojo::bots {
-
-class Knowledge;  // agents/native/knowledge.hpp (helper K)
 
 // scripted.Style: the weights of one fighting style; same fields, names and defaults.
 struct Style {
@@ -62,9 +62,14 @@ struct AimEntry {
 };
 using AimShortlist = std::vector<AimEntry>;
 
-class ScriptedBot {
+// A Player (player.hpp), so the tournament's fast path (play.cpp) plays it inside the core.
+class ScriptedBot : public Player {
 public:
     ScriptedBot(std::shared_ptr<const Knowledge> k, Style st);
+    // the same: Knowledge's estimates fill its memos (pure caches), so the bot asks them of a
+    // non-const Knowledge; the const form above casts its constness away (the Knowledge
+    // must not be a const object)
+    ScriptedBot(std::shared_ptr<Knowledge> k, Style st);
 
     const Style& style() const { return st_; }
     const Knowledge& knowledge() const { return *k_; }
@@ -72,7 +77,7 @@ public:
     // ------------------------------------------------------------ dispatch
     // HeuristicAgent.act: the legal index of its choice (throws std::invalid_argument on a
     // finished fight).
-    int act(Combat& s);
+    int act(Combat& s) override;
     // HeuristicAgent.ranked: the legal indices, best first (search's order).
     std::vector<int> ranked(Combat& s);
     // HeuristicAgent.scored_choices: (value, legal index), best first (stable sort); only for
@@ -129,8 +134,11 @@ public:
     static constexpr double kProneAp = 1.0;  // HeuristicAgent.PRONE_AP
 
 private:
-    std::shared_ptr<const Knowledge> k_;
+    std::shared_ptr<Knowledge> k_;
     Style st_;
+    void init_ids();
+    double hold_value_or(int kind, double dflt) const;  // HOLD_VALUE.get(kind, dflt)
+    std::vector<double> hold_value_;  // by hold kind id: HOLD_VALUE's, NaN where it has none
     // names the Python code uses, as ids (kNone where the rule set lacks them)
     int martial_strike_ = kNone, turn_ = kNone, move_ = kNone;
     std::vector<char> kick_;  // by maneuver id: in scripted.KICKS
