@@ -9,14 +9,22 @@ Targets: issue 2 >= 50k decisions/s and clones/s (Python); issue 15 >= 500k deci
 and >= 2M clones/s (native). Decisions are also reported per second of the process's own
 CPU time, which on a machine shared with other jobs is the steadier figure.
 
-    python scripts/bench_engine.py [--seconds 10] [--engine python|native|both]
+The random choices come from the standard library's ``random.Random`` (seeded): numpy's
+scalar ``Generator.integers`` call alone costs ~1.7 us, a fifth of a native decision, and
+would be measured instead of the engine (``--chooser numpy``: the earlier figures' chooser,
+for comparison with them). ``--floor`` adds the floors of a native decision: the
+core alone through its Python calls (``apply_index``), and an empty loop.
+
+    python scripts/bench_engine.py [--seconds 10] [--engine python|native|both] [--floor]
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -26,10 +34,22 @@ from hexdojo.envs.rules import Game, preset_names
 ENGINES = ("python", "native")
 
 
-def play(engine: str, seconds: float) -> dict[str, Any]:
+def chooser(name: str) -> Callable[[int], int]:
+    """A seeded uniform pick of 0..n-1 (see the module docstring)."""
+    if name == "numpy":
+        rng = np.random.default_rng(0)
+        return lambda n: int(rng.integers(n))
+    return random.Random(0).randrange
+
+
+def _games() -> list[Any]:
+    return [Game.create([a, b]) for a, b in itertools.permutations(preset_names(), 2)]
+
+
+def play(engine: str, seconds: float, pick: str = "stdlib") -> dict[str, Any]:
     """Random legal fights through the public State API for ``seconds`` of wall time."""
-    rng = np.random.default_rng(0)
-    games = [Game.create([a, b]) for a, b in itertools.permutations(preset_names(), 2)]
+    choose = chooser(pick)
+    games = _games()
     decisions = fights = 0
     snapshots: list[Any] = []
     t0, c0 = time.perf_counter(), time.process_time()
@@ -39,7 +59,7 @@ def play(engine: str, seconds: float) -> dict[str, Any]:
         seed += 1
         while not s.is_over:
             ch = s.legal_choices()
-            s.apply(ch[int(rng.integers(len(ch)))])
+            s.apply(ch[choose(len(ch))])
             decisions += 1
             if decisions % 997 == 0 and len(snapshots) < 200:
                 snapshots.append(s.clone())
@@ -60,8 +80,30 @@ def clones(snapshots: list[Any], seconds: float) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def measure(engine: str, seconds: float) -> dict[str, float]:
-    r = play(engine, seconds)
+def floors(seconds: float) -> None:
+    """What a native decision cannot go below through Python: the core's own decisions
+    through its bare calls (``is_over``, ``n_legal``, ``apply_index``; fights started as
+    above), and the same loop with the core's calls taken out."""
+    choose, games = chooser("stdlib"), _games()
+    decisions = seed = 0
+    t0 = time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        c = games[seed % len(games)].new_state(seed, engine="native")._core
+        seed += 1
+        while not c.is_over:
+            c.apply_index(choose(c.n_legal))
+            decisions += 1
+    core = decisions / (time.perf_counter() - t0)
+    t0 = time.perf_counter()
+    for _ in range(decisions):
+        choose(20)
+    empty = decisions / (time.perf_counter() - t0)
+    print(f"[floor] the core alone through its Python calls: {core:,.0f} decisions/s "
+          f"(fights started through new_state); the pick alone: {empty:,.0f}/s")
+
+
+def measure(engine: str, seconds: float, pick: str = "stdlib") -> dict[str, float]:
+    r = play(engine, seconds, pick)
     d = r["decisions"]
     out = {"decisions/s": d / r["wall"], "decisions per CPU second": d / r["cpu"],
            "fights/s": r["fights"] / r["wall"], "decisions per fight": d / max(r["fights"], 1),
@@ -82,9 +124,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--engine", choices=(*ENGINES, "both"), default="python")
+    ap.add_argument("--chooser", choices=("stdlib", "numpy"), default="stdlib")
+    ap.add_argument("--floor", action="store_true", help="also measure a native decision's floors")
     args = ap.parse_args()
     engines = ENGINES if args.engine == "both" else (args.engine,)
-    got = {e: measure(e, args.seconds) for e in engines}
+    got = {e: measure(e, args.seconds, args.chooser) for e in engines}
+    if args.floor:
+        floors(max(2.0, args.seconds / 2))
     if len(got) == 2:
         py, nat = got["python"], got["native"]
         for k in ("decisions/s", "decisions per CPU second", "fights/s", "clones/s"):

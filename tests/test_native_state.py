@@ -300,3 +300,53 @@ def test_a_pickled_state_replays_to_the_same_fight():
     s.fighters[0].ap = 2
     with pytest.raises(TypeError, match="board was written cannot be pickled"):
         pickle.dumps(s)
+
+
+def test_choices_are_found_by_identity_or_equality_and_lists_are_fresh():
+    """The facade's menus (native_fight.Boundary.menu): apply takes the legal list's own
+    Choice or an equal one built afresh to the same fight; each legal_choices() is a new
+    list (changing it changes nothing); an illegal choice is the Python engine's
+    IllegalChoice with its reason; equal decisions share the core's interned menu id."""
+    from hexdojo.envs.rules import IllegalChoice
+
+    game = Game.create(["chu", "urlik"])
+    a, b, ref = NativeState.new(game, 4), NativeState.new(game, 4), game.new_state(seed=4)
+    assert a._core.menu == b._core.menu >= 0
+    while not a.is_over:
+        legal = a.legal_choices()
+        legal.clear()
+        legal = a.legal_choices()
+        assert legal == ref.legal_choices() and a.decision == ref.decision
+        ch = legal[len(legal) // 2]
+        a.apply(ch)
+        b.apply(Choice(*ch))  # equal, not the same object
+        ref.apply(ch)
+    assert a.events == b.events == ref.events and a.result == b.result == ref.result
+    s, p = NativeState.new(game, 9), game.new_state(seed=9)
+    bad = Choice("risk", risk=99)
+    for st in (s, p):
+        with pytest.raises(IllegalChoice) as e:
+            st.apply(bad)
+        assert e.value.reason == (p.why_illegal(bad))
+    first = s._core.menu
+    s.apply(s.legal_choices()[0])
+    assert s._core.menu != first
+
+
+def test_a_clone_of_a_clone_pickles_its_own_choices_only():
+    """Clones share the replay recipe's ops (a chain, not a copy); what the parent does
+    after the copy is not the clone's, and the clone's pickle replays its own fight."""
+    import pickle
+
+    game = Game.create(["boris", "cogan"])
+    s = NativeState.new(game, 21)
+    for _ in range(5):
+        s.apply(s.legal_choices()[0])
+    c = s.clone()
+    s.apply(s.legal_choices()[-1])
+    c.apply(c.legal_choices()[0])
+    cc = c.clone()
+    c.apply(c.legal_choices()[-1])
+    back = pickle.loads(pickle.dumps(cc))
+    assert _board(back) == _board(cc) and back.events == cc.events
+    assert back.legal_choices() == cc.legal_choices() and back.decision == cc.decision

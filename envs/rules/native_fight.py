@@ -47,6 +47,12 @@ _LIMBS = ("arm", "leg", "head")
 _TRIGGERS = tuple(_core.TRIGGERS)
 #: legal lists kept as Choices per rule set (Boundary.choices); cleared when full
 _CACHE_LISTS = 65_536
+#: menus (a decision and its legal Choices) kept per rule set (Boundary.menu); cleared when full
+_CACHE_MENUS = 16_384
+
+#: A pending decision as the facade hands it out (Boundary.menu): the Decision, the legal
+#: Choices (built once, shared: Choices are immutable) and each Choice's index by id().
+Menu = tuple[Decision, tuple[Choice, ...], dict[int, int]]
 
 
 def _trigger_bits(triggers: Any) -> int:
@@ -63,6 +69,8 @@ class Boundary:
         self.damage_types = list(t.data.damage_types)
         self._lists: dict[tuple[tuple[int, ...], ...], tuple[Choice, ...]] = {}
         self._one: dict[tuple[int, ...], Choice] = {}  # bounded: a rule set's choice rows
+        self._menus: dict[int, Menu] = {}
+        self._decisions: dict[tuple[int, str, str], Decision] = {}
 
     def to_core(self, c: Choice) -> tuple[int, ...]:
         ids = self.ids
@@ -126,6 +134,36 @@ class Boundary:
             one, new = self._one, self.to_python
             got = self._lists[key] = tuple(one.get(x) or one.setdefault(x, new(x)) for x in rows)
         return list(got)
+
+
+    def menu(self, core: Any) -> Menu | None:
+        """The pending decision of native fight ``core`` and its legal Choices, or None once
+        over. Why: a decision through the public API was mostly Python building and hashing
+        tuples (the rows, ~20 Choices, the Decision, a list.index per apply); the core interns
+        each (decision, legal list) as one id (``Fight.menu``), so a decision is one call and
+        one dict lookup, and ``apply`` finds the choice's index by its id()."""
+        k = core.menu
+        if k < 0:
+            return None
+        got = self._menus.get(k)
+        if got is None:
+            got = self._new_menu(core, k)
+        return got
+
+    def _new_menu(self, core: Any, k: int) -> Menu:
+        if len(self._menus) >= _CACHE_MENUS:
+            self._menus.clear()
+        d = core.decision
+        dec = self._decisions.get(d)
+        if dec is None:
+            dec = self._decisions[d] = Decision(*d)
+        one, new = self._one, self.to_python
+        choices = tuple(one.get(x) or one.setdefault(x, new(x)) for x in core.legal())
+        index: dict[int, int] = {}
+        for j, c in enumerate(choices):
+            index.setdefault(id(c), j)
+        got = self._menus[k] = (dec, choices, index)
+        return got
 
 
 def boundary_of(t: Any) -> Boundary:
@@ -200,11 +238,12 @@ class NativeFight:
 
     @property
     def decision(self) -> Decision | None:
-        d = self.core.decision
-        return None if d is None else Decision(*d)
+        m = self.boundary.menu(self.core)
+        return None if m is None else m[0]
 
     def legal_choices(self) -> list[Choice]:
-        return self.boundary.choices(self.core.legal())
+        m = self.boundary.menu(self.core)
+        return [] if m is None else list(m[1])
 
     def context(self) -> dict[str, Any]:
         """``State.context()``: what the pending decision is about."""

@@ -220,6 +220,11 @@ public:
     // false: log() hands out a scratch record and nothing is kept (the vector env and the
     // single env's fast path read no events); copied with the fight
     bool record_events = true;
+    // the pending decision and legal list's interned id (bind_fight.cpp's Fight.menu, the
+    // Python facade's key to its prebuilt Choices): valid while menu_of == choices.p.get();
+    // advance() resets it with each new list
+    mutable const void* menu_of = nullptr;
+    mutable std::int64_t menu = -1;
     const std::vector<Choice>& legal() const {
         static const std::vector<Choice> none;
         return has_pending && choices.p ? *choices.p : none;
@@ -243,6 +248,8 @@ public:
         has_window = o.has_window;
         window = o.window;
         record_events = o.record_events;
+        menu_of = o.menu_of;
+        menu = o.menu;
         return *this;
     }
 

@@ -103,12 +103,14 @@ void Combat::advance() {
         has_pending = true;
         pending = asked->d;
         choices.p = std::make_shared<const std::vector<Choice>>(std::move(asked->choices));
+        menu_of = nullptr;  // a new list: its interned id is not known yet (bind_fight.cpp menu)
         has_window = asked->has_window;
         window = std::move(asked->window);
         return;
     }
     has_pending = false;
     choices.p.reset();
+    menu_of = nullptr;
 }
 
 void Combat::apply(const Choice& ch) {
