@@ -9,6 +9,7 @@ namespace hexdojo::bots {
 namespace nb = nanobind;
 
 void bind_probe(nb::module_& m);
+void bind_knowledge(nb::module_& m);
 void bind_play(nb::module_& m);
 
 }  // namespace hexdojo::bots

@@ -24,5 +24,6 @@ NB_MODULE(_bots, m) {
     m.doc() = "hexdojo's native agents (C++20): scripted fighters and search over the rules "
               "core's fights (agents/native).";
     hexdojo::bots::bind_probe(m);
+    hexdojo::bots::bind_knowledge(m);
     hexdojo::bots::bind_play(m);
 }
