@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 
 from hexdojo.envs.rules import Choice, State
 
+from . import native_search
 from .base import Agent
 from .search import SEARCH_PARAMS, SEARCHED, RolloutSearch
 
@@ -65,6 +66,9 @@ class MCTSAgent(RolloutSearch):
         self.opponent_model = opponent_model
 
     def act(self, state: State) -> Choice:
+        native = native_search.mcts_choice(self, state)  # the same choice, inside the core
+        if native is not None:
+            return native
         forced = self.policy_only(state)
         if forced is not None:
             return forced

@@ -18,6 +18,7 @@ for reproducible fights).
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -25,6 +26,7 @@ import numpy as np
 from hexdojo.envs.rules import Choice, State
 from hexdojo.envs.rules.dice import Dice
 
+from . import native_search
 from .base import Agent
 from .heuristics import WOUND_VALUE
 from .scripted import STYLES, HeuristicAgent
@@ -55,6 +57,9 @@ class RolloutSearch(Agent):
         self.caution = caution
         #: plays the other fighter inside the simulations (see MCTSAgent); None: the policy
         self.opponent_model: Agent | None = None
+        #: False: always the Python search, even on the native core (the native one makes the
+        #: same choices; tests/test_bots_search.py compares them)
+        self.native = True
         self.rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -106,6 +111,9 @@ class SearchAgent(RolloutSearch):
         super().__init__(sims, width, horizon, time, policy, seed, name, caution)
 
     def act(self, state: State) -> Choice:
+        native = native_search.search_choice(self, state)  # the same choice, inside the core
+        if native is not None:
+            return native
         forced = self.policy_only(state)
         if forced is not None:
             return forced
@@ -149,4 +157,6 @@ def evaluate(s: State, me: int, caution: float = 0.0) -> float:
         if f.prone:
             hurt += 3.0
         score += -(1.0 + caution) * hurt if f.idx == me else hurt
-    return float(np.tanh(score / 30.0)) * 0.9
+    # math.tanh, the libm call the native search makes too (numpy's SIMD tanh can differ
+    # from it in the last bit)
+    return math.tanh(score / 30.0) * 0.9

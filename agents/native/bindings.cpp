@@ -25,5 +25,6 @@ NB_MODULE(_bots, m) {
               "core's fights (agents/native).";
     hexdojo::bots::bind_probe(m);
     hexdojo::bots::bind_knowledge(m);
+    hexdojo::bots::bind_search(m);
     hexdojo::bots::bind_play(m);
 }

@@ -1,0 +1,121 @@
+// Bindings of the search agents (search.hpp) and of the simulations' seeding (seeding.hpp):
+// hexdojo.agents._bots.{SearchPolicy, FirstChoicePolicy, RotatePolicy, mcts_act, search_act, evaluate,
+// seed_state, fresh_faces}. agents/native_search.py is the Python side.
+#include <nanobind/stl/function.h>
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bind.hpp"
+#include "search.hpp"
+#include "seeding.hpp"
+
+namespace hexdojo::bots {
+
+namespace {
+
+using Half = std::pair<std::uint64_t, std::uint64_t>;  // (high, low) 64-bit halves
+
+void check_params(const Combat& f, const SearchParams& p) {
+    auto bad = [](const char* what, long long v, const char* allowed) {
+        throw nb::value_error((std::string("search: ") + what + " " + std::to_string(v) +
+                               ": allowed " + allowed).c_str());
+    };
+    if (p.sims < 1 || p.sims > 100000) bad("sims", p.sims, "1..100000");
+    if (p.width < 1 || p.width > 64) bad("width", p.width, "1..64");
+    if (p.horizon < 1 || p.horizon > 100) bad("horizon", p.horizon, "1..100");
+    if (p.sides < 1 || p.sides > 255) bad("sides", p.sides, "1..255");
+    if (!(p.c >= 0.0 && p.c <= 10.0)) throw nb::value_error("search: c: allowed 0..10");
+    if (!(p.caution >= 0.0 && p.caution <= 10.0)) throw nb::value_error("search: caution: allowed 0..10");
+    if (f.t == nullptr || !f.g) throw nb::value_error("search: an empty fight");
+}
+
+// Python's seed draws, checked: n seeds in 0 .. 2^63 - 2.
+SeedSource checked(std::function<std::vector<std::int64_t>(int)> draw) {
+    return [draw = std::move(draw)](int n) {
+        std::vector<std::int64_t> s = draw(n);
+        if (static_cast<int>(s.size()) != n) {
+            throw nb::value_error(("search: seeds: " + std::to_string(s.size()) + " drawn, " +
+                                   std::to_string(n) + " asked").c_str());
+        }
+        for (std::int64_t v : s) {
+            if (v < 0) throw nb::value_error("search: seeds: allowed 0 .. 2**63 - 2");
+        }
+        return s;
+    };
+}
+
+int mcts_act(Combat& f, Policy& policy, Policy* model, int sims, int width, int horizon,
+             double c, double caution, int sides,
+             std::function<std::vector<std::int64_t>(int)> draw) {
+    const SearchParams p{sims, width, horizon, c, caution, sides};
+    check_params(f, p);
+    policy.check(f);
+    if (model != nullptr) model->check(f);
+    Mcts m(policy, model, p);
+    return m.act(f, checked(std::move(draw)));
+}
+
+int search_act(Combat& f, Policy& policy, int sims, int width, int horizon, double caution,
+               int sides, std::function<std::vector<std::int64_t>(int)> draw) {
+    const SearchParams p{sims, width, horizon, 0.7, caution, sides};
+    check_params(f, p);
+    policy.check(f);
+    FlatSearch s(policy, nullptr, p);
+    return s.act(f, checked(std::move(draw)));
+}
+
+std::pair<Half, Half> seed_state(std::uint64_t seed) {
+    const Pcg64 g = pcg64_from_seed(seed);
+    auto split = [](u128 v) {
+        return Half{static_cast<std::uint64_t>(v >> 64), static_cast<std::uint64_t>(v)};
+    };
+    return {split(g.state), split(g.inc)};
+}
+
+std::vector<int> fresh_faces(std::uint64_t seed, int n, int sides) {
+    if (sides < 1 || sides > 255) throw nb::value_error("sides: allowed 1..255");
+    if (n < 0 || n > 1000000) throw nb::value_error("n: allowed 0..1000000");
+    Dice d = fresh_dice(seed, sides);
+    std::vector<int> out(static_cast<std::size_t>(n));
+    for (auto& v : out) v = d.die();
+    return out;
+}
+
+}  // namespace
+
+void bind_search(nb::module_& m) {
+    nb::class_<Policy>(m, "SearchPolicy",
+                       "A search agent's policy (ranks candidates, plays rollouts): legal indices.")
+        .def("act", &Policy::act, nb::arg("fight"), "The legal index it plays.")
+        .def("ranked", &Policy::ranked, nb::arg("fight"), "The legal indices, best first.");
+    nb::class_<FirstChoicePolicy, Policy>(m, "FirstChoicePolicy",
+                                          "The tests' trivial policy: the first legal choice, "
+                                          "the legal order.")
+        .def(nb::init<>());
+    nb::class_<RotatePolicy, Policy>(m, "RotatePolicy",
+                                     "The tests' other trivial policy: the legal list rotated "
+                                     "to start at (3 turn + 5 fighter + n) % n.")
+        .def(nb::init<>());
+    m.def("mcts_act", &mcts_act, nb::arg("fight"), nb::arg("policy"), nb::arg("model").none(),
+          nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"), nb::arg("caution"),
+          nb::arg("sides"), nb::arg("draw"),
+          "mcts.MCTSAgent.act without a time budget: the legal index chosen; draw(n) gives the "
+          "n per-decision seeds (the agent's numpy generator), called where Python draws them.");
+    m.def("search_act", &search_act, nb::arg("fight"), nb::arg("policy"), nb::arg("sims"),
+          nb::arg("width"), nb::arg("horizon"), nb::arg("caution"), nb::arg("sides"),
+          nb::arg("draw"), "search.SearchAgent.act without a time budget: the legal index chosen.");
+    m.def("evaluate", &evaluate, nb::arg("fight"), nb::arg("me"), nb::arg("caution") = 0.0,
+          "search.evaluate on a core fight.");
+    m.def("seed_state", &seed_state, nb::arg("seed"),
+          "numpy's PCG64(seed) as seeded natively: ((state hi, lo), (inc hi, lo)).");
+    m.def("fresh_faces", &fresh_faces, nb::arg("seed"), nb::arg("n"), nb::arg("sides") = 6,
+          "The first n faces of Dice(seed, sides), seeded natively.");
+}
+
+}  // namespace hexdojo::bots

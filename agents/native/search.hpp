@@ -1,0 +1,147 @@
+// The search agents in C++ (agents/search.py RolloutSearch, SearchAgent, evaluate and
+// agents/mcts.py MCTSAgent, Node) over the rules core's own fights: the same simulations on
+// the same fresh dice (seeding.hpp), the same tree statistics and the same doubles, so that a
+// native search makes exactly the Python agent's choice (a legal index) at every decision.
+//
+// The policy that ranks candidates and plays the rollouts is an interface (Policy: act and
+// ranked as legal indices), so the tree logic can be checked with a trivial policy
+// (FirstChoicePolicy) as well as with the scripted fighter (ScriptedBot, scripted.hpp).
+// The per-decision seeds (Python: self.rng.integers(0, 2**63 - 1, size=n)) stay in Python:
+// the agent asks a SeedSource for them at the point where the Python agent draws them.
+// No time budget here: time > 0 keeps the Python path.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "fight.hpp"
+
+namespace hexdojo::bots {
+
+// What a search asks of a policy: the legal index it plays, and the legal indices best first.
+class Policy {
+public:
+    virtual ~Policy() = default;
+    virtual int act(Combat& c) = 0;
+    virtual std::vector<int> ranked(Combat& c) = 0;
+    // throws std::invalid_argument if the policy cannot play this fight (another rule set)
+    virtual void check(const Combat& /*c*/) const {}
+};
+
+// The trivial policy of the tests: the first legal choice, the legal list's order.
+class FirstChoicePolicy final : public Policy {
+public:
+    int act(Combat& c) override;
+    std::vector<int> ranked(Combat& c) override;
+};
+
+// The tests' other trivial policy (the first choice rarely changes a fight): the legal list
+// rotated to start at (3 * turn + 5 * fighter + n) % n; act plays its first.
+class RotatePolicy final : public Policy {
+public:
+    int act(Combat& c) override;
+    std::vector<int> ranked(Combat& c) override;
+};
+
+// A bot with ScriptedBot's act/ranked (and knowledge().t: its rule set) as a Policy; the
+// bot is not owned (bind_search.cpp keeps it alive).
+template <class Bot>
+class PolicyOf final : public Policy {
+public:
+    explicit PolicyOf(Bot& b) : bot(&b) {}
+    int act(Combat& c) override { return bot->act(c); }
+    std::vector<int> ranked(Combat& c) override { return bot->ranked(c); }
+    void check(const Combat& c) const override {
+        if (c.t != bot->knowledge().t) {
+            throw std::invalid_argument("search: the fight's rules are not the policy bot's");
+        }
+    }
+    Bot* bot;
+};
+
+// search.SEARCH_PARAMS and mcts.MCTS_PARAMS (validated in Python), and the dice's sides.
+struct SearchParams {
+    int sims = 96;
+    int width = 4;
+    int horizon = 2;
+    double c = 0.7;
+    double caution = 0.0;
+    int sides = 6;
+};
+
+// n per-decision seeds, each in 0 .. 2^63 - 2, drawn where the Python agent draws them.
+using SeedSource = std::function<std::vector<std::int64_t>(int)>;
+
+// search.SEARCHED: the decision kinds a search agent searches (action, reaction, follow-on,
+// phase); the others (soak, risk, hold) and forced ones are left to the policy.
+bool searched(int decision_kind);
+
+// search.evaluate: +1 won, -1 lost, 0 drawn; an unfinished fight scores wounds and position,
+// tanh(score / 30) * 0.9 (std::tanh: Python's evaluate uses math.tanh, the same libm call).
+double evaluate(const Combat& s, int me, double caution);
+
+// Take the k-th legal choice.
+void apply_index(Combat& c, int k);
+
+// search.RolloutSearch: the policy, an optional opponent model, the budgets.
+class RolloutSearch {
+public:
+    RolloutSearch(Policy& policy, Policy* model, SearchParams p)
+        : policy_(policy), model_(model), p_(p) {}
+
+    // The policy's choice where there is nothing to search, else -1 (throws
+    // std::invalid_argument on a finished fight).
+    int policy_only(Combat& s);
+    // A copy of the fight (no event log kept) that rolls fresh dice: Dice(seed, sides).
+    Combat fresh_clone(const Combat& base, std::uint64_t seed) const;
+    // The policy plays both sides until the fight ends or turn `stop` is over (the side
+    // other than `me` played by the opponent model where there is one and me != kNone).
+    void play_out(Combat& sim, int stop, int me = kNone);
+    double score(const Combat& sim, int me) const { return evaluate(sim, me, p_.caution); }
+
+protected:
+    // The root as the simulations copy it: the fight without its event log.
+    static Combat base_of(const Combat& s);
+
+    Policy& policy_;
+    Policy* model_;
+    SearchParams p_;
+};
+
+// search.SearchAgent: flat Monte-Carlo over the policy's best `width`, common random numbers.
+class FlatSearch : public RolloutSearch {
+public:
+    using RolloutSearch::RolloutSearch;
+    int act(Combat& s, const SeedSource& seeds);
+    double rollout(const Combat& base, int first, std::uint64_t seed, int me);
+};
+
+// mcts.Node, in one pool: a node's children are `n` consecutive nodes from `first`, in the
+// policy's rank order, each with the choice that leads to it.
+struct Node {
+    int visits = 0;
+    double value = 0.0;
+    int first = -1;
+    int n = 0;
+    Choice choice;  // the choice from the parent (unused at the root)
+};
+
+// mcts.MCTSAgent: open-loop UCT with the policy's top `width` as children.
+class Mcts : public RolloutSearch {
+public:
+    using RolloutSearch::RolloutSearch;
+    int act(Combat& s, const SeedSource& seeds);
+    // the root's visits per child, in rank order, after the last act() that searched
+    std::vector<int> root_visits() const;
+
+private:
+    void expand(int node, Combat& sim);
+    int select(int node, const Combat& sim, double sign) const;  // a child node, or -1
+    void simulate(const Combat& base, std::uint64_t seed, int me);
+
+    std::vector<Node> nodes_;
+};
+
+}  // namespace hexdojo::bots

@@ -1,0 +1,146 @@
+"""The search agents' native path: ``MCTSAgent.act`` and ``SearchAgent.act`` inside the core.
+
+Why: a simulation is a clone, fresh dice and a few dozen scripted decisions; in Python the
+policy's scoring and the engine's facade cost nearly all of it (issue 15: MCTS simulations/s
+>= 10x). The native search (``agents/native/search.hpp``) plays the same simulations on the
+same dice (numpy's SeedSequence and PCG64 seeding, ported bit for bit) with the same tree
+statistics, so it makes exactly the Python agent's choice; the per-decision seeds still come
+from the agent's numpy generator, drawn where the Python agent draws them.
+
+It runs when the state is a ``NativeState``, the time budget is 0, the agent's policy and
+opponent model (if any) have a native form (``native_policy``), and the agent's search
+methods are the stock ones (``GuidedMCTS``, with its learned prior, stays Python). The
+instance attribute ``native = False`` or ``HEXDOJO_NATIVE_AGENTS=0`` forces the Python path:
+the reference of ``tests/test_bots_search.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from hexdojo.envs.rules import Choice, State
+from hexdojo.envs.rules.native_state import NativeState
+
+from . import _bots
+from .base import Agent
+
+#: set to 0 to force every agent's Python path
+NATIVE_ENV = "HEXDOJO_NATIVE_AGENTS"
+#: the methods a native search replaces: a subclass or an instance overriding one keeps Python
+ROLLOUT_PARTS = ("policy_only", "fresh_clone", "score", "play_out")
+MCTS_PARTS = (*ROLLOUT_PARTS, "_expand", "_select", "_simulate")
+SEARCH_PARTS = (*ROLLOUT_PARTS, "rollout")
+
+
+class FirstChoice(Agent):
+    """The tests' trivial policy: the first legal choice, candidates in legal order; its
+    native form is ``_bots.FirstChoicePolicy`` (the tree logic checked without the bot)."""
+
+    name = "first"
+
+    def act(self, state: State) -> Choice:
+        choices = state.legal_choices()
+        if not choices:
+            raise ValueError("act() called on a finished fight")
+        return choices[0]
+
+    def ranked(self, state: State) -> list[Choice]:
+        return state.legal_choices()
+
+    def native_policy(self, game: Any) -> Any:
+        return _bots.FirstChoicePolicy()
+
+
+class Rotate(FirstChoice):
+    """The tests' other trivial policy (the first choice rarely changes a fight): the legal
+    list rotated to start at (3 turn + 5 fighter + n) % n; native form ``_bots.RotatePolicy``."""
+
+    name = "rotate"
+
+    @staticmethod
+    def start(state: State) -> int:
+        n = len(state.legal_choices())
+        if n == 0:
+            raise ValueError("act() called on a finished fight")
+        return (3 * state.turn + 5 * state.decision.fighter + n) % n  # type: ignore[union-attr]
+
+    def act(self, state: State) -> Choice:
+        return state.legal_choices()[self.start(state)]
+
+    def ranked(self, state: State) -> list[Choice]:
+        ch, k = state.legal_choices(), self.start(state)
+        return ch[k:] + ch[:k]
+
+    def native_policy(self, game: Any) -> Any:
+        return _bots.RotatePolicy()
+
+
+def enabled(agent: Any) -> bool:
+    """Whether the agent may take its native path at all (its flag and the environment)."""
+    return bool(getattr(agent, "native", True)) and os.environ.get(NATIVE_ENV, "1") != "0"
+
+
+def native_policy(agent: Any, game: Any) -> Any | None:
+    """The agent's native search policy for ``game``'s fights (``_bots.SearchPolicy``), or
+    None if it has none: its own ``native_policy``, or a scripted agent's native bot."""
+    make = getattr(agent, "native_policy", None)
+    if make is not None:
+        return make(game)
+    player = getattr(agent, "native_player", None)
+    bot = None if player is None else player(game)
+    return None if bot is None else _bots.ScriptedPolicy(bot)
+
+
+def _stock(agent: Any, base: type, parts: tuple[str, ...]) -> bool:
+    """No part overridden by a subclass or on the instance (a wrapped ``_simulate``...)."""
+    cls, own = type(agent), vars(agent)
+    return all(getattr(cls, p) is getattr(base, p) and p not in own for p in parts)
+
+
+def _ready(agent: Any, state: Any, base: type, parts: tuple[str, ...],
+           model: Any = None) -> tuple[Any, Any] | None:
+    """The native (policy, model) where the native path may run, else None."""
+    if not (isinstance(state, NativeState) and enabled(agent) and agent.time_ms == 0):
+        return None
+    if state.decision is None or not _stock(agent, base, parts):
+        return None  # a finished fight: the Python path raises its error
+    pol = native_policy(agent.policy, state.game)
+    nmodel = None if model is None else native_policy(model, state.game)
+    return None if pol is None or (model is not None and nmodel is None) else (pol, nmodel)
+
+
+def _fight(state: NativeState) -> Any:
+    """The core's fight (``_core.Fight``) of a native state."""
+    return state._core
+
+
+def _draw(agent: Any) -> Any:
+    """The agent's per-decision seeds, as the Python agent draws them."""
+    return lambda n: agent.rng.integers(0, 2**63 - 1, size=n).tolist()
+
+
+def mcts_choice(agent: Any, state: Any) -> Choice | None:
+    """``MCTSAgent.act`` natively, or None where the Python path must run."""
+    from .mcts import MCTSAgent
+
+    got = _ready(agent, state, MCTSAgent, MCTS_PARTS, agent.opponent_model)
+    if got is None:
+        return None
+    pol, model = got
+    k = _bots.mcts_act(_fight(state), pol, model, agent.sims, agent.width, agent.horizon,
+                       float(agent.c), float(agent.caution), state.t.data.dice.die_sides,
+                       _draw(agent))
+    return state.legal_choices()[k]
+
+
+def search_choice(agent: Any, state: Any) -> Choice | None:
+    """``SearchAgent.act`` natively, or None where the Python path must run."""
+    from .search import SearchAgent
+
+    got = _ready(agent, state, SearchAgent, SEARCH_PARTS)  # its rollouts play no model
+    if got is None:
+        return None
+    k = _bots.search_act(_fight(state), got[0], agent.sims, agent.width, agent.horizon,
+                         float(agent.caution), state.t.data.dice.die_sides, _draw(agent))
+    return state.legal_choices()[k]
