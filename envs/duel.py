@@ -355,25 +355,30 @@ class DuelEnv(FightEnv):
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """``FightEnv.step``; on the fast path one call into the core for a legal action."""
-        if self._fast is None:
+        fast = self._fast
+        if fast is None:
             return super().step(action)
         if self._fight is None and not self._fight_stale:
             raise RuntimeError("call reset() before step()")
-        a = check_action(action, self.catalogue.n)
-        if not self._mask[a]:
-            return self._reject(a)
+        kind, n = type(action), fast.n  # check_action's common case inline: the hot path
+        a = action if (kind is int or kind is np.int64) and 0 <= action < n else \
+            check_action(action, n)
+        if not fast.legal(a):
+            return self._reject(int(a))
         self._streak = 0
         if self.render_mode is not None:
-            self._log_from = self._fast.n_events()
-        self._flat, self._mask, outcome, terminated = self._fast.step(a)
+            self._log_from = fast.n_events()
+        terminated, outcome = fast.core.step_bound(a)
+        self._flat, self._mask = flat, mask = fast.obs_row.copy(), fast.mask_row.copy()
         self._fight_stale = True
-        reward = float(outcome) + (self.shaping * self._fast.delta() if self.shaping else 0.0)
-        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal}
+        reward = float(outcome) + (self.shaping * fast.delta() if self.shaping else 0.0)
+        info: dict[str, Any] = {"action_mask": mask, "illegal_actions": self._illegal}
         if terminated:
-            info["result"] = result_info(self._fast.result())
+            info["result"] = result_info(fast.result())
         if self.render_mode == "human":
             self.render()
-        return self._as_obs(self._flat), reward, terminated, False, info
+        return flat if self.flat_observation else self.encoder.to_dict(flat), reward, \
+            terminated, False, info
 
     def _as_obs(self, flat: np.ndarray) -> Any:
         return flat if self.flat_observation else self.encoder.to_dict(flat)
@@ -424,6 +429,10 @@ class DuelEnv(FightEnv):
         return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
 
     def _observe_rejected(self) -> Any:
-        self._mask = self._mask.copy()  # returned data is never shared between steps
-        self._flat = self._flat.copy()
+        fast = self._fast
+        if fast is not None:  # the core's own rows (what was returned may have been written)
+            self._flat, self._mask = fast.obs_row.copy(), fast.mask_row.copy()
+        else:
+            self._mask = self._mask.copy()  # returned data is never shared between steps
+            self._flat = self._flat.copy()
         return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)

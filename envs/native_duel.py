@@ -92,20 +92,26 @@ class FastDuel:
                        final_obs=np.zeros((1, size), np.float32), has_final=np.zeros(1, np.uint8),
                        side=np.zeros(1, np.int32), illegal=np.zeros(1, np.int32),
                        outcome=np.zeros(1, np.int32))
-        self._obs_row, self._mask_row = self._obs[0], self._mask[0]
+        #: the bound rows the core writes (the env copies them out: returned arrays are never
+        #: shared between steps); ``DuelEnv.step`` reads them and calls ``core.step_bound``
+        #: itself, one Python call less a step than through ``step``
+        self.obs_row, self.mask_row = self._obs[0], self._mask[0]
+        self.n = env.catalogue.n
+        #: is id ``a`` legal now (a numpy int8 of the bound mask; 0 once the episode ended)
+        self.legal = self.mask_row.item
 
     def reset(self, rng: np.random.Generator, side: int) -> tuple[np.ndarray, np.ndarray]:
         """Start an episode with the agent as ``side``, the core's generator drawn from
         ``rng`` (``core_generator``): (observation, mask), fresh arrays."""
         self.core.side = side
         self.core.reset_bound([core_generator(rng)])
-        return self._obs_row.copy(), self._mask_row.copy()
+        return self.obs_row.copy(), self.mask_row.copy()
 
     def step(self, a: int) -> tuple[np.ndarray, np.ndarray, int, bool]:
         """Apply legal id ``a``, play the opponent: (observation, mask, outcome, over) with
         outcome +1 won, -1 lost, 0 a draw or not over; fresh arrays."""
         over, outcome = self.core.step_bound(a)
-        return self._obs_row.copy(), self._mask_row.copy(), outcome, over
+        return self.obs_row.copy(), self.mask_row.copy(), outcome, over
 
     def delta(self) -> int:
         """The last step's wound levels inflicted minus taken (what shaping rewards)."""

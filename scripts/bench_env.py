@@ -13,6 +13,12 @@ connect_four_v3 measured in the same rounds.
 
     python scripts/bench_env.py            # prints steps/s of all and the ratios
     python scripts/bench_env.py --steps 50000 --rounds 5 --json
+    python scripts/bench_env.py --floors   # also the floors of a fast-path step (below)
+
+The floors (``--floors``, same loop, same rounds): a no-op Gymnasium env with the duel's
+spaces made through ``gymnasium.make`` (what the loop and ``env.step`` cost with no env
+behind them: the highest ratio any env reaches here), and the fast path's core call alone
+(``step_bound``: the agent's choice, the opponent's, observation and mask) with the pick.
 
 connect_four_v3 imports pygame at module level but only draws with it; where pygame is
 not installed a stub module stands in (nothing here renders).
@@ -27,6 +33,7 @@ import statistics
 import sys
 import time
 import types
+from typing import Any
 
 
 def _pin_one_core() -> str:
@@ -55,15 +62,71 @@ def bench_duel(steps: int, seed: int, fighters: tuple[str, str] | None = None,
     own) under random legal actions (obs + mask included); ``native``: DuelEnv's option
     (None: the fast path where it can run), ``flat``: ``flat_observation``."""
     import gymnasium as gym
-    import numpy as np
 
     import hexdojo.envs  # noqa: F401 - registers the env
 
     kw: dict = {"native": native, "flat_observation": flat}
     env = gym.make(env_id, **kw, **({} if fighters is None else {"fighters": fighters}))
+    return bench_duel_env(env, steps, seed)
+
+
+def _noop_env_id(size: int, n: int) -> str:
+    """A registered no-op env with a flat observation of ``size`` and ``n`` masked actions."""
+    import gymnasium as gym
+    import numpy as np
+
+    class Noop(gym.Env):
+        observation_space = gym.spaces.Box(-1.0, 1.0, (size,), np.float32)
+        action_space = gym.spaces.Discrete(n)
+
+        def __init__(self) -> None:
+            self.obs, self.mask = np.zeros(size, np.float32), np.ones(n, np.int8)
+
+        def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple:
+            super().reset(seed=seed)
+            return self.obs.copy(), {"action_mask": self.mask.copy()}
+
+        def step(self, action: int) -> tuple:
+            return self.obs.copy(), 0.0, False, False, {"action_mask": self.mask.copy()}
+
+    env_id = f"bench/Noop-{size}-{n}-v0"
+    if env_id not in gym.registry:
+        gym.register(env_id, entry_point=Noop, disable_env_checker=True)
+    return env_id
+
+
+def bench_floors(steps: int, seed: int, fighters: tuple[str, str]) -> dict[str, float]:
+    """Steps/s of a no-op env (gymnasium.make, the duel's spaces) and of the fast path's
+    core call with the pick (no env around it), in the same loop as bench_duel."""
+    import gymnasium as gym
+    import numpy as np
+
+    import hexdojo.envs  # noqa: F401 - registers the env
+
+    duel = gym.make("hexdojo/Duel-v0", native=True, flat_observation=True,
+                    fighters=fighters).unwrapped
+    noop = gym.make(_noop_env_id(duel.encoder.size, duel.catalogue.n))
+    out = {"noop": bench_duel_env(noop, steps, seed)}
+    fast, rng = duel._fast, np.random.default_rng(seed)
+    rand, flatnonzero = rng.random, np.flatnonzero
+    fast.reset(rng, 0)
+    core, mask = fast.core, fast.mask_row
+    t0 = time.perf_counter()
+    for _ in range(steps):
+        ids = flatnonzero(mask)
+        over, _ = core.step_bound(int(ids[int(rand() * len(ids))]))
+        if over:
+            fast.reset(rng, 0)
+    out["core"] = steps / (time.perf_counter() - t0)
+    return out
+
+
+def bench_duel_env(env: Any, steps: int, seed: int) -> float:
+    """bench_duel's loop over a made env."""
+    import numpy as np
+
     rng = np.random.default_rng(seed)
-    rand = rng.random
-    flatnonzero = np.flatnonzero
+    rand, flatnonzero = rng.random, np.flatnonzero
     _, info = env.reset(seed=seed)
     t0 = time.perf_counter()
     for _ in range(steps):
@@ -149,6 +212,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--fighters", nargs=2, default=["chu", "urlik"])
     ap.add_argument("--json", action="store_true", help="one JSON line instead of text")
+    ap.add_argument("--floors", action="store_true", help="also a no-op env and the core alone")
     args = ap.parse_args(argv)
     pin = _pin_one_core()
     bench_duel(2000, args.seed, tuple(args.fighters))  # warm-up: imports, caches
@@ -157,6 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     per_step = decisions_per_step(args.steps // 4, args.seed, fighters)
     duel, c4, engine, wrapper = [], [], [], []
     fast = {"dict": [], "flat": []}
+    floors: dict[str, list[float]] = {"noop": [], "core": []}
     for r in range(args.rounds):  # interleaved so that machine noise hits all alike
         duel.append(bench_duel(args.steps, args.seed + r, fighters, native=False))
         c4.append(bench_connect_four(args.steps, args.seed + r))
@@ -165,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
                                          flat=kind == "flat"))
         engine.append(bench_engine(int(args.steps * per_step), args.seed + r, fighters))
         wrapper.append(1e6 / duel[-1] - per_step / engine[-1] * 1e6)
+        if args.floors:
+            for k, v in bench_floors(args.steps, args.seed + r, fighters).items():
+                floors[k].append(v)
     d, c, e = statistics.median(duel), statistics.median(c4), statistics.median(engine)
     fd, ff = statistics.median(fast["dict"]), statistics.median(fast["flat"])
     out = {"duel_v0_steps_per_s": round(d), "connect_four_v3_steps_per_s": round(c),
@@ -176,6 +244,10 @@ def main(argv: list[str] | None = None) -> int:
            "engine_decisions_per_s": round(e),
            "engine_us_per_step": round(per_step / e * 1e6, 1),
            "wrapper_us_per_step": round(statistics.median(wrapper), 1)}
+    if args.floors:
+        fn, fc = statistics.median(floors["noop"]), statistics.median(floors["core"])
+        out.update({"noop_env_steps_per_s": round(fn), "noop_env_ratio": round(fn / c, 2),
+                    "core_step_steps_per_s": round(fc), "core_step_ratio": round(fc / c, 2)})
     if args.json:
         print(json.dumps(out))
     else:
@@ -188,6 +260,11 @@ def main(argv: list[str] | None = None) -> int:
               f"decisions (agent + opponent) = {out['engine_us_per_step']} us in the bare engine "
               f"({out['engine_decisions_per_s']:,} decisions/s), "
               f"{out['wrapper_us_per_step']} us in observation, mask and wrappers")
+        if args.floors:
+            print(f"floor: a no-op env  {fn:>9,.0f} steps/s = {fn / c:.2f}x  ({1e6 / fn:.1f} us a "
+                  f"step: the loop's pick and env.step with nothing behind them)")
+            print(f"floor: core alone   {fc:>9,.0f} steps/s = {fc / c:.2f}x  ({1e6 / fc:.1f} us a "
+                  f"step: step_bound and the pick, no env)")
     return 0
 
 

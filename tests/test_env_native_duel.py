@@ -152,3 +152,22 @@ def test_fast_path_same_seed_same_episodes_and_events_for_render() -> None:
 
     a, b, c = run(4), run(4), run(5)
     assert a == b and a[0] != c[0]
+
+
+def test_fast_path_checks_ids_against_its_own_mask_not_the_returned_one() -> None:
+    """The fast path's legality check reads the core's mask, not the array it handed out:
+    a caller writing into ``info["action_mask"]`` (returned data is the caller's) cannot
+    make an illegal id pass; the step is rejected with the Python engine's reason and the
+    fight is unchanged. Numpy and Python integer ids take the same path."""
+    env = DuelEnv(fighters=("chu", "urlik"), native=True, flat_observation=True)
+    obs, info = env.reset(seed=3)
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    info["action_mask"][:] = 1
+    before = env.fight.events
+    obs2, reward, term, trunc, info2 = env.step(np.int64(bad))
+    assert info2["illegal"] == bad and info2["illegal_reason"] > 0 and reward == env.illegal_penalty
+    assert np.array_equal(obs2, obs) and not term and env.fight.events == before
+    assert info2["action_mask"][bad] == 0
+    good = int(np.flatnonzero(info2["action_mask"])[0])
+    _, _, _, _, info3 = env.step(np.int64(good))
+    assert "illegal" not in info3
