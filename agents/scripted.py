@@ -30,6 +30,7 @@ from hexdojo.envs.rules import weapons as wp
 from hexdojo.envs.rules.legality import DEFENSIVE, limb_reason, move_path
 from hexdojo.envs.rules.tables import allowed_locations
 
+from . import native_bots
 from .base import Agent
 from .heuristics import (
     AIMS,
@@ -109,7 +110,19 @@ GRABS = frozenset({"grab", "lock", "throw", "pull_down", "leg_grab"})
 
 
 class HeuristicAgent(Agent):
-    """Scores every legal choice with :mod:`.heuristics` estimates and plays the best."""
+    """Scores every legal choice with :mod:`.heuristics` estimates and plays the best.
+
+    Where it runs: on a native fight (``NativeState``, ``HEXDOJO_ENGINE=native``) ``act``,
+    ``ranked`` and ``scored_choices`` are answered by the same agent in C++
+    (:mod:`.native_bots`, ``agents/native/scripted.cpp``): the same choice at every decision
+    and the same values (``tests/test_bots_scripted.py`` compares them), and a tournament
+    plays it inside the core (:meth:`native_player`). On the Python engine, with
+    ``native = False`` on the instance or ``HEXDOJO_NATIVE_AGENTS=0``, or for a subclass,
+    the Python methods below run (the reference).
+    """
+
+    #: False: always the Python methods (the reference the differential tests compare with)
+    native = True
 
     def __init__(self, style: Style | None = None, name: str = "greedy") -> None:
         self.style = style or Style()
@@ -118,12 +131,33 @@ class HeuristicAgent(Agent):
         self._memo: dict[str, float] = {}  # per decision: chain values by maneuver, closing
         self._at: object = None  # decision_token of the memos' decision
 
+    # ------------------------------------------------------------------ native form
+    def _native(self, state: State) -> tuple[Any, Any] | None:
+        """(native bot, core fight) where this agent runs natively on ``state``, else None.
+        Only this class itself: a subclass may override the Python methods."""
+        if not self.native or type(self) is not HeuristicAgent or not native_bots.enabled():
+            return None
+        core = native_bots.core_of(state)
+        if core is None:
+            return None
+        return native_bots.bot_for(state.t, self.style), core
+
+    def native_player(self, game: Any) -> Any | None:
+        """The native bot of ``game``'s rule set and this style (a ``_bots.Player``), for
+        the tournament's fast path; None where the Python methods must run."""
+        if not self.native or type(self) is not HeuristicAgent or not native_bots.enabled():
+            return None
+        return native_bots.bot_for(game.tables, self.style)
+
     # ------------------------------------------------------------------ dispatch
     def act(self, state: State) -> Choice:
         d = state.decision
         choices = state.legal_choices()
         if d is None or not choices:
             raise ValueError("act() called on a finished fight")
+        nat = self._native(state)
+        if nat is not None:
+            return choices[nat[0].act(nat[1])]
         self._fresh(state)
         k = knowledge(state)
         kind = d.kind
@@ -286,6 +320,9 @@ class HeuristicAgent(Agent):
         """The legal choices, best first by this agent's estimates (used by search)."""
         d = state.decision
         choices = state.legal_choices()
+        nat = self._native(state) if d is not None else None
+        if nat is not None:
+            return [choices[n] for n in nat[0].ranked(nat[1])]
         if d is None or d.kind not in ("action", "reaction", "follow_on"):
             first = self.act(state)
             return [first] + [c for c in choices if c != first]
@@ -297,6 +334,10 @@ class HeuristicAgent(Agent):
         decisions (the others are not scored: :meth:`ranked` puts the pick first)."""
         d = state.decision
         assert d is not None
+        nat = self._native(state)
+        if nat is not None:
+            choices = state.legal_choices()
+            return [(v, choices[n]) for v, n in nat[0].scored_choices(nat[1])]
         self._fresh(state)
         k = knowledge(state)
         sc = self.scored(state, k, d.fighter, d.kind, state.legal_choices())

@@ -10,6 +10,7 @@ namespace nb = nanobind;
 
 void bind_probe(nb::module_& m);
 void bind_knowledge(nb::module_& m);
+void bind_scripted(nb::module_& m);
 void bind_search(nb::module_& m);
 void bind_play(nb::module_& m);
 

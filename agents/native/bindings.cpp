@@ -27,4 +27,5 @@ NB_MODULE(_bots, m) {
     hexdojo::bots::bind_knowledge(m);
     hexdojo::bots::bind_search(m);
     hexdojo::bots::bind_play(m);
+    hexdojo::bots::bind_scripted(m);  // after bind_play: a ScriptedBot is a Player
 }

@@ -1,0 +1,58 @@
+"""The scripted fighters' native form (issue 15): :class:`~.scripted.HeuristicAgent` in C++
+(``agents/native/scripted.cpp``, ``hexdojo.agents._bots.ScriptedBot``) over the core's own
+fights.
+
+Why: in tournaments and search the Python scoring was most of the time spent; the native bot
+makes the Python agent's exact choice (the same legal index) and gives the same values (the
+same doubles) at a fraction of the cost. A bot is cached per (rule set, :class:`Style`):
+its memos hold only pure values, keyed by the decision, so one bot can serve every agent of
+that style. ``HEXDOJO_NATIVE_AGENTS=0`` (or ``agent.native = False``) keeps the Python path,
+the reference the differential tests (``tests/test_bots_scripted.py``) compare with.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import astuple, fields
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .scripted import Style
+
+_BOTS: dict[tuple[int, tuple[Any, ...]], tuple[Any, Any]] = {}
+
+
+def enabled() -> bool:
+    """False when ``HEXDOJO_NATIVE_AGENTS=0`` asks for the Python agents."""
+    return os.environ.get("HEXDOJO_NATIVE_AGENTS", "1") != "0"
+
+
+def native_style(style: Style) -> Any:
+    """``_bots.Style`` with every field of ``style`` (the same names)."""
+    from ._bots import Style as NStyle
+
+    out = NStyle()
+    for f in fields(style):
+        setattr(out, f.name, getattr(style, f.name))
+    return out
+
+
+def bot_for(tables: Any, style: Style) -> Any:
+    """The cached ``_bots.ScriptedBot`` of rule set ``tables`` (the Python Tables) and
+    ``style``, built with the rule set's native Knowledge."""
+    key = (id(tables), astuple(style))
+    got = _BOTS.get(key)
+    if got is None or got[0] is not tables:
+        from ._bots import ScriptedBot
+        from .native_knowledge import native_knowledge
+
+        k = native_knowledge(tables).core  # the _bots.Knowledge
+        got = _BOTS[key] = (tables, ScriptedBot(k, native_style(style)))
+    return got[1]
+
+
+def core_of(state: Any) -> Any | None:
+    """The core fight (``_core.Fight``) of a ``NativeState``, None for any other state."""
+    from hexdojo.envs.rules.native_state import NativeState
+
+    return state._nf.core if isinstance(state, NativeState) else None
