@@ -89,6 +89,22 @@ std::size_t profile_hash(const Profile& p) {
     return VecHash{}(all) ^ std::hash<std::string>{}(p.name);
 }
 
+// Knowledge.defence_hands without allocating: the hands into out, their number returned.
+int hands_for(const Tables& t, const Combat& s, int y, int rname, std::array<int, 2>& out) {
+    const Maneuver& m = t.maneuvers[ux(rname)];
+    if (m.weapon == kNone) {
+        out[0] = 0;
+        return 1;
+    }
+    int n = 0;
+    for (int h : {0, 1}) {
+        const Weapon* w = hexdojo::weapon_in(t, s.s, y, h);
+        if (w != nullptr && hexdojo::fits(m, *w)) out[ux(n++)] = h;
+    }
+    if (n == 0) out[ux(n++)] = 0;
+    return n;
+}
+
 }  // namespace
 
 struct Knowledge::Memos {
@@ -107,6 +123,11 @@ struct Knowledge::Memos {
     std::unordered_multimap<std::size_t, int> by_hash;
     std::vector<Profile> profiles;
     std::unordered_map<const Profile*, int> by_address;  // checked against the content
+    // the last fight setup seen -> its fighters' profile ids (the weak_ptr tells a freed
+    // setup from a new one at the same address)
+    const Setup* setup = nullptr;
+    std::weak_ptr<const Setup> setup_alive;
+    std::vector<int> setup_ids;
 
     int intern(const Profile& p) {
         auto at_addr = by_address.find(&p);
@@ -177,6 +198,17 @@ std::array<std::size_t, 4> Knowledge::memo_sizes() const {
 
 // ---------------------------------------------------------------- basic values
 int Knowledge::pid(const Profile& p) { return m_->intern(p); }
+
+int Knowledge::fighter_pid(const Combat& s, int i) {
+    Memos& m = *m_;
+    if (s.g.get() != m.setup || m.setup_alive.expired()) {
+        m.setup = s.g.get();
+        m.setup_alive = s.g;
+        m.setup_ids.clear();
+        for (const Profile& p : s.g->profiles) m.setup_ids.push_back(m.intern(p));
+    }
+    return m.setup_ids[ux(i)];
+}
 
 int Knowledge::penalties(const Combat& s, int i) const {
     const FighterState& f = s.s.fighters[ux(i)];
@@ -253,9 +285,12 @@ std::pair<int, int> Knowledge::best_defence(Combat& s, int y, int x, int attack,
             ot = m_->options.emplace(okey, hexdojo::defence_options(s.fight(), y, x, attack,
                                                                     restrict, ap)).first;
         }
-        const std::vector<int> options = ot->second;  // a copy: the memo may rehash below
+        const std::vector<int>& options = ot->second;  // nodes stay put when the map grows
         for (int rname : options) {
-            for (int opt : defence_hands(s, y, rname)) {
+            std::array<int, 2> hands{};
+            const int nh = hands_for(*t, s, y, rname, hands);
+            for (int h = 0; h < nh; ++h) {
+                const int opt = hands[ux(h)];
                 const int v = defence_with(s, y, x, rname, attack, loc, opt) +
                               hexdojo::hit_threshold(*t, rname) - tie;
                 if (v > best) {
@@ -272,15 +307,9 @@ std::pair<int, int> Knowledge::best_defence(Combat& s, int y, int x, int attack,
 }
 
 std::vector<int> Knowledge::defence_hands(const Combat& s, int y, int rname) const {
-    const Maneuver& m = t->maneuvers[ux(rname)];
-    if (m.weapon == kNone) return {0};
-    std::vector<int> out;
-    for (int h : {0, 1}) {
-        const Weapon* w = hexdojo::weapon_in(*t, s.s, y, h);
-        if (w != nullptr && hexdojo::fits(m, *w)) out.push_back(h);
-    }
-    if (out.empty()) out.push_back(0);
-    return out;
+    std::array<int, 2> h{};
+    const int n = hands_for(*t, s, y, rname, h);
+    return {h.begin(), h.begin() + n};
 }
 
 std::pair<std::optional<int>, int> Knowledge::weapon_hit(const Combat& s, int x, int name,
@@ -332,7 +361,7 @@ double Knowledge::hit_value(Combat& s, int x, int y, int name, int loc, int dtyp
     const bool new_hold = m.hold != kNone &&
                           !(mine != nullptr && mine->held == y && mine->kind == m.hold);
     const auto [rating, wtype] = weapon_hit(s, x, name, dtype_index);
-    return hit_core(s.p(x), s.p(y), name, loc, dtype_index,
+    return hit_core_ids(fighter_pid(s, x), fighter_pid(s, y), s.p(x), s.p(y), name, loc, dtype_index,
                     2 * static_cast<int>(margin_h / 2), penalties(s, x), fy.worst, fy.pen,
                     std::min(fy.ap, 6), fy.prone, new_hold, x_left, fy.mounted, fx.mounted,
                     rating, wtype);
@@ -342,8 +371,17 @@ double Knowledge::hit_core(const Profile& xp, const Profile& yp, int name, int l
                            int dtype_index, int margin, int x_pen, int y_worst, int y_pen,
                            int y_ap, bool y_prone, bool new_hold, int x_left, bool y_mounted,
                            bool x_mounted, std::optional<int> rating, int wtype) {
+    return hit_core_ids(pid(xp), pid(yp), xp, yp, name, loc, dtype_index, margin, x_pen, y_worst,
+                        y_pen, y_ap, y_prone, new_hold, x_left, y_mounted, x_mounted, rating, wtype);
+}
+
+double Knowledge::hit_core_ids(int xid, int yid, const Profile& xp, const Profile& yp, int name,
+                               int loc, int dtype_index, int margin, int x_pen, int y_worst,
+                               int y_pen, int y_ap, bool y_prone, bool new_hold, int x_left,
+                               bool y_mounted, bool x_mounted, std::optional<int> rating,
+                               int wtype) {
     Key key;
-    key << pid(xp) << pid(yp) << name << loc << dtype_index << margin << x_pen << y_worst
+    key << xid << yid << name << loc << dtype_index << margin << x_pen << y_worst
         << y_pen << y_ap << y_prone << new_hold << x_left << y_mounted << x_mounted
         << rating.has_value() << rating.value_or(0) << wtype;
     auto it = m_->hit.find(key);
@@ -485,7 +523,9 @@ std::vector<int> Knowledge::aims(Combat& s, int x, int y, int name, int dtype_in
     gap = std::max(-24, std::min(24, gap));
     const Profile& xp = s.p(x);
     const Profile& yp = s.p(y);
-    std::vector<int> key{pid(xp), pid(yp), name, dtype_index, gap, fy.worst, fy.prone,
+    const int xid = fighter_pid(s, x);
+    const int yid = fighter_pid(s, y);
+    std::vector<int> key{xid, yid, name, dtype_index, gap, fy.worst, fy.prone,
                          fy.mounted, fx.mounted, fx.hands[0], fx.hands[1]};
     key.insert(key.end(), locs.begin(), locs.end());
     auto it = m_->aims.find(key);
@@ -497,7 +537,7 @@ std::vector<int> Knowledge::aims(Combat& s, int x, int y, int name, int dtype_in
         const int loc = locs[n];
         const int ba = gap + hexdojo::aim_attack(*t, loc);
         const double p = p_hit(ba, 0);
-        const double v = p * hit_core(xp, yp, name, loc, dtype_index,
+        const double v = p * hit_core_ids(xid, yid, xp, yp, name, loc, dtype_index,
                                       static_cast<int>(margin(ba, 0)), 0, fy.worst, 0, 3,
                                       fy.prone, false, 0, fy.mounted, fx.mounted, rating, wtype);
         scored.emplace_back(-v, static_cast<int>(n));
@@ -552,8 +592,7 @@ double Knowledge::follow_threat(Combat& s, int x, int y, int after, int y_ap, in
     const int ap = fx.ap - ap_spent;
     const bool armed = fx.hands[0] != kNone || fx.hands[1] != kNone;
     double best = 0.0;
-    const std::vector<int> follows = t->follow_ons[ux(after)];  // a copy: t is shared
-    for (int name : follows) {
+    for (int name : t->follow_ons[ux(after)]) {
         const Maneuver& m = t->maneuvers[ux(name)];
         if (m.limb == kLimbArm && armed &&
             hexdojo::limb_reason(s.fight(), x, name, s.s.hold_on(x))) {
@@ -561,8 +600,9 @@ double Knowledge::follow_threat(Combat& s, int x, int y, int after, int y_ap, in
         }
         for (int opt : attack_options(s, x, name)) {
             if (hexdojo::cost(*t, s.s, x, name, opt) > ap) continue;
-            const std::vector<int> locs =
-                hexdojo::allowed_locations(*t, name, floored || s.s.fighters[ux(y)].prone);
+            // tables.allowed_locations, as seal() tabulated it by maneuver and posture
+            const bool prone = floored || s.s.fighters[ux(y)].prone;
+            const std::vector<int>& locs = prone ? t->allowed_prone[ux(name)] : t->allowed_upright[ux(name)];
             if (locs.empty()) throw std::invalid_argument("follow_threat: " + m.name + " has no location");
             const int loc = std::find(locs.begin(), locs.end(), whole_loc) != locs.end()
                                 ? whole_loc : locs[0];

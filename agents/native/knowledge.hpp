@@ -140,6 +140,14 @@ public:
     std::array<std::size_t, 4> memo_sizes() const;
 
 private:
+    // fighter i's profile id (pid) through its fight's setup: no content compare per call
+    int fighter_pid(const Combat& s, int i);
+    // hit_core with the profiles' ids already known
+    double hit_core_ids(int xid, int yid, const Profile& xp, const Profile& yp, int name, int loc,
+                        int dtype_index, int margin, int x_pen, int y_worst, int y_pen, int y_ap,
+                        bool y_prone, bool new_hold, int x_left, bool y_mounted, bool x_mounted,
+                        std::optional<int> rating, int wtype);
+
     struct Memos;  // knowledge.cpp
     std::unique_ptr<Memos> m_;
     std::vector<double> hold_values_;  // by hold kind id
