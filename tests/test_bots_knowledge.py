@@ -13,6 +13,8 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hexdojo.agents.heuristics import AIMS, Knowledge, option_index
 from hexdojo.agents.native_knowledge import NativeKnowledge, native_knowledge
@@ -233,3 +235,41 @@ def test_bad_arguments_are_python_errors():
     s2 = other.new_state(2, engine="native")
     with pytest.raises(ValueError, match="other rules"):
         core.attack_basic(s2._core, 0, 1, punch, -1)
+
+
+_INT = st.integers(min_value=-(2**31), max_value=2**31 - 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["attack_basic", "best_defence", "attack_value", "hit_value",
+                        "follow_threat", "aims", "weapon_hit", "attack_options",
+                        "defence_with", "pain_bands", "p_hit"]),
+       st.lists(_INT, min_size=6, max_size=6))
+def test_any_ints_at_the_boundary_give_an_answer_or_an_error(method, v):
+    """Random ids (most out of range) into the bound methods: a value or a Python error,
+    never a crash."""
+    s = make_game("guard-spearman").new_state(5, engine="native")
+    core, f = native_knowledge(s.t).core, s._core
+    small = [x % 7 - 2 for x in v]  # many in range, some not
+    calls = {
+        "attack_basic": lambda: core.attack_basic(f, small[0], small[1], v[2] % 60, small[3], v[4] % 9),
+        "best_defence": lambda: core.best_defence(f, small[0], small[1], v[2] % 60, small[3],
+                                                  small[4], small[5], v[5] % 5 - 1),
+        "attack_value": lambda: core.attack_value(f, small[0], small[1], v[2] % 60, small[3],
+                                                  v[4] % 9, small[4], small[5], True, v[5] % 4 - 2),
+        "hit_value": lambda: core.hit_value(f, small[0], small[1], v[2] % 60, small[3],
+                                            v[4] % 5, abs(v[5]) % 40 / 3),
+        "follow_threat": lambda: core.follow_threat(f, small[0], small[1], v[2] % 60, v[3] % 5 - 2,
+                                                    v[4] % 5, v[5] % 61 - 1),
+        "aims": lambda: core.aims(f, small[0], small[1], v[2] % 60, v[3] % 4, [x % 14 for x in v]),
+        "weapon_hit": lambda: core.weapon_hit(f, small[0], v[1] % 60, v[2]),
+        "attack_options": lambda: core.attack_options(f, small[0], v[1]),
+        "defence_with": lambda: core.defence_with(f, small[0], small[1], v[2] % 60, v[3] % 61 - 1,
+                                                  small[4], v[5]),
+        "pain_bands": lambda: core.pain_bands(v[0], v[1] % 9 - 1),
+        "p_hit": lambda: core.p_hit(v[0], v[1], v[2] % 61 - 1),
+    }
+    try:
+        calls[method]()
+    except (ValueError, IndexError, TypeError, OverflowError):
+        pass
