@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from hexdojo.envs.rules import Choice, State
 
@@ -85,6 +86,11 @@ class MCTSAgent(RolloutSearch):
                 break
         # the most visited child (ties: the policy's rank order)
         return max(root.children, key=lambda ch: root.children[ch].visits)
+
+    def native_player(self, game: Any) -> Any | None:
+        """This agent inside the core (``_bots.SearchPlayer``: the same choices) for the
+        tournament's fast path; None where the Python search must run."""
+        return native_search.search_player(self, game)
 
     def _expand(self, node: Node, sim: State) -> None:
         """Give a new node its children: the policy's best ``width`` legal choices."""

@@ -89,7 +89,7 @@ def native_policy(agent: Any, game: Any) -> Any | None:
         return make(game)
     player = getattr(agent, "native_player", None)
     bot = None if player is None else player(game)
-    return None if bot is None else _bots.ScriptedPolicy(bot)
+    return _bots.ScriptedPolicy(bot) if isinstance(bot, _bots.ScriptedBot) else None
 
 
 def _stock(agent: Any, base: type, parts: tuple[str, ...]) -> bool:
@@ -144,3 +144,29 @@ def search_choice(agent: Any, state: Any) -> Choice | None:
     k = _bots.search_act(_fight(state), got[0], agent.sims, agent.width, agent.horizon,
                          float(agent.caution), state.t.data.dice.die_sides, _draw(agent))
     return state.legal_choices()[k]
+
+
+def search_player(agent: Any, game: Any) -> Any | None:
+    """The agent (an MCTSAgent or SearchAgent) as a native player of ``game``'s fights
+    (``_bots.SearchPlayer``, the tournament's fast path), starting from its generator's
+    state; None where its native path cannot run (see the module docstring)."""
+    from .mcts import MCTSAgent
+    from .search import SearchAgent
+
+    mcts = isinstance(agent, MCTSAgent)
+    base, parts = (MCTSAgent, MCTS_PARTS) if mcts else (SearchAgent, SEARCH_PARTS)
+    if not (enabled(agent) and agent.time_ms == 0 and _stock(agent, base, parts)):
+        return None
+    st = agent.rng.bit_generator.state
+    if st["bit_generator"] != "PCG64":
+        return None
+    model = agent.opponent_model if mcts else None
+    pol = native_policy(agent.policy, game)
+    nmodel = None if model is None else native_policy(model, game)
+    if pol is None or (model is not None and nmodel is None):
+        return None
+    halves = [(v >> 64, v & (2**64 - 1)) for v in (st["state"]["state"], st["state"]["inc"])]
+    return _bots.SearchPlayer(mcts, pol, nmodel, agent.sims, agent.width, agent.horizon,
+                              float(getattr(agent, "c", 0.7)), float(agent.caution),
+                              game.tables.data.dice.die_sides, *halves,
+                              bool(st["has_uint32"]), int(st["uinteger"]))

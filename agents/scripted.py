@@ -62,6 +62,15 @@ class RandomAgent(Agent):
         ch = state.legal_choices()
         return ch[int(self.rng.integers(len(ch)))]
 
+    def native_player(self, game: Any) -> Any | None:
+        """The same draws inside the core (``_bots.RandomPlayer``: numpy's PCG64 seeded as
+        ``default_rng(seed)``), for the tournament's fast path."""
+        if type(self) is not RandomAgent or not native_bots.enabled():
+            return None
+        from ._bots import RandomPlayer
+
+        return RandomPlayer()
+
 
 @dataclass(frozen=True)
 class Style:
@@ -130,6 +139,7 @@ class HeuristicAgent(Agent):
         self._save: dict[int, float] = {}
         self._memo: dict[str, float] = {}  # per decision: chain values by maneuver, closing
         self._at: object = None  # decision_token of the memos' decision
+        self._nbot: tuple[Any, Style, Any] | None = None  # (tables, style, native bot)
 
     # ------------------------------------------------------------------ native form
     def _native(self, state: State) -> tuple[Any, Any] | None:

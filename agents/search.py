@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 import numpy as np
 
@@ -134,6 +135,11 @@ class SearchAgent(RolloutSearch):
                 break
         best = max(range(len(cands)), key=lambda ci: (totals[ci] / counts[ci], -ci))
         return cands[best]
+
+    def native_player(self, game: Any) -> Any | None:
+        """This agent inside the core (``_bots.SearchPlayer``: the same choices) for the
+        tournament's fast path; None where the Python search must run."""
+        return native_search.search_player(self, game)
 
     def rollout(self, state: State, first: Choice, seed: int, me: int) -> float:
         """Play ``first`` then the policy for both sides on fresh dice; score for ``me``."""

@@ -2,8 +2,8 @@
 (issue 15: MCTS simulations/s >= 10x): seeded fights on the core (NativeState) where, at
 every decision, the native MCTSAgent / SearchAgent and the same agent forced onto its Python
 path (``native = False``) choose the same legal choice and leave their numpy generators in
-the same state (the per-decision seeds drawn at the same points). With the trivial
-policies (FirstChoice, Rotate: the tree logic alone); a few with
+the same state (the per-decision seeds drawn at the same points). First with the trivial
+policy (FirstChoice: the tree logic alone), then with the scripted bot; a few with
 ``opponent_model``, ``caution``, ``width`` and ``horizon`` changed. The situations met are
 counted and required (searched decisions, choices the search changed from the policy's,
 reactions and follow-ons searched), so that a pass is not vacuous. Also: the simulations'
@@ -19,11 +19,23 @@ import numpy as np
 import pytest
 
 from hexdojo.agents import _bots, native_search
+from hexdojo.agents.heuristics import knowledge
 from hexdojo.agents.mcts import MCTSAgent
 from hexdojo.agents.native_search import FirstChoice, Rotate
+from hexdojo.agents.registry import make_agent
+from hexdojo.agents.scripted import STYLES, HeuristicAgent
 from hexdojo.agents.search import SEARCHED, SearchAgent, evaluate
+from hexdojo.agents.tournament import play_fight
 from hexdojo.envs.rules.dice import Dice
 from hexdojo.envs.rules.native_fight import make_game
+
+
+@pytest.fixture(autouse=True)
+def _both_paths(monkeypatch):
+    """The differential tests choose each path themselves, whatever the environment says."""
+    monkeypatch.delenv("HEXDOJO_NATIVE_AGENTS", raising=False)
+    monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
+
 
 PAIRINGS = ["chu-boris", "urlik-cogan", "novice-chu", "guard-spearman", "knife_fighter-guard",
             "rider_vs_foot", "two_vs_one"]
@@ -145,6 +157,155 @@ def test_variants_agree(params, monkeypatch):
         fight(pairing, 300 + k, py, nat, tally, max_decisions=40)
     assert calls["mcts_act"] == tally["decisions"]
     assert tally["searched"] > 15 and tally["changed"] > 0, tally
+
+
+# ------------------------------------------------------------------ the scripted bot
+class PythonBot(HeuristicAgent):
+    """The Python scripted agent with its per-decision memos dropped at every call.
+
+    Why: its memo token (``heuristics.decision_token``: the Decision object, the event count,
+    the turn) assumes a new Decision object per decision, but the native facade interns
+    Decisions by content (``native_fight.Boundary.menu``), so two simulations' clones at the
+    same decision, turn and event count (different dice, different boards) share a token
+    and the second reads the first's estimates. Dropping the memos gives what the memos
+    are meant to give (pure caches); the native bot's token is the core's legal list."""
+
+    def __init__(self, style: str) -> None:
+        super().__init__(STYLES[style], style)
+
+    def _forget(self, state: Any) -> None:
+        self._at = None
+        knowledge(state)._dc_at = None
+
+    def act(self, state: Any) -> Any:
+        self._forget(state)
+        return super().act(state)
+
+    def ranked(self, state: Any) -> list[Any]:
+        self._forget(state)
+        return super().ranked(state)
+
+
+def scripted_twins(cls: type, seed: int, python_bot: bool = True, model: str | None = None,
+                   **params: Any) -> tuple[Any, Any]:
+    """(Python reference, native) agents with the scripted policy (and a scripted opponent
+    model of style ``model``); ``python_bot``: the reference's bots run their Python methods
+    too (else the Python search over the native bot, a cheaper check of the tree logic)."""
+    py, nat = twins(cls, seed, **params)
+    if model is not None:
+        nat.opponent_model = make_agent(model)
+        py.opponent_model = PythonBot(model) if python_bot else make_agent(model)
+    if python_bot:
+        py.policy = PythonBot(py.policy.name)
+    return py, nat
+
+
+@pytest.mark.parametrize("cls,pairings", [
+    (MCTSAgent, ["chu-boris", "urlik-cogan", "guard-spearman", "rider_vs_foot", "two_vs_one"]),
+    (SearchAgent, ["novice-chu", "knife_fighter-guard", "two_vs_one"]),
+])
+def test_scripted_policy_agrees(cls, pairings, monkeypatch):
+    """The default scripted policy (greedy), all in Python against all native, mid-fight
+    (a random prefix first) over unarmed, armed, mounted and group fights."""
+    calls = spied(monkeypatch)
+    tally: Counter = Counter()
+    for k, pairing in enumerate(pairings):
+        py, nat = scripted_twins(cls, 20 + k, sims=16)
+        fight(pairing, 500 + k, py, nat, tally, max_decisions=12, prefix=8)
+    assert sum(calls.values()) == tally["decisions"]
+    assert tally["searched"] > 5 * len(pairings) and tally["changed"] > 0, tally
+    assert tally["searched:action"] > 0 and tally["searched:reaction"] > 0, tally
+
+
+@pytest.mark.parametrize("params", [
+    {"model": "striker"}, {"caution": 2.0, "policy": "grappler"},
+    {"width": 2, "horizon": 1, "policy": "counter"}, {"width": 6, "horizon": 3, "c": 1.5},
+])
+def test_scripted_variants_agree(params, monkeypatch):
+    """MCTS with a scripted opponent model, caution, other styles, widths and horizons."""
+    calls = spied(monkeypatch)
+    tally: Counter = Counter()
+    for k, pairing in enumerate(["chu-urlik", "spearman-guard"]):
+        py, nat = scripted_twins(MCTSAgent, 3 + k, sims=12, **params)
+        fight(pairing, 700 + k, py, nat, tally, max_decisions=6, prefix=10)
+    assert calls["mcts_act"] == tally["decisions"] and tally["searched"] > 3, tally
+
+
+@pytest.mark.parametrize("cls", [MCTSAgent, SearchAgent])
+def test_whole_fights_over_the_native_bot(cls, monkeypatch):
+    """Whole fights over every kind of pairing: the Python search over the native bot (the
+    same choices as the Python bot's, tests/test_bots_scripted.py) against the native
+    search; follow-ons, reactions and the search overriding the policy all met."""
+    calls = spied(monkeypatch)
+    tally: Counter = Counter()
+    for k, pairing in enumerate(PAIRINGS):
+        py, nat = scripted_twins(cls, 40 + k, python_bot=False, sims=16)
+        fight(pairing, 900 + k, py, nat, tally, max_decisions=400)
+    assert sum(calls.values()) == tally["decisions"]
+    assert tally["changed"] > 10 and tally["searched:follow_on"] > 0, tally
+    assert tally["searched:reaction"] > 10 and tally["searched:phase"] > 0, tally
+
+
+# ------------------------------------------------------------------ the tournament's fast path
+def test_native_seeds_are_numpys():
+    """A native player's per-decision seeds: default_rng(seed).integers(0, 2**63 - 1)."""
+    for s in (0, 1, 7919, 2**32 + 5, 2**63 - 2, 2**64 - 1, 123456789012345):
+        want = np.random.default_rng(s).integers(0, 2**63 - 1, size=300).tolist()
+        assert _bots.integers63(s, 300) == want, s
+
+
+@pytest.mark.parametrize("cls,model", [(MCTSAgent, None), (MCTSAgent, "striker"),
+                                       (SearchAgent, None)])
+def test_tournament_fast_path_agrees(cls, model, monkeypatch):
+    """play_fight between search agents as native players (the whole fight inside the core,
+    their generators native) gives the Python agents' fight on the Python engine: the same
+    choices, winner, usage and chains."""
+    played: Counter = Counter()
+    real = _bots.play_fight
+
+    def spy(*a: Any) -> Any:
+        played["native"] += 1
+        return real(*a)
+
+    monkeypatch.setattr(_bots, "play_fight", spy)
+    for k, pairing in enumerate(["chu-boris", "guard-spearman", "two_vs_one"]):
+        game = make_game(pairing)
+        agents = [cls(sims=4, horizon=1, seed=k), cls(sims=4, horizon=1, seed=k + 1)]
+        if model is not None:
+            agents[0].opponent_model = make_agent(model)
+        fast = play_fight(game, agents, 60 + k, record_choices=True)
+        for a in agents:
+            a.native = False
+        ref = play_fight(game, agents, 60 + k, record_choices=True)
+        got = [(r.winner, r.reason, r.turns, r.usage, r.chains, r.choices) for r in (fast, ref)]
+        assert got[0] == got[1], pairing
+        played["decisions"] += fast.decisions
+    assert played["native"] == 3 and played["decisions"] > 60, played
+
+
+def test_native_player_only_where_it_can():
+    """No native player for a time budget, an overridden method, a policy without a native
+    form or the flag; a bad parameter is a ValueError."""
+    game = make_game("chu-boris")
+    assert isinstance(MCTSAgent().native_player(game), _bots.SearchPlayer)
+    timed, flagged, plain = MCTSAgent(time=5.0), SearchAgent(), MCTSAgent()
+    flagged.native = False
+
+    class Plain(FirstChoice):
+        native_policy = None
+
+    plain.policy = Plain()
+    for a in (timed, flagged, plain):
+        assert a.native_player(game) is None
+    rotate = SearchAgent()
+    rotate.policy = Rotate()
+    assert isinstance(rotate.native_player(game), _bots.SearchPlayer)
+    with pytest.raises(ValueError, match="out of range"):
+        _bots.SearchPlayer(True, _bots.FirstChoicePolicy(), None, 0, 4, 2, 0.7, 0.0, 6,
+                           (0, 0), (0, 1), False, 0)
+    with pytest.raises(ValueError, match="odd"):
+        _bots.SearchPlayer(True, _bots.FirstChoicePolicy(), None, 8, 4, 2, 0.7, 0.0, 6,
+                           (0, 0), (0, 2), False, 0)
 
 
 # ------------------------------------------------------------------ evaluate

@@ -5,6 +5,7 @@
 
 #include "bind.hpp"
 #include "play.hpp"
+#include "players.hpp"
 
 namespace hexdojo::bots {
 
@@ -34,6 +35,9 @@ void bind_play(nb::module_& m) {
         .def("reset", &Player::reset, nb::arg("seed"), "Re-seed for a new fight.")
         .def("act", &Player::act, nb::arg("fight"),
              "The legal index of this player's choice at the fight's pending decision.");
+    nb::class_<RandomPlayer, Player>(m, "RandomPlayer",
+                                     "RandomAgent inside the core: the same generator and draws.")
+        .def(nb::init<>());
     m.def(
         "play_fight",
         [](Combat& c, const std::vector<Player*>& players, const std::vector<int>& sides) {

@@ -1,5 +1,5 @@
 // Bindings of the search agents (search.hpp) and of the simulations' seeding (seeding.hpp):
-// hexdojo.agents._bots.{SearchPolicy, FirstChoicePolicy, RotatePolicy, mcts_act, search_act, evaluate,
+// hexdojo.agents._bots.{SearchPolicy, FirstChoicePolicy, RotatePolicy, ScriptedPolicy, mcts_act, search_act, evaluate,
 // seed_state, fresh_faces}. agents/native_search.py is the Python side.
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/pair.h>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bind.hpp"
+#include "scripted.hpp"
 #include "search.hpp"
 #include "seeding.hpp"
 
@@ -70,6 +71,38 @@ int search_act(Combat& f, Policy& policy, int sims, int width, int horizon, doub
     return s.act(f, checked(std::move(draw)));
 }
 
+Pcg64 pcg64_of(Half state, Half inc, bool has_uint32, std::uint32_t uinteger) {
+    if ((inc.second & 1U) == 0U) throw nb::value_error("inc: a PCG64 increment is odd");
+    Pcg64 g;
+    g.state = make_u128(state.first, state.second);
+    g.inc = make_u128(inc.first, inc.second);
+    g.has_uint32 = has_uint32;
+    g.uinteger = uinteger;
+    return g;
+}
+
+void make_player(SearchPlayer* self, bool mcts, Policy& policy, Policy* model, int sims,
+                 int width, int horizon, double c, double caution, int sides, Half state,
+                 Half inc, bool has_uint32, std::uint32_t uinteger) {
+    const SearchParams p{sims, width, horizon, c, caution, sides};
+    if (p.sims < 1 || p.sims > 100000 || p.width < 1 || p.width > 64 || p.horizon < 1 ||
+        p.horizon > 100 || p.sides < 1 || p.sides > 255 || !(p.c >= 0.0 && p.c <= 10.0) ||
+        !(p.caution >= 0.0 && p.caution <= 10.0)) {
+        throw nb::value_error("SearchPlayer: a parameter out of range (sims 1..100000, width "
+                              "1..64, horizon 1..100, sides 1..255, c and caution 0..10)");
+    }
+    if (!mcts && model != nullptr) throw nb::value_error("SearchPlayer: a flat search has no model");
+    new (self) SearchPlayer(mcts, policy, model, p, pcg64_of(state, inc, has_uint32, uinteger));
+}
+
+std::vector<std::int64_t> integers63(std::uint64_t seed, int n) {
+    if (n < 0 || n > 1000000) throw nb::value_error("n: allowed 0..1000000");
+    Pcg64 g = pcg64_from_seed(seed);
+    std::vector<std::int64_t> out(static_cast<std::size_t>(n));
+    for (auto& v : out) v = seed63(g);
+    return out;
+}
+
 std::pair<Half, Half> seed_state(std::uint64_t seed) {
     const Pcg64 g = pcg64_from_seed(seed);
     auto split = [](u128 v) {
@@ -102,6 +135,10 @@ void bind_search(nb::module_& m) {
                                      "The tests' other trivial policy: the legal list rotated "
                                      "to start at (3 turn + 5 fighter + n) % n.")
         .def(nb::init<>());
+    nb::class_<PolicyOf<ScriptedBot>, Policy>(m, "ScriptedPolicy",
+                                              "A ScriptedBot as a search's policy or "
+                                              "opponent model (kept alive with it).")
+        .def(nb::init<ScriptedBot&>(), nb::arg("bot"), nb::keep_alive<1, 2>());
     m.def("mcts_act", &mcts_act, nb::arg("fight"), nb::arg("policy"), nb::arg("model").none(),
           nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"), nb::arg("caution"),
           nb::arg("sides"), nb::arg("draw"),
@@ -110,6 +147,31 @@ void bind_search(nb::module_& m) {
     m.def("search_act", &search_act, nb::arg("fight"), nb::arg("policy"), nb::arg("sims"),
           nb::arg("width"), nb::arg("horizon"), nb::arg("caution"), nb::arg("sides"),
           nb::arg("draw"), "search.SearchAgent.act without a time budget: the legal index chosen.");
+    nb::class_<SearchPlayer, Player>(m, "SearchPlayer",
+                                     "An MCTSAgent or SearchAgent as a native player (the "
+                                     "tournament's fast path), with its own generator.")
+        .def("__init__", &make_player, nb::arg("mcts"), nb::arg("policy"), nb::arg("model").none(),
+             nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"),
+             nb::arg("caution"), nb::arg("sides"), nb::arg("state"), nb::arg("inc"),
+             nb::arg("has_uint32"), nb::arg("uinteger"), nb::keep_alive<1, 3>(),
+             nb::keep_alive<1, 4>(),
+             "mcts: MCTSAgent (else SearchAgent); state..uinteger: the agent's PCG64 state.")
+        .def(
+            "act",
+            [](SearchPlayer& p, Combat& c) {
+                if (c.t == nullptr || !c.g) throw nb::value_error("SearchPlayer.act: an empty fight");
+                return p.act(c);
+            },
+            nb::arg("fight"), "The legal index of the agent's choice.")
+        .def("bit_state", [](const SearchPlayer& p) {
+            auto split = [](u128 v) {
+                return Half{static_cast<std::uint64_t>(v >> 64), static_cast<std::uint64_t>(v)};
+            };
+            return std::make_tuple(split(p.rng().state), split(p.rng().inc), p.rng().has_uint32,
+                                   p.rng().uinteger);
+        }, "The generator's ((state hi, lo), (inc hi, lo), has_uint32, uinteger).");
+    m.def("integers63", &integers63, nb::arg("seed"), nb::arg("n"),
+          "default_rng(seed).integers(0, 2**63 - 1, size=n), natively.");
     m.def("evaluate", &evaluate, nb::arg("fight"), nb::arg("me"), nb::arg("caution") = 0.0,
           "search.evaluate on a core fight.");
     m.def("seed_state", &seed_state, nb::arg("seed"),

@@ -25,7 +25,8 @@ NB_MODULE(_bots, m) {
               "core's fights (agents/native).";
     hexdojo::bots::bind_probe(m);
     hexdojo::bots::bind_knowledge(m);
-    hexdojo::bots::bind_search(m);
+    // the base classes first: Player (bind_play) before ScriptedBot and SearchPlayer
     hexdojo::bots::bind_play(m);
-    hexdojo::bots::bind_scripted(m);  // after bind_play: a ScriptedBot is a Player
+    hexdojo::bots::bind_scripted(m);
+    hexdojo::bots::bind_search(m);
 }

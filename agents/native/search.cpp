@@ -271,4 +271,17 @@ std::vector<int> Mcts::root_visits() const {
     return out;
 }
 
+// ======================================================================= SearchPlayer
+void SearchPlayer::reset(std::uint64_t seed) { rng_ = pcg64_from_seed(seed); }
+
+int SearchPlayer::act(Combat& c) {
+    const SeedSource draw = [this](int n) {
+        std::vector<std::int64_t> out(static_cast<std::size_t>(n));
+        for (auto& v : out) v = seed63(rng_);
+        return out;
+    };
+    if (mcts_) return Mcts(policy_, model_, p_).act(c, draw);
+    return FlatSearch(policy_, nullptr, p_).act(c, draw);
+}
+
 }  // namespace hexdojo::bots

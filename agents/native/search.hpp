@@ -17,6 +17,8 @@
 #include <vector>
 
 #include "fight.hpp"
+#include "pcg64.hpp"
+#include "player.hpp"
 
 namespace hexdojo::bots {
 
@@ -142,6 +144,27 @@ private:
     void simulate(const Combat& base, std::uint64_t seed, int me);
 
     std::vector<Node> nodes_;
+};
+
+// An MCTSAgent or SearchAgent as a native player (the tournament's fast path, play.hpp): its
+// own numpy generator, natively (PCG64 seeded by SeedSequence, Generator.integers for the
+// per-decision seeds), so a whole fight between native players runs without a Python call.
+class SearchPlayer final : public Player {
+public:
+    // mcts: MCTSAgent, else SearchAgent; rng: the agent's generator as it stands
+    SearchPlayer(bool mcts, Policy& policy, Policy* model, SearchParams p, Pcg64 rng)
+        : mcts_(mcts), policy_(policy), model_(model), p_(p), rng_(rng) {}
+    // RolloutSearch.reset(seed): np.random.default_rng(seed)
+    void reset(std::uint64_t seed) override;
+    int act(Combat& c) override;
+    const Pcg64& rng() const { return rng_; }
+
+private:
+    bool mcts_;
+    Policy& policy_;
+    Policy* model_;
+    SearchParams p_;
+    Pcg64 rng_;
 };
 
 }  // namespace hexdojo::bots

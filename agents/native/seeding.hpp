@@ -99,6 +99,27 @@ inline Pcg64 pcg64_from_seed(std::uint64_t seed) {
     return g;
 }
 
+// numpy's Generator.integers(0, 2**63 - 1) on a PCG64 (the search agents' per-decision
+// seeds): a range above 32 bits is drawn by Lemire's method on 64-bit words
+// (bounded_lemire_uint64 of numpy's distributions.c); the half-used 32-bit buffer is left.
+inline std::uint64_t bounded64(Pcg64& g, std::uint64_t rng) {
+    const std::uint64_t excl = rng + 1U;
+    u128 m = static_cast<u128>(g.next64()) * excl;
+    auto leftover = static_cast<std::uint64_t>(m);
+    if (leftover < excl) {
+        const std::uint64_t threshold = (~std::uint64_t{0} - rng) % excl;
+        while (leftover < threshold) {
+            m = static_cast<u128>(g.next64()) * excl;
+            leftover = static_cast<std::uint64_t>(m);
+        }
+    }
+    return static_cast<std::uint64_t>(m >> 64);
+}
+
+inline std::int64_t seed63(Pcg64& g) {
+    return static_cast<std::int64_t>(bounded64(g, (std::uint64_t{1} << 63) - 2U));
+}
+
 // envs/rules/dice.py Dice(seed, sides): no block drawn yet, the generator just seeded.
 inline Dice fresh_dice(std::uint64_t seed, int sides) {
     Dice d;
