@@ -67,7 +67,7 @@ class MCTSAgent(RolloutSearch):
         self.opponent_model = opponent_model
 
     def act(self, state: State) -> Choice:
-        native = native_search.mcts_choice(self, state)  # the same choice, inside the core
+        native = native_search.mcts_choice(self, state, MCTSAgent)  # the same choice, inside the core
         if native is not None:
             return native
         forced = self.policy_only(state)
@@ -90,7 +90,7 @@ class MCTSAgent(RolloutSearch):
     def native_player(self, game: Any) -> Any | None:
         """This agent inside the core (``_bots.SearchPlayer``: the same choices) for the
         tournament's fast path; None where the Python search must run."""
-        return native_search.search_player(self, game)
+        return native_search.search_player(self, game, MCTSAgent, True)
 
     def _expand(self, node: Node, sim: State) -> None:
         """Give a new node its children: the policy's best ``width`` legal choices."""

@@ -120,11 +120,10 @@ def _draw(agent: Any) -> Any:
     return lambda n: agent.rng.integers(0, 2**63 - 1, size=n).tolist()
 
 
-def mcts_choice(agent: Any, state: Any) -> Choice | None:
-    """``MCTSAgent.act`` natively, or None where the Python path must run."""
-    from .mcts import MCTSAgent
-
-    got = _ready(agent, state, MCTSAgent, MCTS_PARTS, agent.opponent_model)
+def mcts_choice(agent: Any, state: Any, base: type) -> Choice | None:
+    """``MCTSAgent.act`` natively, or None where the Python path must run (``base``: the
+    MCTSAgent class, whose methods a subclass must not override)."""
+    got = _ready(agent, state, base, MCTS_PARTS, agent.opponent_model)
     if got is None:
         return None
     pol, model = got
@@ -134,11 +133,10 @@ def mcts_choice(agent: Any, state: Any) -> Choice | None:
     return state.legal_choices()[k]
 
 
-def search_choice(agent: Any, state: Any) -> Choice | None:
-    """``SearchAgent.act`` natively, or None where the Python path must run."""
-    from .search import SearchAgent
-
-    got = _ready(agent, state, SearchAgent, SEARCH_PARTS)  # its rollouts play no model
+def search_choice(agent: Any, state: Any, base: type) -> Choice | None:
+    """``SearchAgent.act`` natively, or None where the Python path must run (``base``: the
+    SearchAgent class)."""
+    got = _ready(agent, state, base, SEARCH_PARTS)  # its rollouts play no model
     if got is None:
         return None
     k = _bots.search_act(_fight(state), got[0], agent.sims, agent.width, agent.horizon,
@@ -146,15 +144,11 @@ def search_choice(agent: Any, state: Any) -> Choice | None:
     return state.legal_choices()[k]
 
 
-def search_player(agent: Any, game: Any) -> Any | None:
-    """The agent (an MCTSAgent or SearchAgent) as a native player of ``game``'s fights
-    (``_bots.SearchPlayer``, the tournament's fast path), starting from its generator's
-    state; None where its native path cannot run (see the module docstring)."""
-    from .mcts import MCTSAgent
-    from .search import SearchAgent
-
-    mcts = isinstance(agent, MCTSAgent)
-    base, parts = (MCTSAgent, MCTS_PARTS) if mcts else (SearchAgent, SEARCH_PARTS)
+def search_player(agent: Any, game: Any, base: type, mcts: bool) -> Any | None:
+    """The agent (``mcts``: an MCTSAgent, else a SearchAgent; ``base``: that class) as a
+    native player of ``game``'s fights (``_bots.SearchPlayer``, the tournament's fast path),
+    starting from its generator's state; None where its native path cannot run."""
+    parts = MCTS_PARTS if mcts else SEARCH_PARTS
     if not (enabled(agent) and agent.time_ms == 0 and _stock(agent, base, parts)):
         return None
     st = agent.rng.bit_generator.state

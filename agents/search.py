@@ -112,7 +112,7 @@ class SearchAgent(RolloutSearch):
         super().__init__(sims, width, horizon, time, policy, seed, name, caution)
 
     def act(self, state: State) -> Choice:
-        native = native_search.search_choice(self, state)  # the same choice, inside the core
+        native = native_search.search_choice(self, state, SearchAgent)  # the same choice, inside the core
         if native is not None:
             return native
         forced = self.policy_only(state)
@@ -139,7 +139,7 @@ class SearchAgent(RolloutSearch):
     def native_player(self, game: Any) -> Any | None:
         """This agent inside the core (``_bots.SearchPlayer``: the same choices) for the
         tournament's fast path; None where the Python search must run."""
-        return native_search.search_player(self, game)
+        return native_search.search_player(self, game, SearchAgent, False)
 
     def rollout(self, state: State, first: Choice, seed: int, me: int) -> float:
         """Play ``first`` then the policy for both sides on fresh dice; score for ``me``."""

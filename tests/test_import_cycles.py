@@ -31,9 +31,9 @@ PENDING: dict[tuple[str, str], str] = {
 }
 
 
-#: compiled modules of the package (built from envs/rules/core, importing nothing of it):
-#: ``from . import _core`` imports that submodule, not the package's ``__init__``
-EXTENSIONS = {"hexdojo.envs.rules._core"}
+#: compiled modules of the package (built from envs/rules/core and agents/native, importing
+#: nothing of it): ``from . import _core`` imports that submodule, not the package's ``__init__``
+EXTENSIONS = {"hexdojo.envs.rules._core", "hexdojo.agents._bots"}
 
 
 def modules() -> dict[str, Path]:
