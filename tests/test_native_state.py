@@ -350,3 +350,21 @@ def test_a_clone_of_a_clone_pickles_its_own_choices_only():
     back = pickle.loads(pickle.dumps(cc))
     assert _board(back) == _board(cc) and back.events == cc.events
     assert back.legal_choices() == cc.legal_choices() and back.decision == cc.decision
+
+
+def test_each_decision_is_a_new_decision_object_as_in_the_python_engine():
+    """The agents key per-decision memos on the Decision's identity
+    (heuristics.decision_token): as in the Python engine, every decision hands out a new
+    object, even one equal to the last (the facade's menus share theirs); reading it again,
+    or from a clone, gives the same object."""
+    game = Game.create(["chu", "urlik"])
+    s = NativeState.new(game, 2)
+    seen = []
+    while not s.is_over:
+        d = s.decision
+        assert s.decision is d and s.clone().decision is d
+        seen.append(d)
+        s.apply(s.legal_choices()[0])
+    assert len({id(d) for d in seen}) == len(seen)
+    # equal decisions one after the other, distinct objects
+    assert any(a == b for a, b in zip(seen, seen[1:], strict=False))

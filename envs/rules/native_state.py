@@ -250,6 +250,10 @@ class NativeState:
         """Drop what was read of the core (after a decision is taken)."""
         self._snap: Board | None = None
         self._menu: Menu | None | bool = False  # the pending decision (False: not read yet)
+        #: the Decision handed out for it: a new object per decision, as the Python engine's
+        #: (agents key per-decision memos on its identity, heuristics.decision_token); the
+        #: menu's own Decision is shared by every equal decision
+        self._dec: Decision | None | bool = False
         self._result: dict[str, Any] | None = None
 
     def _board(self) -> Board:
@@ -292,10 +296,13 @@ class NativeState:
 
     @property
     def decision(self) -> Decision | None:
-        m = self._menu
-        if m is False:
-            m = self._menu = self._b.menu(self._core)
-        return None if m is None else m[0]  # type: ignore[index]
+        d = self._dec
+        if d is False:
+            m = self._menu
+            if m is False:
+                m = self._menu = self._b.menu(self._core)
+            d = self._dec = None if m is None else _tuple_new(Decision, m[0])  # type: ignore[index]
+        return d  # type: ignore[return-value]
 
     def context(self) -> dict[str, Any]:
         return self._nf.context()
@@ -327,7 +334,7 @@ class NativeState:
         loaded = self._loaded
         if loaded is not None:
             self._hand_dice()
-        self._snap, self._menu, self._result = None, False, None
+        self._snap, self._menu, self._dec, self._result = None, False, False, None
         self._ops = (("apply", choice), self._ops)
         try:
             self._core.apply_index(k)
@@ -479,6 +486,7 @@ class NativeState:
 
 
 _new = object.__new__
+_tuple_new = tuple.__new__
 
 
 def _unchained(ops: tuple[Any, ...]) -> tuple[tuple[Any, ...], ...]:
