@@ -145,6 +145,7 @@ struct Knowledge::Memos {
             profiles.push_back(p);
             by_hash.emplace(h, id);
         }
+        if (by_address.size() > kCacheMax) by_address.clear();  // sheets of fights gone by
         by_address[&p] = id;
         return id;
     }
