@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from hexdojo.agents.heuristics import AIMS, Knowledge, option_index
 from hexdojo.agents.native_knowledge import NativeKnowledge, native_knowledge
 from hexdojo.envs.rules import formulas as fm
+from hexdojo.envs.rules.legality import DEFENSIVE
 from hexdojo.envs.rules.native_fight import make_game
 from hexdojo.envs.rules.native_state import NativeState
 from hexdojo.envs.rules.tables import allowed_locations
@@ -125,6 +126,8 @@ def compare_decision(cmp: Compare, s, seen: Counter) -> None:
                     if att in t.maneuvers:
                         cmp("follow_threat", s, i, j, c.maneuver, None, 0, att)
                         cmp("follow_threat", s, i, j, c.maneuver, -1, 0, att)
+    if s.decision.kind == "reaction":
+        compare_defences(cmp, s, i, choices, seen)
     for (name, tgt, opt), ls in locs.items():
         if tgt is None:
             continue
@@ -136,8 +139,33 @@ def compare_decision(cmp: Compare, s, seen: Counter) -> None:
             cmp("aims", s, i, tgt, name, dtype, tuple(every))
 
 
-def play(pairing: str, seeds: range, cmp_of) -> tuple[Compare, Counter]:
-    game = make_game(pairing)
+def compare_defences(cmp: Compare, s, i: int, choices, seen: Counter) -> None:
+    """A reaction window: every defensive reaction against the incoming attack (what the
+    scripted agent's defence_value asks: defence_with, p_hit with the reaction, the
+    follow-on it opens)."""
+    t = cmp.py.t
+    ctx = s.context()
+    att, x, loc = ctx.get("attack"), ctx.get("attacker"), ctx.get("location")
+    if att is None or x is None or not t.is_attack(att):
+        return
+    for c in choices:
+        if c.kind != "maneuver" or c.maneuver is None or t.is_attack(c.maneuver):
+            continue
+        m = t.maneuvers[c.maneuver]
+        if m.category not in DEFENSIVE:
+            continue
+        opt = c.option if m.weapon else 0
+        bd = cmp("defence_with", s, i, x, c.maneuver, att, loc, opt)
+        ba = cmp.py.attack_basic(s, x, i, att, loc, 0)
+        cmp("p_hit", ba, bd, c.maneuver)
+        seen["defensive reaction"] += 1
+        seen["weapon defence"] += m.weapon is not None
+        if c.maneuver in t.follow_ons:
+            cmp("follow_threat", s, i, x, c.maneuver, blocked=att)
+
+
+def play(pairing: str, seeds: range, cmp_of, rules=None) -> tuple[Compare, Counter]:
+    game = make_game(pairing, rules)
     seen: Counter[str] = Counter()
     cmp = None
     for seed in seeds:
@@ -179,6 +207,24 @@ def test_native_knowledge_equals_python(pairing):
     assert cmp.n["attack_value"] > 100 and cmp.n["best_defence"] > 100
 
 
+#: rule variants that switch on rarer branches (ties hit §5.2, maintained holds §5.17, lock
+#: damage with margin and knock-back §5.16, dodges that move on a hit)
+VARIANT = {
+    "holds": {"maintain_ap": 1},
+    "lock_damage": {"uses_margin": True, "knockback": True},
+    "movement": {"dodge_moves_only_on_success": False},
+    "attack": {"hit_requires_higher": False},
+}
+
+
+@pytest.mark.parametrize("pairing", ["chu-urlik", "guard-knife_fighter"])
+def test_native_knowledge_equals_python_under_a_variant(pairing):
+    """The same under a rule variant (another Tables, its own native Knowledge)."""
+    cmp, seen = play(pairing, range(FIGHTS), both, VARIANT)
+    TOTAL.update(seen)
+    assert seen["decisions"] > 20 and cmp.n["attack_value"] > 100
+
+
 def test_situations_met():
     """Across the pairings above, the branches the estimates have were all taken."""
     if not TOTAL:
@@ -187,7 +233,8 @@ def test_situations_met():
                  "prone fighter", "defended by a reaction", "punished by a follow-on",
                  "weapon hit", "knock-back worth something", "follow-on threat",
                  "aims over many locations", "calls:wound_value", "calls:follow_threat",
-                 "calls:aims", "calls:knockback_value"):
+                 "calls:aims", "calls:knockback_value", "defensive reaction",
+                 "weapon defence", "calls:defence_with", "calls:p_hit"):
         assert TOTAL[what] > 0, (what, dict(TOTAL))
 
 
