@@ -13,13 +13,13 @@ the reference the differential tests (``tests/test_bots_scripted.py``) compare w
 from __future__ import annotations
 
 import os
-from dataclasses import astuple, fields
+from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .scripted import Style
 
-_BOTS: dict[tuple[int, tuple[Any, ...]], tuple[Any, Any]] = {}
+_BOTS: dict[tuple[int, Style], tuple[Any, Any]] = {}
 
 
 def enabled() -> bool:
@@ -40,7 +40,7 @@ def native_style(style: Style) -> Any:
 def bot_for(tables: Any, style: Style) -> Any:
     """The cached ``_bots.ScriptedBot`` of rule set ``tables`` (the Python Tables) and
     ``style``, built with the rule set's native Knowledge."""
-    key = (id(tables), astuple(style))
+    key = (id(tables), style)  # a frozen dataclass: hashed and compared by its fields
     got = _BOTS.get(key)
     if got is None or got[0] is not tables:
         from ._bots import ScriptedBot
@@ -52,7 +52,18 @@ def bot_for(tables: Any, style: Style) -> Any:
 
 
 def core_of(state: Any) -> Any | None:
-    """The core fight (``_core.Fight``) of a ``NativeState``, None for any other state."""
-    from hexdojo.envs.rules.native_state import NativeState
+    """The core fight (``_core.Fight``, ``NativeState._core``) of a ``NativeState``, None
+    for any other state."""
+    return state._core if isinstance(state, _native_state()) else None
 
-    return state._nf.core if isinstance(state, NativeState) else None
+
+def _native_state() -> type:
+    global _NATIVE_STATE
+    if _NATIVE_STATE is None:
+        from hexdojo.envs.rules.native_state import NativeState
+
+        _NATIVE_STATE = NativeState
+    return _NATIVE_STATE
+
+
+_NATIVE_STATE: type | None = None

@@ -150,14 +150,22 @@ class HeuristicAgent(Agent):
         core = native_bots.core_of(state)
         if core is None:
             return None
-        return native_bots.bot_for(state.t, self.style), core
+        return self._bot(state.t), core
+
+    def _bot(self, t: Any) -> Any:
+        """The native bot of rule set ``t`` and this style (kept: the lookup's key is the
+        style's fields)."""
+        got = self._nbot
+        if got is None or got[0] is not t or got[1] is not self.style:
+            got = self._nbot = (t, self.style, native_bots.bot_for(t, self.style))
+        return got[2]
 
     def native_player(self, game: Any) -> Any | None:
         """The native bot of ``game``'s rule set and this style (a ``_bots.Player``), for
         the tournament's fast path; None where the Python methods must run."""
         if not self.native or type(self) is not HeuristicAgent or not native_bots.enabled():
             return None
-        return native_bots.bot_for(game.tables, self.style)
+        return self._bot(game.tables)
 
     # ------------------------------------------------------------------ dispatch
     def act(self, state: State) -> Choice:

@@ -22,18 +22,23 @@ from hexdojo.envs.rules.native_fight import make_game
 #: (pairing or scene, the side agents' names, seeds): unarmed, armed, a rider scene and a
 #: group scene; "random" is RandomAgent, "custom" a style_agent with overrides
 FIGHTS: list[tuple[str, tuple[str, str], range]] = [
-    ("chu-chu", ("greedy", "striker"), range(3)),
-    ("chu-boris", ("grappler", "random"), range(3)),
-    ("urlik-cogan", ("counter", "grappler"), range(3)),
-    ("novice-chu", ("custom", "greedy"), range(3)),
-    ("boris-urlik", ("striker", "counter"), range(2)),
-    ("guard-spearman", ("swordsman", "swordsman"), range(3)),
-    ("knife_fighter-guard", ("swordsman", "random"), range(2)),
-    ("guard-chu", ("swordsman", "grappler"), range(2)),
-    ("spearman-boris", ("swordsman", "striker"), range(2)),
-    ("rider_vs_foot", ("greedy", "counter"), range(2)),
-    ("two_vs_one", ("grappler", "striker"), range(2)),
+    ("chu-chu", ("greedy", "striker"), range(24)),
+    ("chu-boris", ("grappler", "random"), range(16)),
+    ("urlik-cogan", ("counter", "grappler"), range(6)),
+    ("novice-chu", ("custom", "greedy"), range(20)),
+    ("boris-urlik", ("striker", "counter"), range(12)),
+    ("cogan-novice", ("greedy", "random"), range(12)),
+    ("guard-spearman", ("swordsman", "swordsman"), range(12)),
+    ("knife_fighter-guard", ("swordsman", "random"), range(12)),
+    ("guard-chu", ("swordsman", "grappler"), range(5)),
+    ("spearman-boris", ("swordsman", "striker"), range(10)),
+    ("cogan-knife_fighter", ("counter", "swordsman"), range(8)),
+    ("rider_vs_foot", ("greedy", "counter"), range(10)),
+    ("two_vs_one", ("grappler", "striker"), range(5)),
+    ("monk_vs_guard", ("striker", "swordsman"), range(8)),
 ]
+#: a rule variant (another rule set, its own Knowledge and bots)
+VARIANT = {"attack": {"rear_bonus": 3}}
 
 
 def make_agent(name: str) -> Any:
@@ -76,8 +81,9 @@ def compare_decision(s: Any, a: HeuristicAgent, ref: HeuristicAgent, seen: Count
     return want
 
 
-def play(pairing: str, names: tuple[str, str], seed: int, seen: Counter) -> None:
-    game = make_game(pairing)
+def play(pairing: str, names: tuple[str, str], seed: int, seen: Counter,
+         rules: Any = None) -> None:
+    game = make_game(pairing, rules=rules)
     s = game.new_state(seed, engine="native")
     assert native_bots.core_of(s) is not None
     sides = [make_agent(n) for n in names]
@@ -116,3 +122,85 @@ def test_situations_met() -> None:
                 "risk:attack", "risk:defence", "risk:soak", "reaction_to_attack",
                 "while_held", "weapon_choice"):
         assert _TOTAL[key] > 0, (key, dict(_TOTAL))
+
+
+def test_native_equals_python_under_a_variant() -> None:
+    seen: Counter = Counter()
+    for seed in range(6):
+        play("chu-boris", ("counter", "striker"), seed, seen, rules=VARIANT)
+    assert seen["scored"] > 0 and seen["reaction"] > 0
+
+
+def test_tournament_fast_path_plays_the_python_fights(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight between native bots inside the core (tournament.play_native) is the fight the
+    Python agents play on the Python engine: the same choices, winner and length."""
+    from hexdojo.agents.tournament import play_fight
+
+    monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
+    for pairing, names in (("chu-chu", ("grappler", "counter")),
+                           ("guard-spearman", ("swordsman", "greedy"))):
+        game = make_game(pairing)
+        agents = [make_agent(n) for n in names]
+        monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
+        assert all(a.native_player(game) is not None for a in agents)
+        for seed in range(4):
+            monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
+            fast = play_fight(game, agents, seed, record_choices=True)
+            monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")
+            slow = play_fight(game, agents, seed, record_choices=True)
+            assert fast.choices == slow.choices and fast.choices
+            assert (fast.winner, fast.turns, fast.decisions) == (slow.winner, slow.turns,
+                                                                 slow.decisions)
+
+
+def test_python_path_is_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """native = False, HEXDOJO_NATIVE_AGENTS=0, the Python engine and a subclass all take
+    the Python methods (the native bot is never asked)."""
+    game = make_game("chu-chu")
+    a = HeuristicAgent(STYLES["striker"], "striker")
+    assert a.native_player(game) is not None
+    monkeypatch.setattr(native_bots, "bot_for", lambda *_: pytest.fail("native bot asked"))
+    s = game.new_state(0, engine="native")
+    a.native = False
+    assert a.act(s) in s.legal_choices() and a.native_player(game) is None
+    a.native = True
+    monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")
+    assert a.act(s) in s.legal_choices() and a.native_player(game) is None
+    monkeypatch.delenv("HEXDOJO_NATIVE_AGENTS")
+
+    class Tweaked(HeuristicAgent):
+        pass
+
+    t = Tweaked(STYLES["striker"], "tweaked")
+    assert t.act(s) in s.legal_choices() and t.native_player(game) is None
+    py = game.new_state(0, engine="python")
+    assert HeuristicAgent(STYLES["striker"]).act(py) in py.legal_choices()
+
+
+def test_bad_arguments_are_python_errors() -> None:
+    """A finished fight, another rule set's fight, a non-maneuver decision for
+    scored_choices: ValueError, never a crash."""
+    from hexdojo.agents import _bots
+
+    game = make_game("chu-chu")
+    bot = native_bots.bot_for(game.tables, STYLES["greedy"])
+    s = game.new_state(3, engine="native")
+    while s.decision.kind in ("action", "reaction", "follow_on"):
+        s.apply(s.legal_choices()[0])
+    with pytest.raises(ValueError, match="only action, reaction and follow-on"):
+        bot.scored_choices(native_bots.core_of(s))
+    other = make_game("chu-chu", rules=VARIANT).new_state(3, engine="native")
+    with pytest.raises(ValueError, match="rules"):
+        bot.act(native_bots.core_of(other))
+    agent = HeuristicAgent(STYLES["greedy"])
+    while not s.is_over:
+        s.apply(agent.act(s))
+    for f in (bot.act, bot.ranked, bot.scored_choices, bot.scored):
+        with pytest.raises(ValueError, match="over"):
+            f(native_bots.core_of(s))
+    with pytest.raises(ValueError):
+        agent.act(s)
+    with pytest.raises(TypeError):
+        bot.act(None)
+    with pytest.raises(TypeError):
+        _bots.ScriptedBot(None, _bots.Style())

@@ -9,7 +9,6 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 #include "legality.hpp"
 #include "state_formulas.hpp"
@@ -59,13 +58,6 @@ Choice simple(int kind, int option = 0, int risk = 0) {
 
 bool has_follow_ons(const Tables& t, int m) {  // `name in t.follow_ons` (no empty entries)
     return m >= 0 && static_cast<Z>(m) < t.follow_ons.size() && !t.follow_ons[Z(m)].empty();
-}
-
-// scored's memo key: (kind, maneuver, target, location, option), packed
-std::uint64_t value_key(const Choice& c) {
-    auto u = [](int v, int off) { return static_cast<std::uint64_t>(static_cast<std::int64_t>(v) + off); };
-    return ((((u(c.kind, 0) << 12 | u(c.maneuver, 1)) << 8 | u(c.target, 1)) << 10 |
-             u(c.location, 2)) << 32) | (u(c.option, 1 << 30) & 0xffffffffULL);
 }
 
 }  // namespace
@@ -290,27 +282,31 @@ std::vector<std::pair<double, int>> ScriptedBot::scored(Combat& s, int i, int ki
     const DecisionContext ctx = kind != kDAction ? decision_context(s) : DecisionContext{};
     const int j = opponent(s, i);
     const std::vector<Choice>& choices = s.legal();
-    std::unordered_map<std::uint64_t, double> memo;
-    memo.reserve(choices.size());
-    std::unordered_map<std::uint64_t, double> turns;
     const std::optional<Incoming> inc =
         kind == kDReaction ? incoming(s, i, ctx) : std::optional<Incoming>{};
     const AimShortlist shortlist = aim_shortlist(s, i);
-    std::vector<std::pair<double, int>> out;
-    out.reserve(choices.size());
+    // Python's memo by (kind, maneuver, target, location, option): each choice shares the
+    // value of the first in list order with its key; values are computed in list order, as
+    // Python computes them
+    const std::vector<int> first = same_value_as(choices);
+    std::vector<std::pair<double, int>> out(choices.size());
+    const AimEntry* last = nullptr;  // the shortlist entry of the previous located choice
     for (Z n = 0; n < choices.size(); ++n) {
         const Choice& c = choices[n];
-        const std::uint64_t key = value_key(c);
         double v;
-        auto it = memo.find(key);
-        if (it != memo.end()) {
-            v = it->second;
+        if (first[n] != static_cast<int>(n)) {
+            v = vals_[Z(first[n])];
         } else {
             const AimEntry* allowed = nullptr;
-            for (const AimEntry& e : shortlist) {
-                if (e.maneuver == c.maneuver && e.target == c.target && e.option == c.option) {
-                    allowed = &e;
-                    break;
+            if (last != nullptr && last->maneuver == c.maneuver && last->target == c.target &&
+                last->option == c.option) {
+                allowed = last;
+            } else {
+                for (const AimEntry& e : shortlist) {
+                    if (e.maneuver == c.maneuver && e.target == c.target && e.option == c.option) {
+                        allowed = last = &e;
+                        break;
+                    }
                 }
             }
             if (allowed != nullptr && std::find(allowed->locations.begin(), allowed->locations.end(),
@@ -319,41 +315,75 @@ std::vector<std::pair<double, int>> ScriptedBot::scored(Combat& s, int i, int ki
             } else {
                 v = value(s, i, j, kind, c, ctx, inc);
             }
-            memo.emplace(key, v);
         }
-        if (c.turn != 0) {
-            const std::uint64_t tk = (static_cast<std::uint64_t>(c.maneuver + 1) << 40) |
-                                     (static_cast<std::uint64_t>(c.target + 1) << 20) |
-                                     static_cast<std::uint64_t>(c.turn + 8);
-            auto tt = turns.find(tk);
-            double tb;
-            if (tt == turns.end()) {
-                tb = turn_bonus(s, i, c);
-                turns.emplace(tk, tb);
-            } else {
-                tb = tt->second;
-            }
-            v += tb;
-        }
-        out.emplace_back(v, static_cast<int>(n));
+        vals_[n] = v;
+        // the turn bonus is pure in (maneuver, target, turn): Python's memo of it changes
+        // nothing, so it is computed each time
+        if (c.turn != 0) v += turn_bonus(s, i, c);
+        out[n] = {v, static_cast<int>(n)};
     }
     return out;
+}
+
+std::vector<int> ScriptedBot::same_value_as(const std::vector<Choice>& choices) {
+    // an open-addressing table of choice indices (the first of each key), keys compared
+    // field by field: no allocation per decision beyond the result, no collisions missed
+    const Z n = choices.size();
+    Z cap = 16;
+    while (cap < 2 * n) cap <<= 1;
+    slots_.assign(cap, -1);
+    vals_.assign(n, 0.0);
+    const Z mask = cap - 1;
+    std::vector<int> first(n);
+    for (Z k = 0; k < n; ++k) {
+        const Choice& c = choices[k];
+        std::uint64_t h = static_cast<std::uint32_t>(c.kind);
+        for (int f : {c.maneuver, c.target, c.location, c.option}) {
+            h = (h ^ static_cast<std::uint32_t>(f)) * 0x9E3779B97F4A7C15ULL;
+        }
+        Z at = static_cast<Z>(h >> 32) & mask;
+        while (true) {
+            const int o = slots_[at];
+            if (o < 0) {
+                slots_[at] = static_cast<int>(k);
+                first[k] = static_cast<int>(k);
+                break;
+            }
+            const Choice& d = choices[Z(o)];
+            if (d.kind == c.kind && d.maneuver == c.maneuver && d.target == c.target &&
+                d.location == c.location && d.option == c.option) {
+                first[k] = o;
+                break;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+    return first;
 }
 
 AimShortlist ScriptedBot::aim_shortlist(Combat& s, int i) {
     const std::vector<Choice>& choices = s.legal();
     AimShortlist locs;
+    Z last = 0;  // the entry of the previous located choice (they come in runs)
     for (const Choice& c : choices) {
         if (c.location == kNone) continue;
         AimEntry* e = nullptr;
-        for (AimEntry& x : locs) {
-            if (x.maneuver == c.maneuver && x.target == c.target && x.option == c.option) {
-                e = &x;
-                break;
+        if (last < locs.size() && locs[last].maneuver == c.maneuver &&
+            locs[last].target == c.target && locs[last].option == c.option) {
+            e = &locs[last];
+        } else {
+            for (Z k = 0; k < locs.size(); ++k) {
+                AimEntry& x = locs[k];
+                if (x.maneuver == c.maneuver && x.target == c.target && x.option == c.option) {
+                    e = &x;
+                    last = k;
+                    break;
+                }
             }
         }
         if (e == nullptr) {
             locs.push_back(AimEntry{c.maneuver, c.target, c.option, {}});
+            last = locs.size() - 1;
             e = &locs.back();
         }
         if (std::find(e->locations.begin(), e->locations.end(), c.location) == e->locations.end()) {

@@ -139,6 +139,12 @@ private:
     void init_ids();
     double hold_value_or(int kind, double dflt) const;  // HOLD_VALUE.get(kind, dflt)
     std::vector<double> hold_value_;  // by hold kind id: HOLD_VALUE's, NaN where it has none
+    // scored's scratch: a hash table of choice indices, each choice's value before its turn
+    // bonus
+    std::vector<int> slots_;
+    std::vector<double> vals_;
+    // for each legal choice: the first choice in list order with the same value key
+    std::vector<int> same_value_as(const std::vector<Choice>& choices);
     // names the Python code uses, as ids (kNone where the rule set lacks them)
     int martial_strike_ = kNone, turn_ = kNone, move_ = kNone;
     std::vector<char> kick_;  // by maneuver id: in scripted.KICKS

@@ -1,0 +1,134 @@
+"""Microseconds per scripted decision, the native bot against the Python agent, on the same
+decisions; and a round robin's time on the core with the native bots.
+
+Why: issue 15 asks a scripted decision for <= 30 us (about 150 us in Python) and the 6-agent
+round robin of 30,000 Chu-mirror fights for <= 10 s on one core. The decisions are the
+ones the styles meet in seeded fights (clones of every decision of ``--fights`` fights per
+style, mirror matches of ``--fighters``); each is decided once by each path, in the same
+order, by a fresh agent per path, after a warm-up pass over ``--fights`` other fights (the
+memos kept across decisions warm as in a tournament; no decision is seen twice). Four
+figures per style: the Python agent (``native = False``) on the Python engine (the same
+fights: today's figure) and on the core's ``NativeState``, the native bot through
+``HeuristicAgent.act`` (the Python API: legal list, Choice) and the bare
+``_bots.ScriptedBot.act`` on the core fight.
+
+    python scripts/bench_bots.py [--fights 6] [--fighters chu,chu] [--styles greedy striker]
+    python scripts/bench_bots.py --round-robin 20    # + the round robin, 20 fights per pair
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from hexdojo.agents import native_bots
+from hexdojo.agents.scripted import STYLES, HeuristicAgent
+from hexdojo.envs.rules import Game
+
+
+def decisions(game: Game, style: str, seeds: range, engine: str = "native") -> list[Any]:
+    """Clones of every decision of the seeded mirror fights of ``style`` on ``engine``
+    (the same fights on both: the engines and the agents agree)."""
+    agent = HeuristicAgent(STYLES[style], style)
+    agent.native = False
+    out: list[Any] = []
+    for seed in seeds:
+        s = game.new_state(seed, engine=engine)
+        while not s.is_over:
+            out.append(s.clone())
+            s.apply(agent.act(s))
+    return out
+
+
+def timed(warm: list[Any], states: list[Any], decide: Callable[[Any], Any]
+          ) -> tuple[float, list[Any]]:
+    """Microseconds per decision of ``decide`` over ``states`` (one pass), after a pass
+    over the other fights' decisions ``warm``: the memos kept across decisions (hit
+    values, aims, pain bands) are warm as in a long tournament, but no decision is seen
+    twice."""
+    for s in warm:
+        decide(s)
+    t0 = time.perf_counter()
+    picks = [decide(s) for s in states]
+    return 1e6 * (time.perf_counter() - t0) / max(1, len(states)), picks
+
+
+def bench_style(game: Game, style: str, fights: int) -> tuple[int, float, float, float, float]:
+    """The four figures of one style on the decisions of its seeded mirror fights."""
+    def both(engine: str) -> tuple[list[Any], list[Any]]:
+        return (decisions(game, style, range(fights, 2 * fights), engine),
+                decisions(game, style, range(fights), engine))
+
+    warm, states = both("native")
+    eng_warm, eng_states = both("python")
+    ref = HeuristicAgent(STYLES[style], style)
+    ref.native = False
+    eng_us, eng_picks = timed(eng_warm, eng_states, ref.act)
+    ref = HeuristicAgent(STYLES[style], style)
+    ref.native = False
+    py_us, py_picks = timed([s.clone() for s in warm], [s.clone() for s in states], ref.act)
+    nat = HeuristicAgent(STYLES[style], style)
+    api_us, api_picks = timed([s.clone() for s in warm], [s.clone() for s in states], nat.act)
+    bot = native_bots.bot_for(game.tables, nat.style)
+    bare_us, _ = timed([s.clone() for s in warm], [s.clone() for s in states],
+                       lambda s: bot.act(s._core))
+    if api_picks != py_picks or eng_picks != py_picks:
+        raise SystemExit(f"{style}: the native picks differ from Python's")
+    return len(states), eng_us, py_us, api_us, bare_us
+
+
+def round_robin(fights: int, fighters: tuple[str, ...]) -> None:
+    """Time a 6-agent round robin on the core (the native bots' fast path where every agent
+    has one) and extrapolate to 1,000 fights per ordered pair (30,000 fights)."""
+    from hexdojo.agents.tournament import TournamentConfig, run_tournament
+
+    agents = ("greedy", "striker", "grappler", "counter", "swordsman", "striker:risk=2")
+    cfg = TournamentConfig(agents, fights=fights, fighters=fighters, workers=1)
+    import os
+
+    os.environ["HEXDOJO_ENGINE"] = "native"
+    t0 = time.perf_counter()
+    run_tournament(cfg)
+    dt = time.perf_counter() - t0
+    n = fights * len(agents) * (len(agents) - 1)
+    print(f"round robin {', '.join(agents)}: {n} fights in {dt:.2f} s = {n / dt:.0f} fights/s; "
+          f"30,000 fights: about {30_000 * dt / n:.1f} s on one core")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--fights", type=int, default=6, help="seeded fights per style")
+    ap.add_argument("--fighters", default="chu,chu")
+    ap.add_argument("--styles", nargs="+", default=list(STYLES))
+    ap.add_argument("--round-robin", type=int, default=0, metavar="N",
+                    help="also time a round robin of N fights per ordered pair")
+    args = ap.parse_args(argv)
+    fighters = tuple(args.fighters.split(","))
+    game = Game.create(list(fighters))
+    print(f"{'style':<10} {'decisions':>9} {'py engine':>10} {'py on core':>10} "
+          f"{'native':>8} {'bare':>8} {'ratio':>6}   (us per decision)")
+    tot = [0, 0.0, 0.0, 0.0, 0.0]
+    for style in args.styles:
+        n, eng, py, api, bare = bench_style(game, style, args.fights)
+        print(f"{style:<10} {n:>9} {eng:>10.1f} {py:>10.1f} {api:>8.1f} {bare:>8.1f} "
+              f"{eng / api:>5.1f}x")
+        tot[0] += n
+        for k, v in enumerate((eng, py, api, bare), 1):
+            tot[k] += v * n
+    n = max(1, int(tot[0]))
+    eng, py, api, bare = (x / n for x in tot[1:])
+    print(f"{'all':<10} {n:>9} {eng:>10.1f} {py:>10.1f} {api:>8.1f} {bare:>8.1f} "
+          f"{eng / api:>5.1f}x   ({args.fighters}; the same picks on every path)")
+    print("py engine: the Python agent on the Python engine (before issue 15); py on core: "
+          "the Python agent on a NativeState; native: HeuristicAgent.act on a NativeState "
+          "(the C++ bot); bare: _bots.ScriptedBot.act on the core fight; ratio: py engine / "
+          "native")
+    if args.round_robin:
+        round_robin(args.round_robin, fighters)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
