@@ -10,7 +10,8 @@ memos kept across decisions warm as in a tournament; no decision is seen twice).
 figures per style: the Python agent (``native = False``) on the Python engine (the same
 fights: today's figure) and on the core's ``NativeState``, the native bot through
 ``HeuristicAgent.act`` (the Python API: legal list, Choice) and the bare
-``_bots.ScriptedBot.act`` on the core fight.
+``_bots.ScriptedBot.act`` on the core fight. Times are CPU seconds of this process
+(``time.process_time``), so that other work on a shared machine counts less.
 
     python scripts/bench_bots.py [--fights 6] [--fighters chu,chu] [--styles greedy striker]
     python scripts/bench_bots.py --round-robin 20    # + the round robin, 20 fights per pair
@@ -50,9 +51,9 @@ def timed(warm: list[Any], states: list[Any], decide: Callable[[Any], Any]
     twice."""
     for s in warm:
         decide(s)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     picks = [decide(s) for s in states]
-    return 1e6 * (time.perf_counter() - t0) / max(1, len(states)), picks
+    return 1e6 * (time.process_time() - t0) / max(1, len(states)), picks
 
 
 def bench_style(game: Game, style: str, fights: int) -> tuple[int, float, float, float, float]:
@@ -80,21 +81,22 @@ def bench_style(game: Game, style: str, fights: int) -> tuple[int, float, float,
 
 
 def round_robin(fights: int, fighters: tuple[str, ...]) -> None:
-    """Time a 6-agent round robin on the core (the native bots' fast path where every agent
-    has one) and extrapolate to 1,000 fights per ordered pair (30,000 fights)."""
+    """Time a 6-agent round robin on the core (the tournament's fast path: every agent has a
+    native player) and extrapolate to 1,000 fights per ordered pair (30,000 fights)."""
     from hexdojo.agents.tournament import TournamentConfig, run_tournament
 
-    agents = ("greedy", "striker", "grappler", "counter", "swordsman", "striker:risk=2")
+    # scripts/bench_tournament.py's six (issue 15's round robin); random plays natively too
+    agents = ("random", "greedy", "striker", "grappler", "counter", "striker:risk=2")
     cfg = TournamentConfig(agents, fights=fights, fighters=fighters, workers=1)
     import os
 
     os.environ["HEXDOJO_ENGINE"] = "native"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     run_tournament(cfg)
-    dt = time.perf_counter() - t0
+    dt = time.process_time() - t0
     n = fights * len(agents) * (len(agents) - 1)
-    print(f"round robin {', '.join(agents)}: {n} fights in {dt:.2f} s = {n / dt:.0f} fights/s; "
-          f"30,000 fights: about {30_000 * dt / n:.1f} s on one core")
+    print(f"round robin {', '.join(agents)}: {n} fights in {dt:.2f} CPU s = {n / dt:.0f} "
+          f"fights per CPU second; 30,000 fights: about {30_000 * dt / n:.1f} CPU s on one core")
 
 
 def main(argv: list[str] | None = None) -> int:
