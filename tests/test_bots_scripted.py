@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from hexdojo.agents import native_bots
+from hexdojo.agents.heuristics import knowledge
 from hexdojo.agents.scripted import STYLES, HeuristicAgent, RandomAgent, style_agent
 from hexdojo.envs.rules.native_fight import make_game
 
@@ -56,19 +57,30 @@ def reference(a: HeuristicAgent) -> HeuristicAgent:
     return ref
 
 
+def fresh(ref: HeuristicAgent, s: Any) -> None:
+    """Drop the Python reference's per-decision memos: its decision token (the Decision, the
+    event count, the turn) may repeat on the core, whose facade interns Decisions by
+    content (docs/native-core.md, "Native agents: search")."""
+    ref._at = None
+    knowledge(s)._dc_at = None
+
+
 def compare_decision(s: Any, a: HeuristicAgent, ref: HeuristicAgent, seen: Counter) -> Any:
     """Both agents at one decision: the same choice, the same scores; returns the choice."""
     d = s.decision
+    fresh(ref, s)
     want = ref.act(s)
     got = a.act(s)
     assert got == want, (d, got, want)
     if d.kind in ("action", "reaction", "follow_on"):
+        fresh(ref, s)
         py = ref.scored_choices(s)
         nat = a.scored_choices(s)
         assert nat == py, (d, [x for x in zip(nat, py, strict=True) if x[0] != x[1]][:3])
         seen["scored"] += 1
         seen["scored_values"] += len(py)
     else:
+        fresh(ref, s)
         assert a.ranked(s) == ref.ranked(s)
     seen["decisions"] += 1
     seen[f"{d.kind}:{d.about}" if d.about else d.kind] += 1
