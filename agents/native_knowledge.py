@@ -13,7 +13,6 @@ the differential tests and for Python code that wants the native numbers.
 
 from __future__ import annotations
 
-import weakref
 from typing import TYPE_CHECKING, Any
 
 from hexdojo.envs.rules.native import TableIds, _profile, compile_tables
@@ -27,7 +26,7 @@ if TYPE_CHECKING:
     from hexdojo.envs.rules.native_state import NativeState
 
 _LIMBS = ("arm", "leg", "head")  # tables.hpp kLimbNames
-_NATIVE: weakref.WeakKeyDictionary[Any, NativeKnowledge] = weakref.WeakKeyDictionary()
+_NATIVE: dict[int, NativeKnowledge] = {}  # by id(Tables), checked against its own
 
 
 def odds_tables(o: Odds) -> dict[str, Any]:
@@ -46,9 +45,9 @@ def odds_tables(o: Odds) -> dict[str, Any]:
 
 def native_knowledge(t: Tables) -> NativeKnowledge:
     """The (cached) native Knowledge of rule set ``t`` (as :func:`heuristics.knowledge`)."""
-    k = _NATIVE.get(t)
-    if k is None:
-        k = _NATIVE[t] = NativeKnowledge(t)
+    k = _NATIVE.get(id(t))
+    if k is None or k.t is not t:
+        k = _NATIVE[id(t)] = NativeKnowledge(t)
     return k
 
 
