@@ -61,18 +61,21 @@ def play_fight(
     agents: Sequence[Agent],
     seed: int,
     record_choices: bool = False,
+    spans: bool = True,
 ) -> FightRecord:
     """Play one fight to the end; agents[k] plays every fighter of side k (in a duel,
-    fighter k; a scene's sides may hold several fighters, e.g. two guards).
+    fighter k; a scene's sides may hold several fighters, e.g. two guards). Without
+    ``spans`` the record's spans are left empty (a round robin needs only the chains),
+    which lets the fast path skip the event log.
 
     Raises ``RuntimeError`` if an agent returns an illegal choice, naming the agent, the
     choice and the engine's reason (agents must only return legal choices).
     """
-    for side, a in enumerate(agents):
-        a.reset(agent_seed(seed, side))
-    fast = play_native(game, agents, seed, record_choices)
+    fast = play_native(game, agents, seed, record_choices, spans)
     if fast is not None:
         return fast
+    for side, a in enumerate(agents):
+        a.reset(agent_seed(seed, side))
     state = game.new_state(seed)
     usage: tuple[Counter, Counter] = (Counter(), Counter())
     walks = (ChainWalk(), ChainWalk())
@@ -90,16 +93,22 @@ def play_fight(
         if choices is not None:
             choices.append(c)
         n += 1
-    end = len(state.events)
-    spans = (walks[0].close(end), walks[1].close(end))
-    chains = (Counter(ch for ch, _, _ in spans[0]), Counter(ch for ch, _, _ in spans[1]))
-    res = state.result or {}
-    return FightRecord(seed, state.winner, str(res.get("reason", "")), state.turn, n,
-                       usage, chains, choices, spans)
+    return _record(seed, state.result or {}, state.turn, n, usage, walks, len(state.events),
+                   choices, spans)
 
 
-def play_native(game: Game, agents: Sequence[Agent], seed: int,
-                record_choices: bool) -> FightRecord | None:
+def _record(seed: int, res: dict[str, Any], turn: int, n: int, usage: tuple[Counter, Counter],
+            walks: tuple[ChainWalk, ChainWalk], end: int, choices: list[Choice] | None,
+            spans: bool) -> FightRecord:
+    """The FightRecord of a finished fight (both paths): the chains closed at event ``end``."""
+    played = (walks[0].close(end), walks[1].close(end))
+    chains = (Counter(ch for ch, _, _ in played[0]), Counter(ch for ch, _, _ in played[1]))
+    return FightRecord(seed, res.get("winner"), str(res.get("reason", "")), turn, n, usage,
+                       chains, choices, played if spans else ([], []))
+
+
+def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: bool,
+                spans: bool = True) -> FightRecord | None:
     """:func:`play_fight` inside the native core, where every agent has a native player
     (``Agent.native_player``): the whole fight without a Python call per decision. The
     same fight, choices and record as on the Python engine (the core's differential gate and
@@ -112,15 +121,13 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int,
     players = [a.native_player(game) for a in agents]
     if any(p is None for p in players):
         return None
+    from ._bots import agent_seed as native_seed
     from ._bots import play_fight as native_play
 
-    state = game.new_state(seed, engine="native")
-    core = state._nf.core  # type: ignore[attr-defined]
-
-    for side, p in enumerate(players):
-        p.reset(agent_seed(seed, side))
-    rows = native_play(core, players, list(game.sides)).tolist()
-    b = state._nf.boundary  # type: ignore[attr-defined]
+    for side, p in enumerate(players):  # the players are re-seeded, as the agents would be
+        p.reset(native_seed(seed, side))
+    core, b = native_fight(game, seed)
+    rows = native_play(core, players, list(game.sides), spans).tolist()
     usage: tuple[Counter, Counter] = (Counter(), Counter())
     walks = (ChainWalk(), ChainWalk())
     choices = [] if record_choices else None
@@ -133,12 +140,30 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int,
                              b.maneuvers[after] if after >= 0 else None, events)
         if choices is not None:
             choices.append(b.to_python(tuple(ids)))
-    end = core.n_events
-    spans = (walks[0].close(end), walks[1].close(end))
-    chains = (Counter(ch for ch, _, _ in spans[0]), Counter(ch for ch, _, _ in spans[1]))
-    res = core.result or {}
-    return FightRecord(seed, res.get("winner"), str(res.get("reason", "")), core.turn,
-                       len(rows), usage, chains, choices, spans)
+    return _record(seed, core.result or {}, core.turn, len(rows), usage, walks, core.n_events,
+                   choices, spans)
+
+
+def native_fight(game: Game, seed: int) -> tuple[Any, Any]:
+    """(core fight, its Boundary) of ``game.new_state(seed, engine="native")``; a game
+    without a scene's random start gets its dice seeded natively (numpy's default_rng(seed)
+    took half of the ~30 us a fight's set-up cost)."""
+    from hexdojo.envs.rules import _core
+    from hexdojo.envs.rules.native import _profile, compile_tables
+    from hexdojo.envs.rules.native_fight import boundary_of
+
+    from ._bots import fresh_dice
+
+    if game.scene is not None:
+        nf = game.new_state(seed, engine="native")._nf  # type: ignore[attr-defined]
+        return nf.core, nf.boundary
+    t = game.tables
+    ct = compile_tables(t)
+    core = _core.Fight(ct, [_profile(ct, p) for p in game.profiles], list(game.sides),
+                       list(game.side_names), game.radius, game.turn_limit,
+                       [(tuple(h), f) for h, f in game.start_positions()],
+                       fresh_dice(seed, t.data.dice.die_sides))
+    return core, boundary_of(t)
 
 
 def checked_act(agent: Agent, state: State) -> Choice:
@@ -281,7 +306,7 @@ def _run_unit(unit: tuple[int, int, int, int]) -> tuple[int, int, list, list, li
     chains: list[Counter] = [Counter(), Counter()]
     pair = (agents[i], agents[j])
     for seed in range(start, stop):
-        rec = play_fight(game, pair, seed)
+        rec = play_fight(game, pair, seed, spans=False)
         rows.append((seed, rec.winner, rec.reason, rec.turns, rec.decisions))
         for side in (0, 1):
             usage[side].update(rec.usage[side])

@@ -67,6 +67,15 @@ def test_native_random_play_draws_numpys_numbers():
             s.apply(s.legal_choices()[k])
 
 
+def test_native_agent_seeds_are_the_tournaments():
+    from hexdojo.agents._bots import agent_seed as native_seed
+    from hexdojo.agents.tournament import agent_seed
+
+    for seed in (0, 1, 7919, 2**32 - 1, 2**32, 2**40 + 3, 2**62 - 1, *range(100, 140)):
+        for side in (0, 1):
+            assert native_seed(seed, side) == agent_seed(seed, side), (seed, side)
+
+
 def test_the_fast_path_is_taken_only_where_every_agent_is_native(monkeypatch):
     game = Game.create(["chu", "chu"])
     monkeypatch.delenv("HEXDOJO_NATIVE_AGENTS", raising=False)

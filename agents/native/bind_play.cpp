@@ -35,12 +35,24 @@ void bind_play(nb::module_& m) {
         .def("reset", &Player::reset, nb::arg("seed"), "Re-seed for a new fight.")
         .def("act", &Player::act, nb::arg("fight"),
              "The legal index of this player's choice at the fight's pending decision.");
+    m.def(
+        "fresh_dice",
+        [](std::uint64_t seed, int sides) {
+            if (sides < 2 || sides > 1000) throw nb::value_error("fresh_dice: sides must be 2..1000");
+            return fresh_dice(seed, sides);
+        },
+        nb::arg("seed"), nb::arg("sides") = 6,
+        "envs/rules/dice.py Dice(seed, sides) as the core's dice (a _core.Dice), seeded natively "
+        "(SeedSequence and PCG64 as numpy's default_rng(seed)).");
+    m.def("agent_seed", &agent_seed, nb::arg("fight_seed"), nb::arg("side"),
+          "tournament.agent_seed natively: SeedSequence([fight_seed, side, 7919]).generate_state(1)[0].");
     nb::class_<RandomPlayer, Player>(m, "RandomPlayer",
                                      "RandomAgent inside the core: the same generator and draws.")
         .def(nb::init<>());
     m.def(
         "play_fight",
-        [](Combat& c, const std::vector<Player*>& players, const std::vector<int>& sides) {
+        [](Combat& c, const std::vector<Player*>& players, const std::vector<int>& sides,
+           bool record_events) {
             if (sides.size() != c.s.fighters.size()) {
                 throw nb::value_error("play_fight: one side per fighter needed");
             }
@@ -52,11 +64,11 @@ void bind_play(nb::module_& m) {
             for (const Player* p : players) {
                 if (p == nullptr) throw nb::value_error("play_fight: a player is None");
             }
-            return as_array(play(c, players, sides));
+            return as_array(play(c, players, sides, record_events));
         },
-        nb::arg("fight"), nb::arg("players"), nb::arg("sides"),
+        nb::arg("fight"), nb::arg("players"), nb::arg("sides"), nb::arg("record_events") = true,
         "Play the fight to its end (tournament.play_fight's fast path); players[sides[i]] "
-        "decides for fighter i. Returns an (n, 12) int32 array, one row per decision: "
+        "decides for fighter i (record_events=False: the events from here on are not kept). Returns an (n, 12) int32 array, one row per decision: "
         "fighter, kind, legal index, choice kind, maneuver, target, location, turn, option, "
         "risk, events before, after (a follow-on's maneuver).");
 }

@@ -6,7 +6,8 @@
 namespace hexdojo::bots {
 
 std::vector<Played> play(Combat& c, const std::vector<Player*>& players,
-                         const std::vector<int>& sides) {
+                         const std::vector<int>& sides, bool record_events) {
+    c.record_events = record_events;
     std::vector<Played> out;
     out.reserve(64);
     while (!c.over && c.has_pending) {

@@ -16,9 +16,11 @@ struct Played {
     int after = kNone;          // a follow-on's: the maneuver it follows (context "after")
 };
 
-// Plays c to its end: players[sides[fighter]] decides for each fighter. Throws
-// std::out_of_range if a player returns an index outside the legal list.
+// Plays c to its end: players[sides[fighter]] decides for each fighter; with record_events
+// false the fight's events from here on are not kept (a tournament's results need none; a
+// player must not read them). Throws std::out_of_range if a player returns an index
+// outside the legal list.
 std::vector<Played> play(Combat& c, const std::vector<Player*>& players,
-                         const std::vector<int>& sides);
+                         const std::vector<int>& sides, bool record_events = true);
 
 }  // namespace hexdojo::bots
