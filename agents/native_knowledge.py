@@ -161,3 +161,24 @@ class NativeKnowledge:
 
     def margin(self, ba: int, bd: int) -> float:
         return self.core.margin(ba, bd)
+
+    def p_counter(self, mine: int, theirs: int) -> float:
+        return self.core.p_counter(mine, theirs)
+
+    def p_break(self, esc: int, hold: int) -> float:
+        return self.core.p_break(esc, hold)
+
+    def penalties(self, s: NativeState, i: int) -> int:
+        return self.core.penalties(s._core, i)
+
+    def defence_hands(self, s: NativeState, y: int, rname: str) -> tuple[int, ...]:
+        return tuple(self.core.defence_hands(s._core, y, self._m(rname)))
+
+    def hit_core(self, xp: Profile, yp: Profile, name: str, loc: str | None,
+                 dtype_index: int, margin: int, x_pen: int, y_worst: int, y_pen: int,
+                 y_ap: int, y_prone: bool, new_hold: bool, x_left: int,
+                 y_mounted: bool = False, x_mounted: bool = False,
+                 rating: int | None = None, wtype: str | None = None) -> float:
+        return self.core.hit_core(self._p(xp), self._p(yp), self._m(name), self._l(loc),
+                                  dtype_index, margin, x_pen, y_worst, y_pen, y_ap, y_prone,
+                                  new_hold, x_left, y_mounted, x_mounted, rating, self._dt(wtype))

@@ -90,6 +90,10 @@ def compare_attack(cmp: Compare, s, x: int, y: int, c, seen: Counter) -> None:
         seen["weapon hit"] += k.weapon_hit(s, x, name, dti)[0] is not None
         for ap in (fy.ap, 0):
             cmp("wound_value", fy.p, fy.worst, fy.pen, min(ap, 6), b, n, dr, where, dtype, x_left)
+        fx = s.fighters[x]
+        cmp("hit_core", fx.p, fy.p, name, loc, dti, 2 * int(margin / 2), k.penalties(s, x),
+            fy.worst, fy.pen, min(fy.ap, 6), fy.prone, True, x_left, fy.mounted, x_mounted,
+            *k.weapon_hit(s, x, name, dti))
         if not no_kb:
             kv = cmp("knockback_value", fy.p, fy.worst, fy.pen, min(fy.ap, 6), fy.prone,
                      fy.mounted, b, n, where, dtype, x_left, x_mounted)
@@ -155,6 +159,7 @@ def compare_defences(cmp: Compare, s, i: int, choices, seen: Counter) -> None:
         if m.category not in DEFENSIVE:
             continue
         opt = c.option if m.weapon else 0
+        cmp("defence_hands", s, i, c.maneuver)
         bd = cmp("defence_with", s, i, x, c.maneuver, att, loc, opt)
         ba = cmp.py.attack_basic(s, x, i, att, loc, 0)
         cmp("p_hit", ba, bd, c.maneuver)
@@ -184,6 +189,8 @@ def play(pairing: str, seeds: range, cmp_of, rules=None) -> tuple[Compare, Count
                 seen["holds on the board"] += bool(s.holds)
                 seen["prone fighter"] += any(f.prone for f in s.fighters)
                 compare_decision(cmp, s, seen)
+                for j in range(len(s.fighters)):
+                    cmp("penalties", s, j)
             choices = s.legal_choices()
             s.apply(choices[int(rng.integers(len(choices)))])
     assert cmp is not None
@@ -234,7 +241,8 @@ def test_situations_met():
                  "weapon hit", "knock-back worth something", "follow-on threat",
                  "aims over many locations", "calls:wound_value", "calls:follow_threat",
                  "calls:aims", "calls:knockback_value", "defensive reaction",
-                 "weapon defence", "calls:defence_with", "calls:p_hit"):
+                 "weapon defence", "calls:defence_with", "calls:p_hit", "calls:hit_core",
+                 "calls:defence_hands", "calls:penalties"):
         assert TOTAL[what] > 0, (what, dict(TOTAL))
 
 
@@ -248,6 +256,8 @@ def test_pain_bands_and_odds_equal_python():
             assert nat.margin(basic, 3) == py.margin(basic, 3)
             for r in (None, "Leg Grab", "Block"):
                 assert nat.p_hit(basic, -basic, r) == py.p_hit(basic, -basic, r)
+            assert nat.p_counter(basic, 4) == py.p_counter(basic, 4)
+            assert nat.p_break(basic, 4) == py.p_break(basic, 4)
     o, c = py.odds, nat.core
     for a in range(-130, 131, 7):
         for b in (-5, 0, 9):
