@@ -26,7 +26,7 @@ from hexdojo.envs.rules.tables import allowed_locations
 
 PAIRINGS = ["chu-boris", "urlik-cogan", "novice-chu", "guard-spearman", "knife_fighter-guard",
             "chu-knife_fighter", "rider_vs_foot", "two_vs_one"]
-FIGHTS = 8
+FIGHTS = 6
 MANEUVER_KINDS = ("action", "reaction", "follow_on")
 
 
@@ -224,7 +224,7 @@ VARIANT = {
 }
 
 
-@pytest.mark.parametrize("pairing", ["chu-urlik", "guard-knife_fighter"])
+@pytest.mark.parametrize("pairing", ["chu-urlik", "chu-spearman"])
 def test_native_knowledge_equals_python_under_a_variant(pairing):
     """The same under a rule variant (another Tables, its own native Knowledge)."""
     cmp, seen = play(pairing, range(FIGHTS), both, VARIANT)
