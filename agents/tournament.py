@@ -118,7 +118,7 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
     if os.environ.get("HEXDOJO_NATIVE_AGENTS", "1") == "0" or \
             os.environ.get("HEXDOJO_ENGINE") == "python":
         return None
-    players = [a.native_player(game) for a in agents]
+    players = [a.native_player(game) if hasattr(a, "native_player") else None for a in agents]
     if any(p is None for p in players):
         return None
     from ._bots import agent_seed as native_seed
