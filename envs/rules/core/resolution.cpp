@@ -34,6 +34,7 @@ std::vector<Choice> choices_in(const Combat& c, const Window& w) {
 
 std::vector<Choice> risk_choices(const Combat& c) {
     std::vector<Choice> out;
+    out.reserve(static_cast<Z>(c.t->dice.max_risk + 1));  // one allocation, not the growth's
     for (int n = 0; n <= c.t->dice.max_risk; ++n) out.push_back(Choice{kCRisk, kNone, kNone, kNone, 0, 0, n});
     return out;
 }
