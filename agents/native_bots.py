@@ -37,6 +37,13 @@ def native_style(style: Style) -> Any:
     return out
 
 
+def native_knowledge_of(tables: Any) -> Any:
+    """The rule set's native Knowledge (``_bots.Knowledge``) the bots are built with."""
+    from .native_knowledge import native_knowledge
+
+    return native_knowledge(tables).core
+
+
 def bot_for(tables: Any, style: Style) -> Any:
     """The cached ``_bots.ScriptedBot`` of rule set ``tables`` (the Python Tables) and
     ``style``, built with the rule set's native Knowledge."""
@@ -44,10 +51,9 @@ def bot_for(tables: Any, style: Style) -> Any:
     got = _BOTS.get(key)
     if got is None or got[0] is not tables:
         from ._bots import ScriptedBot
-        from .native_knowledge import native_knowledge
 
-        k = native_knowledge(tables).core  # the _bots.Knowledge
-        got = _BOTS[key] = (tables, ScriptedBot(k, native_style(style)))
+        bot = ScriptedBot(native_knowledge_of(tables), native_style(style))
+        got = _BOTS[key] = (tables, bot)
     return got[1]
 
 

@@ -14,6 +14,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hexdojo.agents import native_bots
 from hexdojo.agents.heuristics import knowledge
@@ -216,3 +218,36 @@ def test_bad_arguments_are_python_errors() -> None:
         bot.act(None)
     with pytest.raises(TypeError):
         _bots.ScriptedBot(None, _bots.Style())
+
+
+@given(i=st.integers(-2**31, 2**31 - 1), about=st.integers(-2**31, 2**31 - 1),
+       aggression=st.floats(allow_nan=True), risk=st.integers(-2**31, 2**31 - 1),
+       reserve=st.integers(-2**31, 2**31 - 1))
+@settings(max_examples=60, deadline=None)
+def test_any_ints_at_the_boundary_give_an_answer_or_an_error(i: int, about: int,
+                                                            aggression: float, risk: int,
+                                                            reserve: int) -> None:
+    """Any fighter and roll id for risk_for, any Style numbers for act: a legal index or a
+    ValueError, never a crash."""
+    from hexdojo.agents import _bots
+
+    game = make_game("chu-boris")
+    s = _MID.get("s")
+    if s is None:
+        s = _MID["s"] = game.new_state(1, engine="native")
+        for _ in range(7):
+            s.apply(s.legal_choices()[0])
+    core = native_bots.core_of(s)
+    style = _bots.Style()
+    style.aggression, style.risk, style.reserve_max = aggression, risk, reserve
+    bot = _bots.ScriptedBot(native_bots.native_knowledge_of(s.t), style)
+    assert 0 <= bot.act(core) < len(s.legal_choices())
+    try:
+        n = bot.risk_for(core, i, about)
+    except ValueError:
+        assert not 0 <= i < len(s.fighters)
+    else:
+        assert 0 <= n <= game.tables.max_risk
+
+
+_MID: dict[str, Any] = {}
