@@ -300,6 +300,9 @@ def test_native_player_only_where_it_can():
     rotate = SearchAgent()
     rotate.policy = Rotate()
     assert isinstance(rotate.native_player(game), _bots.SearchPlayer)
+    other = make_game("chu-boris", rules={"turn": {"turn_limit": 6}}).new_state(1, engine="native")
+    with pytest.raises(ValueError, match="rules"):  # a fight of another rule set
+        MCTSAgent().native_player(game).act(other._core)
     with pytest.raises(ValueError, match="out of range"):
         _bots.SearchPlayer(True, _bots.FirstChoicePolicy(), None, 0, 4, 2, 0.7, 0.0, 6,
                            (0, 0), (0, 1), False, 0)

@@ -275,6 +275,8 @@ std::vector<int> Mcts::root_visits() const {
 void SearchPlayer::reset(std::uint64_t seed) { rng_ = pcg64_from_seed(seed); }
 
 int SearchPlayer::act(Combat& c) {
+    policy_.check(c);  // a player handed a fight of another rule set: an error, not a crash
+    if (model_ != nullptr) model_->check(c);
     const SeedSource draw = [this](int n) {
         std::vector<std::int64_t> out(static_cast<std::size_t>(n));
         for (auto& v : out) v = seed63(rng_);
