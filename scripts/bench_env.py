@@ -6,7 +6,8 @@ Both loops do the same work per step: read the mask the environment hands out (D
 builds its observation), pick a uniformly random legal action with the same numpy code,
 and step. Duel-v0 is made with ``gymnasium.make`` (default wrappers), as users make it;
 its observation (the ``Dict``) and mask are computed on every step. Three Duel measures
-(issue 15): the Python engine's path (``native=False``, the ``Dict``), and the native fast
+(issue 15): the per-decision path (``native=False``, the ``Dict``: DuelEnv's Python step
+over ``Game.new_state``'s default engine, named in the output), and the native fast
 path (the default against the random opponent, ``envs/native_duel.py``) with the ``Dict``
 and with the flat observation (``flat_observation=True``), each as a ratio to
 connect_four_v3 measured in the same rounds.
@@ -137,6 +138,14 @@ def bench_duel_env(env: Any, steps: int, seed: int) -> float:
     return steps / (time.perf_counter() - t0)
 
 
+def _default_engine() -> str:
+    """The engine ``Game.new_state`` runs by default (what ``native=False`` steps over)."""
+    from hexdojo.envs.rules import Game
+
+    st = Game.create(["chu", "urlik"]).new_state(0)
+    return "native" if type(st).__name__ == "NativeState" else "python"
+
+
 def bench_connect_four(steps: int, seed: int) -> float:
     """Env steps/s of connect_four_v3 (AEC, wrapped as env()) under random legal actions."""
     import numpy as np
@@ -248,15 +257,18 @@ def main(argv: list[str] | None = None) -> int:
         fn, fc = statistics.median(floors["noop"]), statistics.median(floors["core"])
         out.update({"noop_env_steps_per_s": round(fn), "noop_env_ratio": round(fn / c, 2),
                     "core_step_steps_per_s": round(fc), "core_step_ratio": round(fc / c, 2)})
+    eng = _default_engine()
+    out["default_engine"] = eng
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"hexdojo/Duel-v0   {d:>9,.0f} env steps/s  (Python engine, Dict + mask; {pin})")
+        print(f"hexdojo/Duel-v0   {d:>9,.0f} env steps/s  (native=False on the {eng} engine, "
+              f"Dict + mask; {pin})")
         print(f"  native, Dict    {fd:>9,.0f} env steps/s  = {fd / c:.2f}x  (target >= 3x)")
         print(f"  native, flat    {ff:>9,.0f} env steps/s  = {ff / c:.2f}x  (target >= 10x)")
         print(f"connect_four_v3   {c:>9,.0f} env steps/s  (random legal, obs + mask)")
-        print(f"ratio             {d / c:>9.2f} x   (Python engine's path)")
-        print(f"per Duel-v0 step (Python engine): {out['engine_decisions_per_step']} engine "
+        print(f"ratio             {d / c:>9.2f} x   (native=False)")
+        print(f"per Duel-v0 step (native=False, {eng}): {out['engine_decisions_per_step']} engine "
               f"decisions (agent + opponent) = {out['engine_us_per_step']} us in the bare engine "
               f"({out['engine_decisions_per_s']:,} decisions/s), "
               f"{out['wrapper_us_per_step']} us in observation, mask and wrappers")
