@@ -108,11 +108,12 @@ def test_the_public_api_matches_the_python_state_at_every_decision(pairing):
 
 
 def test_new_state_follows_HEXDOJO_ENGINE(monkeypatch):
-    """Issue 15's switch: HEXDOJO_ENGINE=native hands fights (and scenarios) to the core;
-    unset or "python" keeps the Python engine; any other value is one clear error."""
+    """Issue 15's switch: the core runs fights (and scenarios) by default and with
+    HEXDOJO_ENGINE=native; "python" asks for the Python engine (the differential tests'
+    reference); any other value is one clear error."""
     game = Game.create(["chu", "urlik"])
     monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
-    assert type(game.new_state(seed=1)) is State
+    assert type(game.new_state(seed=1)) is NativeState
     monkeypatch.setenv("HEXDOJO_ENGINE", "python")
     assert type(game.new_state(seed=1)) is State
     monkeypatch.setenv("HEXDOJO_ENGINE", "native")

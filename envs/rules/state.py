@@ -31,10 +31,12 @@ from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, load_tables
 from .weapons import attack_mode, split, stuck_penalty, used_weapon
 
-#: engines other than this one that ``Game.new_state`` hands a fight to when the environment
-#: variable ``HEXDOJO_ENGINE`` names one (issue 15's temporary switch; native_state.py
-#: registers "native"); unset or "python": this engine
+#: engines other than this one that ``Game.new_state`` hands a fight to (native_state.py
+#: registers "native", the native core: the default, issue 15); ``HEXDOJO_ENGINE=python`` or
+#: ``engine="python"``: this Python engine, the differential tests' reference
 ENGINES: dict[str, Callable[..., Any]] = {}
+#: the engine of ``Game.new_state`` when neither ``engine`` nor ``HEXDOJO_ENGINE`` names one
+DEFAULT_ENGINE = "native"
 
 
 class IllegalChoice(ValueError):
@@ -164,9 +166,9 @@ class Game:
         engine: str | None = None,
     ) -> State:
         """A fresh fight (or a described situation, see ``scenario.py``), run by ``engine``
-        (default: the environment's ``HEXDOJO_ENGINE``, else this Python engine; the
-        differential checks pass ``"python"`` for their reference)."""
-        engine = engine or os.environ.get("HEXDOJO_ENGINE", "python")
+        (default: the environment's ``HEXDOJO_ENGINE``, else the native core, ``"native"``;
+        ``"python"`` is this Python engine, the differential checks' reference)."""
+        engine = engine or os.environ.get("HEXDOJO_ENGINE", DEFAULT_ENGINE)
         if engine != "python":
             if engine not in ENGINES:
                 raise RulesError(f"HEXDOJO_ENGINE: value {engine!r}: allowed "
