@@ -158,8 +158,10 @@ def test_tournament_fast_path_plays_the_python_fights(monkeypatch: pytest.Monkey
         monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
         assert all(a.native_player(game) is not None for a in agents)
         for seed in range(4):
+            monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
             monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
             fast = play_fight(game, agents, seed, record_choices=True)
+            monkeypatch.setenv("HEXDOJO_ENGINE", "python")  # the Python agents and engine
             monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")
             slow = play_fight(game, agents, seed, record_choices=True)
             assert fast.choices == slow.choices and fast.choices
