@@ -22,15 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from hexdojo.envs.rules import Choice, Game, State
+from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 
 from .base import Agent, AgentError
 from .registry import as_agent
 
 CHAIN_SEP = " > "
-#: the core's ids of a choice's and a decision's kind (fight.hpp: ChoiceKind, DecisionKind)
-MANEUVER = 3
-DECISION_KINDS = ("phase", "action", "reaction", "follow_on", "soak", "risk", "hold")
+#: the core's id of a maneuver choice (its decisions' kinds are DECISION_KINDS, in order)
+MANEUVER = tuple(_core.CHOICE_KINDS).index("maneuver")
 
 
 @dataclass
@@ -148,9 +147,7 @@ def native_fight(game: Game, seed: int) -> tuple[Any, Any]:
     """(core fight, its Boundary) of ``game.new_state(seed, engine="native")``; a game
     without a scene's random start gets its dice seeded natively (numpy's default_rng(seed)
     took half of the ~30 us a fight's set-up cost)."""
-    from hexdojo.envs.rules import _core
-    from hexdojo.envs.rules.native import _profile, compile_tables
-    from hexdojo.envs.rules.native_fight import boundary_of
+    from hexdojo.envs.rules.native_fight import boundary_of, core_fight
 
     from ._bots import fresh_dice
 
@@ -158,12 +155,8 @@ def native_fight(game: Game, seed: int) -> tuple[Any, Any]:
         nf = game.new_state(seed, engine="native")._nf  # type: ignore[attr-defined]
         return nf.core, nf.boundary
     t = game.tables
-    ct = compile_tables(t)
-    core = _core.Fight(ct, [_profile(ct, p) for p in game.profiles], list(game.sides),
-                       list(game.side_names), game.radius, game.turn_limit,
-                       [(tuple(h), f) for h, f in game.start_positions()],
-                       fresh_dice(seed, t.data.dice.die_sides))
-    return core, boundary_of(t)
+    dice = fresh_dice(seed, t.data.dice.die_sides)
+    return core_fight(game, game.start_positions(), dice), boundary_of(t)
 
 
 def checked_act(agent: Agent, state: State) -> Choice:

@@ -178,6 +178,15 @@ def boundary_of(t: Any) -> Boundary:
 _BOUNDARIES: dict[int, tuple[Any, Boundary]] = {}
 
 
+def core_fight(game: Any, starts: Any, dice: Any) -> Any:
+    """A new ``_core.Fight`` of ``game`` from its fighters' start (hex, facing) and the core's
+    dice (a ``_core.Dice``), at its first decision."""
+    ct = compile_tables(game.tables)
+    return _core.Fight(ct, [_profile(ct, p) for p in game.profiles], list(game.sides),
+                       list(game.side_names), game.radius, game.turn_limit,
+                       [(tuple(h), f) for h, f in starts], dice)
+
+
 class NativeFight:
     """One fight run by the core, read and driven in the Python engine's terms."""
 
@@ -193,10 +202,7 @@ class NativeFight:
         t = game.tables
         dice = seed if isinstance(seed, Dice) else Dice(seed, t.data.dice.die_sides)
         starts = game.start_positions(dice)  # a scene's distance range rolls these dice
-        ct = compile_tables(t)
-        self.core = _core.Fight(ct, [_profile(ct, p) for p in game.profiles], list(game.sides),
-                                list(game.side_names), game.radius, game.turn_limit,
-                                [(tuple(h), f) for h, f in starts], core_dice_of(dice))
+        self.core = core_fight(game, starts, core_dice_of(dice))
 
     @classmethod
     def from_state(cls, st: State) -> NativeFight:
