@@ -16,17 +16,14 @@ the reference of ``tests/test_bots_search.py``.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from hexdojo.envs.rules import Choice, State
 from hexdojo.envs.rules.native_state import NativeState
 
-from . import _bots
+from . import _bots, native_bots
 from .base import Agent
 
-#: set to 0 to force every agent's Python path
-NATIVE_ENV = "HEXDOJO_NATIVE_AGENTS"
 #: the methods a native search replaces: a subclass or an instance overriding one keeps Python
 ROLLOUT_PARTS = ("policy_only", "fresh_clone", "score", "play_out")
 MCTS_PARTS = (*ROLLOUT_PARTS, "_expand", "_select", "_simulate")
@@ -78,7 +75,7 @@ class Rotate(FirstChoice):
 
 def enabled(agent: Any) -> bool:
     """Whether the agent may take its native path at all (its flag and the environment)."""
-    return bool(getattr(agent, "native", True)) and os.environ.get(NATIVE_ENV, "1") != "0"
+    return bool(getattr(agent, "native", True)) and native_bots.enabled()
 
 
 def native_policy(agent: Any, game: Any) -> Any | None:
@@ -110,11 +107,6 @@ def _ready(agent: Any, state: Any, base: type, parts: tuple[str, ...],
     return None if pol is None or (model is not None and nmodel is None) else (pol, nmodel)
 
 
-def _fight(state: NativeState) -> Any:
-    """The core's fight (``_core.Fight``) of a native state."""
-    return state._core
-
-
 def _draw(agent: Any) -> Any:
     """The agent's per-decision seeds, as the Python agent draws them."""
     return lambda n: agent.rng.integers(0, 2**63 - 1, size=n).tolist()
@@ -127,7 +119,7 @@ def mcts_choice(agent: Any, state: Any, base: type) -> Choice | None:
     if got is None:
         return None
     pol, model = got
-    k = _bots.mcts_act(_fight(state), pol, model, agent.sims, agent.width, agent.horizon,
+    k = _bots.mcts_act(native_bots.core_of(state), pol, model, agent.sims, agent.width, agent.horizon,
                        float(agent.c), float(agent.caution), state.t.data.dice.die_sides,
                        _draw(agent))
     return state.legal_choices()[k]
@@ -139,7 +131,7 @@ def search_choice(agent: Any, state: Any, base: type) -> Choice | None:
     got = _ready(agent, state, base, SEARCH_PARTS)  # its rollouts play no model
     if got is None:
         return None
-    k = _bots.search_act(_fight(state), got[0], agent.sims, agent.width, agent.horizon,
+    k = _bots.search_act(native_bots.core_of(state), got[0], agent.sims, agent.width, agent.horizon,
                          float(agent.caution), state.t.data.dice.die_sides, _draw(agent))
     return state.legal_choices()[k]
 

@@ -24,6 +24,7 @@ import numpy as np
 
 from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 
+from . import native_bots
 from .base import Agent, AgentError
 from .registry import as_agent
 
@@ -114,8 +115,7 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
     the native agents' differential tests, tests/test_bots_*.py); None where it cannot (an
     agent without a native form, e.g. a learned policy; ``HEXDOJO_NATIVE_AGENTS=0``; or
     ``HEXDOJO_ENGINE=python``, which asks for the Python engine)."""
-    if os.environ.get("HEXDOJO_NATIVE_AGENTS", "1") == "0" or \
-            os.environ.get("HEXDOJO_ENGINE") == "python":
+    if not native_bots.enabled() or os.environ.get("HEXDOJO_ENGINE") == "python":
         return None
     players = [a.native_player(game) if hasattr(a, "native_player") else None for a in agents]
     if any(p is None for p in players):
