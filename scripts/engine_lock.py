@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from hexdojo.envs.rules import Game, preset_names
 from hexdojo.envs.rules.model import Choice
+from hexdojo.envs.rules.native_fight import SCENES, make_game, pairings
 
 #: rule overrides that switch on the rarer branches (maintained holds §5.17, kept AP §5.25,
 #: AP rounded up, lock damage with margin and knock-back §5.16, dodges that move on a hit,
@@ -39,21 +39,16 @@ VARIANT = {
     "attack": {"hit_requires_higher": False},
     "mounted": {"pull_down_lands": "same"},
 }
-SCENES = ("rider_vs_foot", "two_vs_one", "two_vs_two", "ambush", "monk_vs_guard",
-          "monk_vs_two_guards")
 #: maneuver categories the chooser favours (weight 4 against 1)
 FAVOURED = frozenset({"grab", "leg_grab", "lock", "throw", "pull_down", "break"})
 
 
-def games(variant: bool = True) -> list[tuple[str, Game]]:
-    """Every preset pairing (mirrors included), every scene, and chu-boris and the first
-    scene under the variant."""
-    ps = preset_names()
-    out = [(f"{a}-{b}", Game.create([a, b])) for k, a in enumerate(ps) for b in ps[k:]]
-    out += [(sc, Game.from_scene(sc)) for sc in SCENES]
+def games(variant: bool = True) -> list[tuple[str, Any]]:
+    """Every preset pairing (mirrors included) and scene (``native_fight.pairings``), and
+    chu-boris and the first scene under the variant."""
+    out = [(n, make_game(n)) for n in pairings()]
     if variant:
-        out += [("variant chu-boris", Game.create(["chu", "boris"], rules=VARIANT)),
-                ("variant rider_vs_foot", Game.from_scene("rider_vs_foot", rules=VARIANT))]
+        out += [(f"variant {n}", make_game(n, VARIANT)) for n in ("chu-boris", SCENES[0])]
     return out
 
 
