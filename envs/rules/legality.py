@@ -8,12 +8,12 @@ to a trigger, or a follow-on after a success.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
 from . import weapons as wp
 from .memo import edge_flags, memo_for
-from .model import Choice
+from .model import Choice, Window
 from .tables import Tables, param_domain
 
 if TYPE_CHECKING:
@@ -23,23 +23,6 @@ DEFENSIVE = frozenset({"dodge", "block", "leg_grab", "weapon_block", "parry"})
 #: maneuvers about one's own weapons: their blocks are keyed by the fighter's gear
 GEAR = frozenset({"ready", "drop", "pull_out"})
 _new = tuple.__new__  # fast Choice construction in the hot loop
-
-
-class Window(NamedTuple):
-    """An open decision window for maneuvers."""
-
-    kind: str  # "action", "reaction" or "follow_on"
-    fighter: int
-    triggers: frozenset[str] = frozenset()
-    attacker: int | None = None  # who triggered the reaction
-    attack: str | None = None  # the attacking maneuver reacted to
-    after: str | None = None  # the maneuver a follow-on follows
-    no_defence: bool = False  # the attack allows no defensive reaction (aom3227, aom3228)
-    restrict: str | None = None  # follow_on_defence restriction for the defender
-    reactions_only: tuple[str, ...] | None = None  # explicit list (e.g. soak window)
-    follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
-    own_hand: int | None = None  # a follow-on after a Block: the hand that blocked (aom3145)
-    locked_fighter: int | None = None  # a follow-on: whose limb ``restrict`` names (the blocked one)
 
 
 # ---------------------------------------------------------------- maneuver level

@@ -126,3 +126,21 @@ class FighterState:
         c.sheathed = self.sheathed
         c.stuck = self.stuck
         return c
+
+
+class Window(NamedTuple):
+    """An open decision window for maneuvers: an action in one's phase, a reaction to a
+    trigger, or a follow-on after a success (the core's ``_core.Window``, in names)."""
+
+    kind: str  # "action", "reaction" or "follow_on"
+    fighter: int
+    triggers: frozenset[str] = frozenset()
+    attacker: int | None = None  # who triggered the reaction
+    attack: str | None = None  # the attacking maneuver reacted to
+    after: str | None = None  # the maneuver a follow-on follows
+    no_defence: bool = False  # the attack allows no defensive reaction (aom3227, aom3228)
+    restrict: str | None = None  # follow_on_defence restriction for the defender
+    reactions_only: tuple[str, ...] | None = None  # explicit list (e.g. soak window)
+    follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
+    own_hand: int | None = None  # a follow-on after a Block: the hand that blocked (aom3145)
+    locked_fighter: int | None = None  # a follow-on: whose limb ``restrict`` names (the blocked one)

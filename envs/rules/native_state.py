@@ -24,7 +24,7 @@ from typing import Any
 from . import _core
 from .dice import Dice, LoadedDice
 from .events import render_event
-from .legality import Window
+from .model import Window
 from .model import Choice, Decision, FighterState, Hold
 from .native import _LIMBS, _TRIGGERS, core_dice_of, core_state
 from .native_fight import Menu, NativeFight
@@ -194,8 +194,8 @@ class NativeState:
     @classmethod
     def new(cls, game: Game, seed: Any = None, scenario: Mapping[str, Any] | None = None
             ) -> NativeState:
-        """``Game.new_state`` on the core: a fresh fight, or a scenario's (built by
-        ``scenario.py`` on a Python State, then taken over with its dice)."""
+        """``Game.new_state`` on the core: a fresh fight, or a scenario's (set up by
+        ``scenario.py`` on the core's board, with the dice where the start left them)."""
         dice = seed if isinstance(seed, Dice) else Dice(seed, game.tables.data.dice.die_sides)
         recipe = (game, dice.clone(), scenario)
         loaded = dice if isinstance(dice, LoadedDice) else None
@@ -203,9 +203,7 @@ class NativeState:
             if scenario is None:
                 out = cls(game, NativeFight(game, dice), loaded)
             else:
-                nf, ref = NativeFight.from_scenario(game, scenario, dice)
-                out = cls(game, nf, loaded)
-                out._events = list(ref.events)
+                out = cls(game, NativeFight.from_scenario(game, scenario, dice), loaded)
         out._recipe, out._ops = recipe, ()
         return out
 
