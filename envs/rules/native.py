@@ -70,6 +70,10 @@ def generator_state(d: _core.Dice) -> dict:
 _TRIGGERS = ("closing", "attack", "movement", "adjacent_entry", "held", "hit", "follow",
              "zone_entry", "ready")  # state.hpp kTriggers
 _LIMBS = ("arm", "leg", "head")  # state.hpp kLimbs
+#: the steps a frame stands at (fight.hpp ``At``), in the core's order: a frame's ``at``
+#: crosses the boundary as its index here (bind_fight.cpp frame_from)
+AT_STEPS = ("start", "phase", "act", "move", "react", "declare", "att_risk", "def_risk", "roll",
+            "damage", "soak", "soak_risk", "apply", "hold", "esc_risk", "hold_risk")
 _OUT = {None: _core.Out.IN, "unconscious": _core.Out.UNCONSCIOUS, "dead": _core.Out.DEAD}
 _STATUS = {"": _core.Status.NONE, "staggered": _core.Status.STAGGERED,
            "stunned": _core.Status.STUNNED}

@@ -36,7 +36,7 @@ from .resolution import (
     ReactionsFrame,
     TurnFrame,
 )
-from .scenario import apply_scenario
+from .scenario import scenario_board
 from .state import Game, IllegalChoice, State
 
 _KINDS = tuple(_core.CHOICE_KINDS)  # model.Choice kinds, in the core's order
@@ -224,15 +224,17 @@ class NativeFight:
 
     @classmethod
     def from_scenario(cls, game: Game, scenario: Any, seed: int | Dice | None = None
-                      ) -> tuple[NativeFight, State]:
-        """A native fight set up by ``scenario.py`` (as ``game.new_state(seed, scenario)``),
-        and the Python State it was taken over from, before its first advance."""
+                      ) -> NativeFight:
+        """A native fight set up by ``scenario.py`` (as ``game.new_state(seed, scenario)``):
+        the scenario's board and its turn's frames go straight onto the core's board, with
+        the dice where the start left them, and the core advances to the first decision."""
         dice = seed if isinstance(seed, Dice) else Dice(seed, game.tables.data.dice.die_sides)
-        st = State(game, dice)
-        apply_scenario(st, scenario)
-        ref = st.clone()
-        nat = cls.from_state(st)
-        return nat, ref
+        sb = scenario_board(game, scenario, dice)  # a scene's distance range rolls the dice
+        b, ct = boundary_of(game.tables), compile_tables(game.tables)
+        core = _core.Fight.from_state(ct, [_profile(ct, p) for p in game.profiles],
+                                      list(game.side_names), game.turn_limit,
+                                      core_state(sb, b.ids), core_dice_of(dice), sb.frames, False)
+        return cls(game, _core_fight=core, _boundary=b)
 
     @property
     def is_over(self) -> bool:

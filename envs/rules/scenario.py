@@ -20,29 +20,82 @@ without it the turn's phase choice comes next. Fighters not mentioned keep the d
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from .model import Hold
-from .resolution import At, PhaseFrame, TurnFrame
+from . import hexgrid as hx
+from .model import FighterState, Hold
+from .native import AT_STEPS
 from .ruleset import RulesError
 from .tables import h2
 
 if TYPE_CHECKING:
-    from .state import State
+    from .dice import Dice
 
 FIGHTER_FIELDS = {"pos", "facing", "ap", "initiative", "prone", "wounds", "mounted", "height",
                   "phased", "status", "hands", "sheathed", "stuck"}
 TOP_FIELDS = {"turn", "fighters", "holds", "phase", "approach", "dropped"}
 
 
+#: the core's frame types (bind_fight.cpp frame_from): a turn's, a fighter's phase
+TURN_FRAME, PHASE_FRAME = 0, 1
+
+
 def _err(field: str, value: Any, allowed: str) -> RulesError:
     return RulesError(f"scenario: field '{field}': value {value!r}: {allowed}")
 
 
-def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
-    """Set state ``s`` up as scenario ``sc`` describes (see the module docstring); a bad
-    field raises one ``RulesError`` naming it, its value and what is allowed."""
+class ScenarioBoard:
+    """A scenario's board on plain records (``model.FighterState``, ``Hold``), with the names
+    ``native.core_state`` reads, and the turn's frames as the core takes them over
+    (``_core.Fight.from_state``): why not a ``state.State``: the core runs the fight, so the
+    Python engine's machine has no part in setting it up."""
+
+    __slots__ = ("game", "t", "fighters", "holds", "dropped", "approach", "turn", "order",
+                 "frames")
+
+    def __init__(self, game: Any, starts: Sequence[tuple[hx.Hex, int]]) -> None:
+        self.game, self.t = game, game.tables
+        self.fighters = [FighterState(i, p, pos, facing) for i, (p, (pos, facing))
+                         in enumerate(zip(game.profiles, starts, strict=True))]
+        self.holds: list[Hold] = []
+        #: weapons lying on the board: (hex, weapon id), first dropped first (aom314a)
+        self.dropped: tuple[tuple[hx.Hex, str], ...] = ()
+        self.approach: dict[tuple[int, int], int] = {}
+        self.turn = 0
+        self.order: tuple[int, ...] = ()
+        #: the frames under way, each as ints (``native_fight.Boundary.frame_ints``' form)
+        self.frames: list[list[int]] = []
+
+    def on_board(self, h: hx.Hex) -> bool:
+        return hx.in_arena(h, self.game.radius)
+
+
+def scenario_board(game: Any, sc: Mapping[str, Any], dice: Dice) -> ScenarioBoard:
+    """The board of scenario ``sc`` in ``game``: the fighters start where
+    ``game.start_positions`` puts them (a scene's distance range rolls ``dice``, which the
+    core then takes where this left them), then the scenario's fields are set (see the
+    module docstring); a bad field raises one ``RulesError`` naming it, its value and what
+    is allowed."""
+    b = ScenarioBoard(game, game.start_positions(dice))
+    _apply(b, sc)
+    return b
+
+
+def apply_scenario(s: Any, sc: Mapping[str, Any]) -> list[list[int]]:
+    """Set the Python engine's ``state.State`` ``s`` up as scenario ``sc`` describes (its
+    fighters already placed): the same board as ``scenario_board``'s; returns the turn's
+    frames as the core's ints, which that engine turns into its own. Only the Python engine
+    calls this, and it goes with that engine (issue 15)."""
+    b = ScenarioBoard(s.game, [(f.pos, f.facing) for f in s.fighters])
+    _apply(b, sc)
+    s.fighters, s.holds, s.dropped = b.fighters, b.holds, b.dropped
+    s.approach, s.turn, s.order = b.approach, b.turn, b.order
+    return b.frames
+
+
+def _apply(s: ScenarioBoard, sc: Mapping[str, Any]) -> None:
+    """Scenario ``sc``'s fields onto board ``s``, checked field by field."""
     for k in sc:
         if k not in TOP_FIELDS:
             raise _err(k, sc[k], f"unknown field; allowed: {sorted(TOP_FIELDS)}")
@@ -65,7 +118,7 @@ def apply_scenario(s: State, sc: Mapping[str, Any]) -> None:
     _start_frames(s, sc)
 
 
-def _set_field(s: State, f: Any, name: str, k: str, v: Any) -> None:
+def _set_field(s: ScenarioBoard, f: Any, name: str, k: str, v: Any) -> None:
     """One field ``k`` of a fighter's description (``name`` says where, for errors)."""
     t = s.t
     if k not in FIGHTER_FIELDS:
@@ -101,13 +154,13 @@ def _set_field(s: State, f: Any, name: str, k: str, v: Any) -> None:
         _set_weapons(s, f, name, k, v)
 
 
-def _weapon(s: State, name: str, wid: Any) -> str:
+def _weapon(s: ScenarioBoard, name: str, wid: Any) -> str:
     if wid not in s.t.weapons:
         raise _err(name, wid, f"unknown weapon; allowed: {list(s.t.weapons)}")
     return str(wid)
 
 
-def _set_weapons(s: State, f: Any, name: str, k: str, v: Any) -> None:
+def _set_weapons(s: ScenarioBoard, f: Any, name: str, k: str, v: Any) -> None:
     """``hands`` (right, left), ``sheathed`` or ``stuck`` ((weapon, location) pairs)."""
     if k == "hands":
         if len(v) != 2:
@@ -129,7 +182,7 @@ def _set_weapons(s: State, f: Any, name: str, k: str, v: Any) -> None:
         f.stuck = tuple(stuck)
 
 
-def _add_dropped(s: State, dropped: Any) -> None:
+def _add_dropped(s: ScenarioBoard, dropped: Any) -> None:
     """Weapons lying on the board (aom314a)."""
     out = []
     for j, d in enumerate(dropped):
@@ -140,7 +193,7 @@ def _add_dropped(s: State, dropped: Any) -> None:
     s.dropped = tuple(out)
 
 
-def _set_wounds(s: State, f: Any, name: str, v: Any) -> None:
+def _set_wounds(s: ScenarioBoard, f: Any, name: str, v: Any) -> None:
     t = s.t
     ws = []
     for j, (loc, level) in enumerate(v):
@@ -153,7 +206,7 @@ def _set_wounds(s: State, f: Any, name: str, v: Any) -> None:
     f.worst = max((lv for _, lv in ws), default=0)
 
 
-def _add_holds(s: State, holds: Any) -> None:
+def _add_holds(s: ScenarioBoard, holds: Any) -> None:
     t = s.t
     for j, hd in enumerate(holds):
         kind = hd.get("kind")
@@ -165,17 +218,14 @@ def _add_holds(s: State, holds: Any) -> None:
         s.holds.append(Hold(holder, held, kind, hd.get("location"), int(hd.get("turn", s.turn))))
 
 
-def _start_frames(s: State, sc: Mapping[str, Any]) -> None:
+def _start_frames(s: ScenarioBoard, sc: Mapping[str, Any]) -> None:
     """The turn is under way (initiative order from the fighters' initiative); with
     ``phase``, that fighter's phase is open for an action."""
     s.order = tuple(sorted(range(len(s.fighters)), key=lambda i: (-s.fighters[i].init, i)))
-    tf = TurnFrame()
-    tf.at = At.PHASE
-    s.stack.append(tf)
+    # a turn at its phase step, nobody asked yet: [type, at, asked, candidate]
+    s.frames = [[TURN_FRAME, AT_STEPS.index("phase"), 0, -1]]
     if "phase" in sc:
         p = int(sc["phase"])
         if p not in range(len(s.fighters)):
             raise _err("phase", p, f"allowed 0..{len(s.fighters) - 1}")
-        pf = PhaseFrame(p)
-        pf.at = At.ACT
-        s.stack.append(pf)
+        s.frames.append([PHASE_FRAME, p, AT_STEPS.index("act")])  # [type, fighter, at]

@@ -24,9 +24,10 @@ from .events import render_event
 from .fighter import Profile, load_profile
 from .legality import explain
 from .model import Choice, Decision, FighterState, Hold
-from .resolution import PhaseFrame, TurnFrame
+from .native import AT_STEPS
+from .resolution import At, PhaseFrame, TurnFrame
 from .ruleset import RulesError, deep_merge, read_toml
-from .scenario import apply_scenario
+from .scenario import TURN_FRAME, apply_scenario
 from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, load_tables
 from .weapons import attack_mode, split, stuck_penalty, used_weapon
@@ -177,11 +178,18 @@ class Game:
         dice = seed if isinstance(seed, Dice) else Dice(seed, self.tables.data.dice.die_sides)
         st = State(self, dice)
         if scenario is not None:
-            apply_scenario(st, scenario)
+            st.stack += [_scenario_frame(fr) for fr in apply_scenario(st, scenario)]
         else:
             st.stack.append(TurnFrame())
         st._advance()
         return st
+
+
+def _scenario_frame(ints: list[int]) -> Any:
+    """A scenario's frame (scenario.py writes the core's ints) as this engine's."""
+    fr = TurnFrame() if ints[0] == TURN_FRAME else PhaseFrame(ints[1])
+    fr.at = At(AT_STEPS[ints[1] if ints[0] == TURN_FRAME else ints[2]])
+    return fr
 
 
 class State:
