@@ -61,7 +61,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> set[tuple[str, str]]:
 
 
 def random_fight(game: Game, seed: int) -> None:
-    s = game.new_state(seed, engine="python")
+    s = game.new_state(seed)
     rng = np.random.default_rng(seed)
     while not s.is_over:
         ch = s.legal_choices()
@@ -92,7 +92,7 @@ def rare_rules() -> None:
                        {"pos": [0, 0], "facing": 0, "ap": 6}],
           "holds": [{"holder": 0, "held": 2, "kind": "arm", "location": "R Arm"}], "phase": 0}
     # a holder attacks a third (aom322a, §5.17)
-    s = game.new_state(LoadedDice([]), scenario=sc, engine="python")
+    s = game.new_state(LoadedDice([]), scenario=sc)
     play(s, attack("Martial Kick", target=1, location="Chest"), PASS, risk(0), risk(0))
     weapon_rules()
 
@@ -134,16 +134,82 @@ def test_documentation_keys_are_shown_in_the_rules_reference(reads):
 
 
 def test_a_key_nobody_reads_is_caught(reads):
-    """The check can fail: fields read by no fight stay out of ``reads``."""
-    Game.create(["chu", "boris"], rules={}).new_state(0, engine="python")
+    """The check can fail: fields nothing reads stay out of ``reads`` (a game set up but
+    not handed to the core has read no mounted rule)."""
+    Game.create(["chu", "boris"], rules={})
     assert ("Mounted", "pull_down_directions") not in reads
     assert ("Mounted", "pull_down_directions") in model_fields()
+    Game.create(["chu", "boris"], rules={}).new_state(0)  # the core's tables: handed over
+    assert ("Mounted", "pull_down_directions") in reads
+
+
+#: the core's table members that are names and documentation (messages, the reference)
+CORE_DOC_MEMBERS = {"name", "pages", "proposed", "band_names", "source"}
+
+
+def core_members() -> dict[str, set[str]]:
+    """The members of the core's rules tables (envs/rules/core/tables.hpp), by struct."""
+    import re
+    from pathlib import Path
+
+    text = (Path(ruleset.__file__).parent / "core" / "tables.hpp").read_text(encoding="utf-8")
+    text = re.sub(r"//[^\n]*", "", text)
+    while re.search(r"<[^<>]*>", text):  # template arguments hold commas
+        text = re.sub(r"<[^<>]*>", "", text)
+    out: dict[str, set[str]] = {}
+    for m in re.finditer(r"struct (\w+) \{", text):
+        depth, k = 1, m.end()
+        while depth:  # the struct's body: up to its matching brace
+            depth += {"{": 1, "}": -1}.get(text[k], 0)
+            k += 1
+        body = re.sub(r"\{[^{}]*\}", "", text[m.end():k - 1])  # brace initialisers
+        for code in body.split(";"):
+            code = " ".join(code.split())
+            if not code or "(" in code or code.startswith(("using", "static", "return")):
+                continue
+            decl = re.sub(r"=[^,]*", "", code)
+            names = [part.split()[-1] for part in decl.split(",") if part.split()]
+            out.setdefault(m.group(1), set()).update(n.strip("&*") for n in names)
+    return out
+
+
+def test_every_core_table_member_is_read_by_the_core():
+    """The handover's other half: a rules key handed to the core (the test above) is used
+    only if the core reads the member it lands in. Every member of the core's rules tables
+    is read (``.member`` or ``->member``) somewhere in the core's sources besides its
+    declaration and its Python binding. (A common member name, ``ap``, is also a fighter's,
+    so for those this shows less: the distinctive ones are the rules' own.)"""
+    import re
+    from pathlib import Path
+
+    core = Path(ruleset.__file__).parent / "core"
+    sources = "\n".join(p.read_text(encoding="utf-8") for p in sorted(core.glob("*.[ch]pp"))
+                        if p.name not in ("tables.hpp", "bind_tables.cpp"))
+    tables = (core / "tables.hpp").read_text(encoding="utf-8")  # its inline functions
+    sources += re.sub(r"\nstruct \w+ \{.*?\n\};", "", tables, flags=re.S)
+    members = core_members()
+    assert len(members) > 20 and "pull_down_directions" in members["MountedRules"]
+    unread = sorted(f"{st}.{m}" for st, ms in members.items() for m in ms - CORE_DOC_MEMBERS
+                    if not re.search(rf"(\.|->){re.escape(m)}\b", sources))
+    assert not unread, f"core table members the core never reads: {unread}"
+
+
+def _cpp_strings(path) -> list[tuple[int, str]]:
+    """The string literals of a C++ source, with their lines (comments skipped)."""
+    import re
+
+    out = []
+    for k, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        code = line.split("//")[0]
+        out += [(k, m) for m in re.findall(r'"((?:[^"\\]|\\.)*)"', code)]
+    return out
 
 
 def test_no_rule_name_is_written_in_the_engines_code():
-    """Resolution and legality name no maneuver, location, aiming row, characteristic,
-    skill or hold kind: those come from the data (categories, roles, keys), so that a rule
-    set may rename or replace them (issue 12)."""
+    """The engine names no maneuver, location, aiming row, characteristic, skill or hold
+    kind: those come from the data (categories, roles, keys), so that a rule set may rename
+    or replace them (issue 12). The engine is the core's C++ (its resolution, legality,
+    state and formulas) and the Python that sets fights up and hands the core its tables."""
     import ast
     from pathlib import Path
 
@@ -156,9 +222,14 @@ def test_no_rule_name_is_written_in_the_engines_code():
     names -= set(typing.get_args(typing.get_args(ruleset.Maneuver.model_fields["limb"].annotation)[0]))
     engine = Path(ruleset.__file__).parent
     found = []
-    for module in ("resolution.py", "legality.py", "state.py", "scenario.py", "tables.py"):
+    for module in ("state.py", "scenario.py", "tables.py", "native.py", "native_fight.py",
+                   "native_state.py"):
         tree = ast.parse((engine / module).read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names:
                 found.append(f"{module}:{node.lineno} {node.value!r}")
+    sources = sorted((engine / "core").glob("*.[ch]pp"))
+    assert len(sources) > 20
+    for src in sources:
+        found += [f"core/{src.name}:{k} {v!r}" for k, v in _cpp_strings(src) if v in names]
     assert not found, found

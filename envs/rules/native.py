@@ -229,7 +229,7 @@ def _maneuver(ids: TableIds, name: str, m: Any) -> _core.Maneuver:
         _core.AIM_ANY if m.aim == "any" else _core.AIM_WHOLE)
     return _fill(
         _core.Maneuver(), name=name, pages=list(m.pages), proposed=list(m.proposed.items()),
-        tag_a="A" in m.tags, tag_r="R" in m.tags, tag_f="F" in m.tags, ap=m.ap,
+        tag_a="A" in m.tags, tag_r="R" in m.tags, ap=m.ap,
         category=_core.CATEGORIES.index(m.category), skill=ids.opt(ids.skill, m.skill),
         characteristic=ids.opt(ids.characteristic, m.characteristic),
         specialisms=[ids.specialism[s] for s in m.specialisms], attack_mod=h2(m.attack_mod),
@@ -294,7 +294,7 @@ def _names_and_rows(ct: _core.Tables, t: Any, ids: TableIds) -> None:
     ct.hold_kind_names, ct.weapon_ids = list(d.holds.kinds), list(t.weapon_ids)
     ct.maneuvers = [_maneuver(ids, n, m) for n, m in t.maneuvers.items()]
     ct.aim = [_aim_row(r) for r in d.aim.values()]
-    ct.locations = [_fill(_core.Location(), aim=ids.aim[s.aim], helmet=s.armour == "helmet")
+    ct.locations = [_fill(_core.Location(), aim=ids.aim[s.aim])
                     for s in d.locations.values()]
     ct.damage_types = [_fill(_core.DamageTypeRow(), pain=h2(x.pain), knockback=h2(x.knockback))
                        for x in d.damage_types.values()]
@@ -374,7 +374,7 @@ def _pain_holds(ct: _core.Tables, d: Any, ids: TableIds) -> None:
         holder_methods=[ids.method[x] for x in b.holder_methods],
         holder_method_choice=-1 if b.holder_method_choice == "best"
         else ids.method[b.holder_method_choice])
-    ct.prone = _fill(_core.ProneRules(), stand_up_ap=d.prone.stand_up_ap,
+    ct.prone = _fill(_core.ProneRules(),
                      allowed=[ids.maneuver[n] for n in d.prone.allowed],
                      kick_any_location=d.prone.kick_any_location)
     ct.friendly_attacks = d.sides.friendly_attacks

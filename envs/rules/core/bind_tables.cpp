@@ -37,7 +37,7 @@ void bind_rows(nb::module_& m) {
         .HX_RW(AimRow, attack).HX_RW(AimRow, damage).HX_RW(AimRow, pain).HX_RW(AimRow, knockback)
         .HX_RW(AimRow, has_knockback_mounted).HX_RW(AimRow, knockback_mounted);
     nb::class_<Location>(m, "Location").def(nb::init<>())
-        .HX_RW(Location, aim).HX_RW(Location, helmet);
+        .HX_RW(Location, aim);
     nb::class_<DamageTypeRow>(m, "DamageTypeRow").def(nb::init<>())
         .HX_RW(DamageTypeRow, pain).HX_RW(DamageTypeRow, knockback);
     nb::class_<WeaponMode>(m, "WeaponMode").def(nb::init<>())
@@ -64,7 +64,7 @@ void bind_maneuver(nb::module_& m) {
     nb::class_<M>(m, "Maneuver", "ruleset.Maneuver, names as ids, numbers in half points.")
         .def(nb::init<>())
         .HX_RW(M, name).HX_RW(M, pages).HX_RW(M, proposed).HX_RW(M, tag_a).HX_RW(M, tag_r)
-        .HX_RW(M, tag_f).HX_RW(M, ap).HX_RW(M, category).HX_RW(M, skill)
+        .HX_RW(M, ap).HX_RW(M, category).HX_RW(M, skill)
         .HX_RW(M, characteristic).HX_RW(M, specialisms).HX_RW(M, attack_mod).HX_RW(M, aim_kind)
         .HX_RW(M, aim).HX_RW(M, has_damage).HX_RW(M, damage).HX_RW(M, damage_types)
         .HX_RW(M, range).HX_RW(M, may_close).HX_RW(M, may_advance).HX_RW(M, any_direction)
@@ -126,7 +126,7 @@ void bind_rules_b(nb::module_& m) {
         .HX_RW(B, method_names).HX_RW(B, methods).HX_RW(B, escaper_methods)
         .HX_RW(B, holder_methods).HX_RW(B, holder_method_choice);
     nb::class_<ProneRules>(m, "ProneRules").def(nb::init<>())
-        .HX_RW(ProneRules, stand_up_ap).HX_RW(ProneRules, allowed)
+        .HX_RW(ProneRules, allowed)
         .HX_RW(ProneRules, kick_any_location);
     using Mo = MountedRules;
     nb::class_<Mo>(m, "MountedRules").def(nb::init<>())

@@ -69,7 +69,6 @@ struct AimRow {
 
 struct Location {  // §1.10 aom1c4
     int aim = 0;
-    bool helmet = false;  // armour piece: the helmet (else body armour)
 };
 
 struct DamageTypeRow {  // pain §1.12, knock-back §1.13
@@ -104,7 +103,7 @@ struct Maneuver {
     std::string name;
     std::vector<std::string> pages;
     std::vector<std::pair<std::string, std::string>> proposed;
-    bool tag_a = false, tag_r = false, tag_f = false;
+    bool tag_a = false, tag_r = false;  // a follow-on's F: Tables::follow_ons, from Python
     int ap = 0, category = kMove, skill = kNone, characteristic = kNone;
     std::vector<int> specialisms;
     int attack_mod = 0;
@@ -204,7 +203,6 @@ struct BreakHoldRules {  // aom322d
 };
 
 struct ProneRules {  // §5.18
-    int stand_up_ap = 0;
     std::vector<int> allowed;
     bool kick_any_location = true;
 };
