@@ -7,7 +7,7 @@ prints the legal choices in the play loop's words, best first, with what the age
 of each: a scripted bot's estimated value, a learned NPC's probability, and for attacks
 the chance to hit against the target's best defence. Nothing is computed here that the
 agents or the engine do not already say: the values are the scripted scorer's
-(:meth:`HeuristicAgent.scored_choices`), the odds :mod:`.heuristics`' (the engine's attack
+(:meth:`HeuristicAgent.scored_choices`), the odds :mod:`.native_knowledge`'s (the core's attack
 and defence values, :mod:`.odds`' exact dice tables), the probabilities the policy's own
 (MaskablePPO ``policy.get_distribution``).
 """
@@ -146,7 +146,7 @@ DEFENDS = ("dodge", "block", "weapon_block", "parry")
 def hit_odds(state: State, c: Choice) -> HitOdds | None:
     """For an attack: the chance it hits the target's best defence (both sides risking
     the most dice, their usual best, §1.3); None for anything else."""
-    from .heuristics import knowledge
+    from .native_knowledge import native_knowledge
 
     if state.decision is not None and state.decision.kind == "reaction":
         got = incoming_odds(state, c)
@@ -154,12 +154,10 @@ def hit_odds(state: State, c: Choice) -> HitOdds | None:
             return got
     if c.kind != "maneuver" or c.target is None or not state.t.is_attack(c.maneuver or ""):
         return None
-    from .heuristics import option_index
-
-    k = knowledge(state)
+    k = native_knowledge(state.t)
     x, y = state.decision.fighter, c.target  # type: ignore[union-attr]
     name = c.maneuver or ""
-    ba = k.attack_basic(state, x, y, name, c.location, option_index(state.t, name, c.option))
+    ba = k.attack_basic(state, x, y, name, c.location, k.option_index(name, c.option))
     bd, rname = k.best_defence(state, y, x, c.maneuver or "", c.location)
     return HitOdds(k.p_hit(ba, bd), ba, bd, rname or "default defence", k.R)
 
@@ -167,13 +165,13 @@ def hit_odds(state: State, c: Choice) -> HitOdds | None:
 def incoming_odds(state: State, c: Choice) -> HitOdds | None:
     """For a reaction decision: the chance the attack being reacted to hits through the
     defence ``c`` (a dodge or a block; "no reaction": the default defence), or None."""
-    from .heuristics import knowledge
+    from .native_knowledge import native_knowledge
 
     ctx = state.context()
     x, att, loc = ctx.get("attacker"), ctx.get("attack"), ctx.get("location")
     if x is None or att is None or not state.t.is_attack(att):
         return None
-    k = knowledge(state)
+    k = native_knowledge(state.t)
     y = state.decision.fighter  # type: ignore[union-attr]
     if c.kind == "pass":
         bd, name = k.default_defence(state, y, x), "default defence"
@@ -183,9 +181,9 @@ def incoming_odds(state: State, c: Choice) -> HitOdds | None:
         bd, name = k.defence_with(state, y, x, c.maneuver or "", att, loc, opt), c.maneuver or ""
     else:
         return None
-    from .scripted import incoming_option
-
-    ba = k.attack_basic(state, x, y, att, loc, incoming_option(state, k, att))
+    # the option (hand and mode) of a weapon attack being reacted to; 0 for an unarmed one
+    opt = int(ctx.get("option", 0)) if state.t.maneuvers[att].weapon is not None else 0
+    ba = k.attack_basic(state, x, y, att, loc, opt)
     return HitOdds(k.p_hit(ba, bd), ba, bd, name, k.R, incoming=True)
 
 

@@ -2,12 +2,15 @@
 (``agents/native/scripted.cpp``, ``hexdojo.agents._bots.ScriptedBot``) over the core's own
 fights.
 
-Why: in tournaments and search the Python scoring was most of the time spent; the native bot
-makes the Python agent's exact choice (the same legal index) and gives the same values (the
-same doubles) at a fraction of the cost. A bot is cached per (rule set, :class:`Style`):
-its memos hold only pure values, keyed by the decision, so one bot can serve every agent of
-that style. ``HEXDOJO_NATIVE_AGENTS=0`` (or ``agent.native = False``) keeps the Python path,
-the reference the differential tests (``tests/test_bots_scripted.py``) compare with.
+Why: in tournaments and search the Python scoring was most of the time spent; the native
+bot made the Python agent's exact choice (the same legal index) and gave the same values (the
+same doubles) at a fraction of the cost, and since issue 15 removed the Python engine it is
+the only form of the scripted agents (``HeuristicAgent`` is a thin face of it;
+``tests/test_agents_fingerprint.py`` pins its choices). A bot is cached per (rule set,
+:class:`Style`): its memos hold only pure values, keyed by the decision, so one bot can
+serve every agent of that style. ``HEXDOJO_NATIVE_AGENTS=0`` (:func:`enabled`) puts the
+search agents on their Python search (over this same bot) and turns the tournament's fast
+path off (the tournament's Python loop then calls ``act``).
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ _BOTS: dict[tuple[int, Style], tuple[Any, Any]] = {}
 
 
 def enabled() -> bool:
-    """False when ``HEXDOJO_NATIVE_AGENTS=0`` asks for the Python agents."""
+    """False when ``HEXDOJO_NATIVE_AGENTS=0`` asks for the search agents' Python search and
+    the tournament's Python loop (the scripted bot answers either way)."""
     return os.environ.get("HEXDOJO_NATIVE_AGENTS", "1") != "0"
 
 

@@ -1,14 +1,14 @@
 """The scripted agents' Knowledge in C++ (``agents/native/knowledge.hpp``), for Python.
 
-Why: in tournaments and search the Python estimates of :mod:`.heuristics` are most of a
-scripted decision's cost; the native agents (``hexdojo.agents._bots``) ask the same
-estimates of a C++ ``Knowledge`` that reads the core's own fight and formulas. This module
-builds it once per rule set from the compiled tables
+Why: the scripted agents' estimates (hit odds, margin, wound after soak, pain, knock-back,
+holds, follow-on threats, aims) exist once, in a C++ ``Knowledge`` that reads the core's
+own fight and formulas (the Python copy, ``heuristics.Knowledge``, went with the Python
+engine, issue 15). This module builds it once per rule set from the compiled tables
 (:func:`hexdojo.envs.rules.native.compile_tables`) and the dice odds of :mod:`.odds`
 (handed over as Python floats, so every probability is the same double), and offers
-:class:`NativeKnowledge`: ``heuristics.Knowledge``'s methods with the same names and
-arguments (names, None), on a :class:`~hexdojo.envs.rules.native_state.NativeState`, for
-the differential tests and for Python code that wants the native numbers.
+:class:`NativeKnowledge`: the estimates with names in and out (the old
+``heuristics.Knowledge``'s names and arguments), on a
+:class:`~hexdojo.envs.rules.native_state.NativeState`, for ``hexdojo advise`` and tests.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ def odds_tables(o: Odds) -> dict[str, Any]:
 
 
 def native_knowledge(t: Tables) -> NativeKnowledge:
-    """The (cached) native Knowledge of rule set ``t`` (as :func:`heuristics.knowledge`)."""
+    """The (cached) native Knowledge of rule set ``t``."""
     k = _NATIVE.get(id(t))
     if k is None or k.t is not t:
         k = _NATIVE[id(t)] = NativeKnowledge(t)
@@ -52,8 +52,8 @@ def native_knowledge(t: Tables) -> NativeKnowledge:
 
 
 class NativeKnowledge:
-    """``heuristics.Knowledge``'s estimates computed by the C++ Knowledge: names in, names
-    out, ``None`` for none; ``s`` a NativeState (its core fight is what C++ reads)."""
+    """The C++ Knowledge's estimates: names in, names out, ``None`` for none; ``s`` a
+    NativeState (its core fight is what C++ reads)."""
 
     def __init__(self, t: Tables) -> None:
         self.t = t
@@ -76,7 +76,7 @@ class NativeKnowledge:
         return -1 if loc is None else self._loc[loc]
 
     def _restrict(self, restrict: str | None) -> tuple[int, int]:
-        """A restrict (legality.locked_limb: a limb, or an arm location) as (limb, location)."""
+        """A restrict (the core's locked_limb: a limb, or an arm location) as (limb, location)."""
         if restrict is None:
             return -1, -1
         if restrict in _LIMBS:
@@ -90,6 +90,10 @@ class NativeKnowledge:
         return -1 if dtype is None else self._dtype_names.index(dtype)
 
     # ------------------------------------------------------------ the estimates
+    def option_index(self, name: str, option: int) -> int:
+        """The part of a choice's option an attack's value depends on (knowledge.hpp)."""
+        return self.core.option_index(self._m(name), option)
+
     def attack_basic(self, s: NativeState, x: int, y: int, name: str, loc: str | None,
                      option: int = 0) -> int:
         return self.core.attack_basic(s._core, x, y, self._m(name), self._l(loc), option)

@@ -5,8 +5,10 @@ with the counts. A pure refactor or speed-up of the agents must leave it unchang
 Why: the scripted agents' Python reference (``agents/scripted.py``'s Python scoring on the
 Python engine) is gone (issue 15, "each rule once"); this hash, taken while it existed and
 equal over the three ways then possible (the Python agents on the Python engine, the Python
-agents on the core, the native bots on the core), is the lock that replaces the
-differential tests (``tests/test_agents_fingerprint.py`` pins it).
+agents on the core with their per-decision memos dropped at each call, the native bots on
+the core: commit 12bde97), is the lock that replaces the differential tests
+(``tests/test_agents_fingerprint.py`` pins it). ``HEXDOJO_NATIVE_AGENTS=0`` now only
+puts the search agents on their Python search (over the same native bot): the same hash.
 
 The fights make the agents' branches happen: unarmed chu/boris/urlik/cogan/novice, armed
 guard/spearman/knife_fighter, the ``rider_vs_foot`` and ``two_vs_one`` scenes, a rule
@@ -113,30 +115,8 @@ def play(digest: Any, pairing: str, specs: tuple[str, str], seed: int, rules: An
     seen["fights"] += 1
 
 
-def forget_memos() -> None:
-    """The Python agents' reference only (``HEXDOJO_NATIVE_AGENTS=0``): drop their
-    per-decision memos at every call. Their token (the Decision, the event count, the turn)
-    may repeat on the core, whose facade interns Decisions by content, so a search's
-    clones could read another clone's estimates (docs/native-core.md, the pitfall); the
-    memos are otherwise pure, so dropping them changes no value."""
-    from hexdojo.agents import heuristics
-
-    def fresh(self: Any, state: Any) -> None:
-        self._at = None
-        self._save.clear()
-        self._memo.clear()
-        heuristics.knowledge(state)._dc_at = None
-        self._at = heuristics.decision_token(state)
-
-    HeuristicAgent._fresh = fresh  # type: ignore[method-assign]
-
-
 def fingerprint(fights: int) -> tuple[str, Counter]:
     """The hash and the counts over FIGHTS at ``fights`` seeds a scripted pairing."""
-    from hexdojo.agents import native_bots
-
-    if not native_bots.enabled():
-        forget_memos()
     digest = hashlib.sha256()
     seen: Counter = Counter()
     for pairing, specs, per, rules in FIGHTS:

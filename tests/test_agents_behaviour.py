@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from hexdojo.agents.heuristics import knowledge
+from hexdojo.agents.native_knowledge import native_knowledge
 from hexdojo.agents.odds import Odds
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.tournament import play_fight
@@ -60,7 +60,7 @@ def test_attack_basic_matches_the_engine(fighters) -> None:
     for seed in range(12):
         s = g.new_state(seed)
         rng = np.random.default_rng(seed)
-        k = knowledge(s)
+        k = native_knowledge(s.t)
         while not s.is_over:
             d = s.decision
             expect = None
@@ -266,7 +266,7 @@ def test_knockback_estimate_matches_the_engine_aom1d34(athletics) -> None:
     state = kicked(athletics)
     ev = [e for e in state.events if e["type"] == "knockback"][-1]
     b = state.fighters[1]
-    k = knowledge(state)
+    k = native_knowledge(state.t)
     got = k.knockback_value(b.p, 0, 0, 5, False, False, int(ev["difficulty"] * 2), 0,
                             "Chest", "Blunt")
     ap_lost = {"none": 0, "off balance": 1, "knocked back": 2, "knocked over": 2}
@@ -289,7 +289,7 @@ def test_knockback_makes_leg_blows_worth_more_than_arm_blows_aom1d34() -> None:
     orders locations and damage types so. It values no knock-back where a rider is
     involved (a rider knocked down is out of the saddle's reach, §1.20)."""
     s = Game.create(["chu", "chu"]).new_state(0)
-    k = knowledge(s)
+    k = native_knowledge(s.t)
     p = s.fighters[1].p
 
     def kb(loc: str, dtype: str = "Blunt", mounted: bool = False) -> float:

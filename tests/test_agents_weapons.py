@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from hexdojo.agents.heuristics import knowledge
+from hexdojo.agents.native_knowledge import native_knowledge
 from hexdojo.agents.registry import agent_names, make_agent
 from hexdojo.agents.tournament import TournamentConfig, play_fight, run_tournament
 from hexdojo.envs.rules import Choice, Game
+from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules import hexgrid as hx
 
 ARMED = ("guard", "spearman", "knife_fighter")
@@ -121,13 +122,13 @@ def test_expected_damage_uses_the_weapon_modes_ratings() -> None:
     with equal odds the cut is worth more and ranks first."""
     g = Game.create(["chu", "guard"])
     s = g.new_state(0)
-    k = knowledge(s)
+    k = native_knowledge(s.t)
     assert k.weapon_hit(s, 1, "Stand and attack", 0) == (16, "Cutting")
     assert k.weapon_hit(s, 1, "Stand and attack", 1) == (14, "Impaling")
     assert k.weapon_hit(s, 1, "Punch", 0) == (None, None)
     p = s.fighters[1].p
-    cut = k.damage_basic(p, 0, "Stand and attack", 4, "Chest", 16)
-    thrust = k.damage_basic(p, 0, "Stand and attack", 4, "Chest", 14)
+    cut = fm.damage_basic_of(s.t, p, 0, "Stand and attack", 4, "Chest", True, 16)
+    thrust = fm.damage_basic_of(s.t, p, 0, "Stand and attack", 4, "Chest", True, 14)
     assert cut - thrust == 2
     v_cut = k.hit_value(s, 1, 0, "Stand and attack", "Chest", 0, 4.0)
     v_thrust = k.hit_value(s, 1, 0, "Stand and attack", "Chest", 1, 4.0)

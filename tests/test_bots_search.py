@@ -1,5 +1,7 @@
-"""The native search agents (agents/native/search.hpp) against the Python ones, the reference
-(issue 15: MCTS simulations/s >= 10x): seeded fights on the core (NativeState) where, at
+"""The native search agents (agents/native/search.hpp) against the Python ones, which stay
+(a time budget, GuidedMCTS's learned prior need them; issue 15: MCTS simulations/s >= 10x),
+both over the same policies (trivial ones, then the native scripted bot, which has no
+Python form left): seeded fights on the core where, at
 every decision, the native MCTSAgent / SearchAgent and the same agent forced onto its Python
 path (``native = False``) choose the same legal choice and leave their numpy generators in
 the same state (the per-decision seeds drawn at the same points). First with the trivial
@@ -19,11 +21,9 @@ import numpy as np
 import pytest
 
 from hexdojo.agents import _bots, native_search
-from hexdojo.agents.heuristics import knowledge
 from hexdojo.agents.mcts import MCTSAgent
 from hexdojo.agents.native_search import FirstChoice, Rotate
 from hexdojo.agents.registry import make_agent
-from hexdojo.agents.scripted import STYLES, HeuristicAgent
 from hexdojo.agents.search import SEARCHED, SearchAgent, evaluate
 from hexdojo.agents.tournament import play_fight
 from hexdojo.envs.rules.dice import Dice
@@ -101,7 +101,7 @@ def fight(pairing: str, seed: int, py: Any, nat: Any, tally: Counter,
     """One seeded fight on the core (``prefix`` random decisions first, not compared), both
     agents asked at every decision after it (the native choice is played); their choices
     and generators must agree."""
-    s = make_game(pairing).new_state(seed, engine="native")
+    s = make_game(pairing).new_state(seed)
     rng = np.random.default_rng(seed)
     for _ in range(prefix):
         if s.is_over:
@@ -160,43 +160,16 @@ def test_variants_agree(params, monkeypatch):
 
 
 # ------------------------------------------------------------------ the scripted bot
-class PythonBot(HeuristicAgent):
-    """The Python scripted agent with its per-decision memos dropped at every call.
-
-    Why: its memo token (``heuristics.decision_token``: the Decision object, the event count,
-    the turn) assumes a new Decision object per decision, but the native facade interns
-    Decisions by content (``native_fight.Boundary.menu``), so two simulations' clones at the
-    same decision, turn and event count (different dice, different boards) share a token
-    and the second reads the first's estimates. Dropping the memos gives what the memos
-    are meant to give (pure caches); the native bot's token is the core's legal list."""
-
-    def __init__(self, style: str) -> None:
-        super().__init__(STYLES[style], style)
-
-    def _forget(self, state: Any) -> None:
-        self._at = None
-        knowledge(state)._dc_at = None
-
-    def act(self, state: Any) -> Any:
-        self._forget(state)
-        return super().act(state)
-
-    def ranked(self, state: Any) -> list[Any]:
-        self._forget(state)
-        return super().ranked(state)
-
-
-def scripted_twins(cls: type, seed: int, python_bot: bool = True, model: str | None = None,
+def scripted_twins(cls: type, seed: int, model: str | None = None,
                    **params: Any) -> tuple[Any, Any]:
-    """(Python reference, native) agents with the scripted policy (and a scripted opponent
-    model of style ``model``); ``python_bot``: the reference's bots run their Python methods
-    too (else the Python search over the native bot, a cheaper check of the tree logic)."""
+    """(Python search, native search) agents with the scripted policy (and a scripted
+    opponent model of style ``model``): the Python search asks the native bot through
+    ``HeuristicAgent`` (the scripted agents have no Python scoring left, issue 15), so this
+    checks the search itself over the real policy."""
     py, nat = twins(cls, seed, **params)
     if model is not None:
         nat.opponent_model = make_agent(model)
-        py.opponent_model = PythonBot(model) if python_bot else make_agent(model)
-    if python_bot:
-        py.policy = PythonBot(py.policy.name)
+        py.opponent_model = make_agent(model)
     return py, nat
 
 
@@ -205,8 +178,8 @@ def scripted_twins(cls: type, seed: int, python_bot: bool = True, model: str | N
     (SearchAgent, ["novice-chu", "knife_fighter-guard", "two_vs_one"]),
 ])
 def test_scripted_policy_agrees(cls, pairings, monkeypatch):
-    """The default scripted policy (greedy), all in Python against all native, mid-fight
-    (a random prefix first) over unarmed, armed, mounted and group fights."""
+    """The default scripted policy (greedy), the Python search against the native one,
+    mid-fight (a random prefix first) over unarmed, armed, mounted and group fights."""
     calls = spied(monkeypatch)
     tally: Counter = Counter()
     for k, pairing in enumerate(pairings):
@@ -233,13 +206,13 @@ def test_scripted_variants_agree(params, monkeypatch):
 
 @pytest.mark.parametrize("cls", [MCTSAgent, SearchAgent])
 def test_whole_fights_over_the_native_bot(cls, monkeypatch):
-    """Whole fights over every kind of pairing: the Python search over the native bot (the
-    same choices as the Python bot's, tests/test_bots_scripted.py) against the native
-    search; follow-ons, reactions and the search overriding the policy all met."""
+    """Whole fights over every kind of pairing: the Python search over the native bot
+    against the native search; follow-ons, reactions and the search overriding the policy
+    all met."""
     calls = spied(monkeypatch)
     tally: Counter = Counter()
     for k, pairing in enumerate(PAIRINGS):
-        py, nat = scripted_twins(cls, 40 + k, python_bot=False, sims=16)
+        py, nat = scripted_twins(cls, 40 + k, sims=16)
         fight(pairing, 900 + k, py, nat, tally, max_decisions=400)
     assert sum(calls.values()) == tally["decisions"]
     assert tally["changed"] > 10 and tally["searched:follow_on"] > 0, tally
@@ -258,8 +231,8 @@ def test_native_seeds_are_numpys():
                                        (SearchAgent, None)])
 def test_tournament_fast_path_agrees(cls, model, monkeypatch):
     """play_fight between search agents as native players (the whole fight inside the core,
-    their generators native) gives the Python agents' fight on the Python engine: the same
-    choices, winner, usage and chains."""
+    their generators native) gives the Python search agents' fight (``native = False``,
+    over the native bot): the same choices, winner, usage and chains."""
     played: Counter = Counter()
     real = _bots.play_fight
 
@@ -300,7 +273,7 @@ def test_native_player_only_where_it_can():
     rotate = SearchAgent()
     rotate.policy = Rotate()
     assert isinstance(rotate.native_player(game), _bots.SearchPlayer)
-    other = make_game("chu-boris", rules={"turn": {"turn_limit": 6}}).new_state(1, engine="native")
+    other = make_game("chu-boris", rules={"turn": {"turn_limit": 6}}).new_state(1)
     with pytest.raises(ValueError, match="rules"):  # a fight of another rule set
         MCTSAgent().native_player(game).act(other._core)
     with pytest.raises(ValueError, match="out of range"):
@@ -317,7 +290,7 @@ def test_evaluate_agrees():
     fighter, with and without caution, along seeded fights (wounds and prone met)."""
     met: Counter = Counter()
     for k, pairing in enumerate(PAIRINGS):
-        s = make_game(pairing).new_state(40 + k, engine="native")
+        s = make_game(pairing).new_state(40 + k)
         rng = np.random.default_rng(k)
         while not s.is_over:
             for me in range(len(s.fighters)):
@@ -336,11 +309,11 @@ def test_evaluate_agrees():
 
 # ------------------------------------------------------------------ dispatch and boundary
 def test_python_path_where_native_cannot_run(monkeypatch):
-    """The native path is skipped for the flag, HEXDOJO_NATIVE_AGENTS=0, a time budget, the
-    Python engine, an overridden search method, and a policy without a native form."""
+    """The native path is skipped for the flag, HEXDOJO_NATIVE_AGENTS=0, a time budget, an
+    overridden search method, and a policy without a native form."""
     calls = spied(monkeypatch)
     game = make_game("chu-boris")
-    s = game.new_state(3, engine="native")
+    s = game.new_state(3)
 
     class Plain(FirstChoice):  # no native form
         native_policy = None
@@ -360,9 +333,6 @@ def test_python_path_where_native_cannot_run(monkeypatch):
 
     for a in agents():
         a.act(s)
-    a = MCTSAgent(sims=4)
-    a.policy = FirstChoice()
-    a.act(game.new_state(3, engine="python"))
     assert sum(calls.values()) == 1  # the plain MCTSAgent of agents() only
     monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")
     a = MCTSAgent(sims=4)
@@ -373,7 +343,7 @@ def test_python_path_where_native_cannot_run(monkeypatch):
 
 def test_bad_arguments_raise():
     """Bad budgets, seeds and finished fights from Python: exceptions, never a crash."""
-    s = make_game("chu-boris").new_state(5, engine="native")
+    s = make_game("chu-boris").new_state(5)
     f, pol = s._nf.core, _bots.FirstChoicePolicy()
 
     def draw(n: int) -> list[int]:

@@ -2,6 +2,7 @@
 // a _bots.Player (the tournament's fast path plays it inside the core). Choices cross as legal
 // indices of the fight's pending decision (Combat::legal(), the Python engine's order).
 #include <nanobind/stl/optional.h>
+#include <nanobind/stl/tuple.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/vector.h>
@@ -37,7 +38,33 @@ void check_fighter(const Combat& c, int i, const char* what) {
 
 }  // namespace
 
+// The agents' values (knowledge.hpp, scripted.hpp) as one dict, _bots.VALUES: the Python
+// side (agents/heuristics.py) reads them from here, so there is one copy.
+static void bind_values(nb::module_& m) {
+    nb::dict v;
+    v["KO"] = KO;
+    nb::list wounds;
+    for (double w : WOUND_VALUE) wounds.append(w);
+    v["WOUND_VALUE"] = nb::tuple(wounds);
+    v["IMPAIR_VALUE"] = IMPAIR_VALUE;
+    v["STUN_VALUE"] = STUN_VALUE;
+    v["STUN_FOLLOW"] = STUN_FOLLOW;
+    v["STAGGER_VALUE"] = STAGGER_VALUE;
+    v["PRONE_VALUE"] = PRONE_VALUE;
+    v["PRONE_FOLLOW"] = PRONE_FOLLOW;
+    v["KNOCKBACK_AP_VALUE"] = KNOCKBACK_AP_VALUE;
+    v["KNOCKBACK_FALL_VALUE"] = KNOCKBACK_FALL_VALUE;
+    nb::dict holds;
+    for (const HoldValue& h : HOLD_VALUE) holds[h.kind] = h.value;
+    v["HOLD_VALUE"] = holds;
+    v["HOLD_DEFAULT"] = HOLD_DEFAULT;
+    v["AIMS"] = AIMS;
+    v["SKIPPED"] = kSkipped;
+    m.attr("VALUES") = v;
+}
+
 void bind_scripted(nb::module_& m) {
+    bind_values(m);
     nb::class_<Style>(m, "Style", "scripted.Style's weights (same fields and defaults).")
         .def(nb::init<>())
         .def_rw("aggression", &Style::aggression)

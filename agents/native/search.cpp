@@ -6,22 +6,22 @@
 #include <stdexcept>
 #include <string>
 
+#include "knowledge.hpp"  // WOUND_VALUE
 #include "seeding.hpp"
 
 namespace hexdojo::bots {
 
 namespace {
 
-// heuristics.WOUND_VALUE by wound level (KO = 100.0)
-constexpr double kWoundValue[] = {0.0, 0.5, 2.0, 5.0, 10.0, 16.0, 100.0};
-constexpr int kWoundLevels = static_cast<int>(sizeof(kWoundValue) / sizeof(kWoundValue[0]));
+// the scripted agents' WOUND_VALUE by wound level (knowledge.hpp: the one copy)
+constexpr int kWoundLevels = static_cast<int>(WOUND_VALUE.size());
 
 double wound_value(int level) {
     if (level < 0 || level >= kWoundLevels) {
         throw std::out_of_range("evaluate: wound level " + std::to_string(level) +
                                 ": WOUND_VALUE has levels 0.." + std::to_string(kWoundLevels - 1));
     }
-    return kWoundValue[level];
+    return WOUND_VALUE[static_cast<std::size_t>(level)];
 }
 
 }  // namespace
