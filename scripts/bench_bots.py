@@ -1,15 +1,17 @@
-"""Microseconds per scripted decision, the native bot against the Python agent, on the same
-decisions; and a round robin's time on the core with the native bots.
+"""Microseconds per scripted decision of the native bot, beside a Python reference in the
+same process; and a round robin's time on the core with the native bots.
 
 Why: issue 15 asks a scripted decision for <= 30 us (about 150 us in Python) and the 6-agent
-round robin of 30,000 Chu-mirror fights for <= 10 s on one core. The decisions are the
-ones the styles meet in seeded fights (clones of every decision of ``--fights`` fights per
-style, mirror matches of ``--fighters``); each is decided once by each path, in the same
-order, by a fresh agent per path, after a warm-up pass over ``--fights`` other fights (the
-memos kept across decisions warm as in a tournament; no decision is seen twice). Four
-figures per style: the Python agent (``native = False``) on the Python engine (the same
-fights: today's figure) and on the core's ``NativeState``, the native bot through
-``HeuristicAgent.act`` (the Python API: legal list, Choice) and the bare
+round robin of 30,000 Chu-mirror fights for <= 10 s on one core. The Python agent the bot
+replaced is gone (it took 241 us a decision on the Python engine in its last run,
+docs/native-core.md), so the reference is the cheapest Python decision there is, measured
+on the same states: random legal play through the Python API (``legal_choices`` and a
+numpy draw), what any Python-side agent pays before it thinks. The decisions are the ones
+the styles meet in seeded fights (clones of every decision of ``--fights`` fights per style,
+mirror matches of ``--fighters``); each is decided once by each path, in the same order,
+after a warm-up pass over ``--fights`` other fights (the memos kept across decisions warm
+as in a tournament; no decision is seen twice). Three figures per style: random play, the
+native bot through ``HeuristicAgent.act`` (the Python API: legal list, Choice) and the bare
 ``_bots.ScriptedBot.act`` on the core fight. Times are CPU seconds of this process
 (``time.process_time``), so that other work on a shared machine counts less.
 
@@ -25,18 +27,16 @@ from collections.abc import Callable
 from typing import Any
 
 from hexdojo.agents import native_bots
-from hexdojo.agents.scripted import STYLES, HeuristicAgent
+from hexdojo.agents.scripted import STYLES, HeuristicAgent, RandomAgent
 from hexdojo.envs.rules import Game
 
 
-def decisions(game: Game, style: str, seeds: range, engine: str = "native") -> list[Any]:
-    """Clones of every decision of the seeded mirror fights of ``style`` on ``engine``
-    (the same fights on both: the engines and the agents agree)."""
+def decisions(game: Game, style: str, seeds: range) -> list[Any]:
+    """Clones of every decision of the seeded mirror fights of ``style``."""
     agent = HeuristicAgent(STYLES[style], style)
-    agent.native = False
     out: list[Any] = []
     for seed in seeds:
-        s = game.new_state(seed, engine=engine)
+        s = game.new_state(seed)
         while not s.is_over:
             out.append(s.clone())
             s.apply(agent.act(s))
@@ -56,28 +56,20 @@ def timed(warm: list[Any], states: list[Any], decide: Callable[[Any], Any]
     return 1e6 * (time.process_time() - t0) / max(1, len(states)), picks
 
 
-def bench_style(game: Game, style: str, fights: int) -> tuple[int, float, float, float, float]:
-    """The four figures of one style on the decisions of its seeded mirror fights."""
-    def both(engine: str) -> tuple[list[Any], list[Any]]:
-        return (decisions(game, style, range(fights, 2 * fights), engine),
-                decisions(game, style, range(fights), engine))
-
-    warm, states = both("native")
-    eng_warm, eng_states = both("python")
-    ref = HeuristicAgent(STYLES[style], style)
-    ref.native = False
-    eng_us, eng_picks = timed(eng_warm, eng_states, ref.act)
-    ref = HeuristicAgent(STYLES[style], style)
-    ref.native = False
-    py_us, py_picks = timed([s.clone() for s in warm], [s.clone() for s in states], ref.act)
+def bench_style(game: Game, style: str, fights: int) -> tuple[int, float, float, float]:
+    """The three figures of one style on the decisions of its seeded mirror fights."""
+    warm = decisions(game, style, range(fights, 2 * fights))
+    states = decisions(game, style, range(fights))
+    rnd = RandomAgent(0)
+    py_us, _ = timed([s.clone() for s in warm], [s.clone() for s in states], rnd.act)
     nat = HeuristicAgent(STYLES[style], style)
     api_us, api_picks = timed([s.clone() for s in warm], [s.clone() for s in states], nat.act)
     bot = native_bots.bot_for(game.tables, nat.style)
-    bare_us, _ = timed([s.clone() for s in warm], [s.clone() for s in states],
-                       lambda s: bot.act(s._core))
-    if api_picks != py_picks or eng_picks != py_picks:
-        raise SystemExit(f"{style}: the native picks differ from Python's")
-    return len(states), eng_us, py_us, api_us, bare_us
+    bare_us, bare_picks = timed([s.clone() for s in warm], [s.clone() for s in states],
+                                lambda s: bot.act(s._core))
+    if [s.legal_choices()[k] for s, k in zip(states, bare_picks, strict=True)] != api_picks:
+        raise SystemExit(f"{style}: the bare bot's picks differ from HeuristicAgent.act's")
+    return len(states), py_us, api_us, bare_us
 
 
 def round_robin(fights: int, fighters: tuple[str, ...]) -> None:
@@ -88,9 +80,6 @@ def round_robin(fights: int, fighters: tuple[str, ...]) -> None:
     # scripts/bench_tournament.py's six (issue 15's round robin); random plays natively too
     agents = ("random", "greedy", "striker", "grappler", "counter", "striker:risk=2")
     cfg = TournamentConfig(agents, fights=fights, fighters=fighters, workers=1)
-    import os
-
-    os.environ["HEXDOJO_ENGINE"] = "native"
     t0 = time.process_time()
     run_tournament(cfg)
     dt = time.process_time() - t0
@@ -109,24 +98,23 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     fighters = tuple(args.fighters.split(","))
     game = Game.create(list(fighters))
-    print(f"{'style':<10} {'decisions':>9} {'py engine':>10} {'py on core':>10} "
-          f"{'native':>8} {'bare':>8} {'ratio':>6}   (us per decision)")
-    tot = [0, 0.0, 0.0, 0.0, 0.0]
+    print(f"{'style':<10} {'decisions':>9} {'random':>8} {'native':>8} {'bare':>8} "
+          f"{'native/random':>14}   (us per decision)")
+    tot = [0, 0.0, 0.0, 0.0]
     for style in args.styles:
-        n, eng, py, api, bare = bench_style(game, style, args.fights)
-        print(f"{style:<10} {n:>9} {eng:>10.1f} {py:>10.1f} {api:>8.1f} {bare:>8.1f} "
-              f"{eng / api:>5.1f}x")
+        n, py, api, bare = bench_style(game, style, args.fights)
+        print(f"{style:<10} {n:>9} {py:>8.1f} {api:>8.1f} {bare:>8.1f} {api / py:>13.1f}x")
         tot[0] += n
-        for k, v in enumerate((eng, py, api, bare), 1):
+        for k, v in enumerate((py, api, bare), 1):
             tot[k] += v * n
     n = max(1, int(tot[0]))
-    eng, py, api, bare = (x / n for x in tot[1:])
-    print(f"{'all':<10} {n:>9} {eng:>10.1f} {py:>10.1f} {api:>8.1f} {bare:>8.1f} "
-          f"{eng / api:>5.1f}x   ({args.fighters}; the same picks on every path)")
-    print("py engine: the Python agent on the Python engine (before issue 15); py on core: "
-          "the Python agent on a NativeState; native: HeuristicAgent.act on a NativeState "
-          "(the C++ bot); bare: _bots.ScriptedBot.act on the core fight; ratio: py engine / "
-          "native")
+    py, api, bare = (x / n for x in tot[1:])
+    print(f"{'all':<10} {n:>9} {py:>8.1f} {api:>8.1f} {bare:>8.1f} {api / py:>13.1f}x"
+          f"   ({args.fighters})")
+    print("random: RandomAgent.act through the Python API (the cheapest Python decision); "
+          "native: HeuristicAgent.act (the C++ bot through the Python API); bare: "
+          "_bots.ScriptedBot.act on the core fight. The Python agent it replaced: 241 us a "
+          "decision on the Python engine (its last run, docs/native-core.md)")
     if args.round_robin:
         round_robin(args.round_robin, fighters)
     return 0
