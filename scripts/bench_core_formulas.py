@@ -1,16 +1,19 @@
-"""Speed of the native core's state-free formulas (layer 2) against formulas.py's.
+"""Speed of the rules formulas through their Python API (formulas.py) against the same
+formulas inside the native core.
 
 Times one hit's arithmetic as resolution does it (damage basic value, damage resistance,
 wound level, soak, pain and knock-back basic values: six formulas), for a striker and victim
 pairing, best of ``--rounds``:
 
-- Python: the chain of formulas.py calls;
-- native inside the core: ``_core.formulas.time_hits`` (the chain in a C++ loop, timed
-  there: the cost the native engine pays);
-- native through the bindings: the same chain of ``_core.formulas`` calls from Python on
-  ids (what a caller outside the core pays per call).
+- the Python API: the chain of formulas.py calls (names, ``Tables`` and ``Profile`` sheets
+  turned into the core's ids on each call; what an agent, a script or a test pays);
+- the bindings: the same chain of ``_core.formulas`` calls from Python on ids (the cost of
+  a call across the boundary alone);
+- inside the core: ``_core.formulas.time_hits`` (the chain in a C++ loop, timed there: what
+  the native engine pays).
 
-The checksums of the three must agree: the bench is also a check.
+Since issue 15 formulas.py has no Python copy of the formulas to time: all three routes run
+the core's one copy, and the checksums of the three must agree (the bench is also a check).
 
     python scripts/bench_core_formulas.py --calls 200000
 """
@@ -26,8 +29,8 @@ from hexdojo.envs.rules.fighter import load_profile
 from hexdojo.envs.rules.tables import load_tables
 
 
-def python_chain(t, x, y, m: str, calls: int) -> tuple[float, int]:
-    """formulas.py's chain, as _core.formulas.time_hits runs it (same k -> same inputs)."""
+def api_chain(t, x, y, m: str, calls: int) -> tuple[float, int]:
+    """The chain through formulas.py, as _core.formulas.time_hits runs it (same k -> same inputs)."""
     locs, types = t.locations, t.maneuvers[m].damage_types
     total = 0
     start = time.perf_counter()
@@ -69,10 +72,10 @@ def main() -> None:
     ct = native.compile_tables(t)
     cx, cy = native.compile_profile(ct, x), native.compile_profile(ct, y)
     mid = list(t.maneuvers).index(a.maneuver)
-    py_calls = max(1, a.calls // 20)  # Python is slow: fewer calls, the same per-chain figure
+    py_calls = max(1, a.calls // 20)  # from Python: fewer calls, the same per-chain figure
     rows = {
-        "python (formulas.py)": min(python_chain(t, x, y, a.maneuver, py_calls)
-                                    for _ in range(a.rounds)) + (py_calls,),
+        "python API (formulas.py)": min(api_chain(t, x, y, a.maneuver, py_calls)
+                                        for _ in range(a.rounds)) + (py_calls,),
         "native, bindings from Python": min(binding_chain(ct, cx, cy, mid, py_calls)
                                             for _ in range(a.rounds)) + (py_calls,),
         "native, inside the core": min(_core.formulas.time_hits(ct, cx, cy, mid, a.calls)
@@ -81,9 +84,9 @@ def main() -> None:
     sums = {k: v[1] for k, v in rows.items() if v[2] == py_calls}
     check = _core.formulas.time_hits(ct, cx, cy, mid, py_calls)[1]
     assert set(sums.values()) == {check}, (sums, check)
-    base = rows["python (formulas.py)"][0] / py_calls
+    base = rows["python API (formulas.py)"][0] / py_calls
     print(f"hit chain (6 formulas), {a.pair}, {a.maneuver}; checksums agree ({check})")
-    print(f"{'route':32} {'us/chain':>10} {'chains/s':>12} {'x python':>9}")
+    print(f"{'route':32} {'us/chain':>10} {'chains/s':>12} {'x API':>9}")
     for name, (secs, _, n) in rows.items():
         per = secs / n
         print(f"{name:32} {per * 1e6:10.3f} {1 / per:12,.0f} {base / per:9.1f}")

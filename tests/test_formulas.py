@@ -1,5 +1,6 @@
-"""The rules formulas (envs/rules/formulas.py, issue 16): hand-computed small cases citing
-the rule, the two shapes of a formula agreeing, and no formula outside the module.
+"""The rules formulas (envs/rules/formulas.py, issue 16; computed by the native core since
+issue 15): hand-computed small cases citing the rule, the two shapes of a formula agreeing,
+and no formula outside the core (not in the agents, not in formulas.py, its Python face).
 
 All values are half points (``tables.h2``): 1 point = 2. The test fighter ``T`` has ST 2,
 CO 1, WP 1; Combat 3, Martial Arts 4, Athletics 2, Riding 1; specialisms Martial Strike 1,
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hexdojo.envs.rules import Game, load_tables
+from hexdojo.envs.rules import Game, Hold, load_tables
 from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules.fighter import load_profile
 
@@ -167,8 +168,9 @@ def test_defence_bonus_aom315(t):
 
 
 def test_the_state_forms_equal_the_sheet_forms(t):
-    """What the engine rolls on (``State.basic`` and friends) equals what the agents
-    estimate with (``*_basic_of`` + ``penalty``), for a wounded, staggered fighter."""
+    """What the engine rolls on (``fighter_basic``: the fighter as he stands, read from the
+    core's fight) equals what a hypothetical roll starts from (``*_basic_of`` + ``penalty``),
+    for a wounded, staggered fighter."""
     game = Game.create([dict(T_SHEET), "chu"])
     s = game.new_state(1, scenario={"fighters": [{"pos": [0, 0], "wounds": [["Chest", "Medium"]],
                                                   "status": "staggered", "ap": 6}, {"pos": [1, 0]}],
@@ -176,17 +178,87 @@ def test_the_state_forms_equal_the_sheet_forms(t):
     f = s.fighters[0]
     pen = fm.penalty(s.t, f.worst, f.pen)
     assert pen == -4 - 2
-    assert s.spec_basic(0, s.t.data.soak.roll)[0] == fm.spec_basic_of(s.t, f.p, s.t.data.soak.roll, pen)
+    soak = s.t.data.soak.roll
+    assert fm.fighter_spec_basic(s, 0, soak)[0] == fm.spec_basic_of(s.t, f.p, soak, pen)
     extra = fm.pain_extra(s.t, "Blunt", "Head", 2)
-    assert s.spec_basic(0, s.t.data.pain.roll, extra)[0] == fm.pain_basic_of(
+    assert fm.fighter_spec_basic(s, 0, s.t.data.pain.roll, extra)[0] == fm.pain_basic_of(
         s.t, f.p, pen, "Blunt", "Head", 2)
     dmg = fm.damage_extra(s.t, "Martial Strike", 5, "Head")
-    assert s.basic(0, None, s.t.data.damage.characteristic, (), dmg)[0] == fm.damage_basic_of(
+    assert fm.fighter_basic(s, 0, None, s.t.data.damage.characteristic, (), dmg)[0] == fm.damage_basic_of(
         s.t, f.p, pen, "Martial Strike", 5, "Head")
     kb = s.t.data.knockback
-    assert s.basic(0, kb.roll.skill, kb.roll.characteristic, kb.roll.specialisms,
-                   fm.knockback_extra(s.t, "Blunt", "L Leg", False))[0] == fm.knockback_basic_of(
+    assert fm.fighter_basic(s, 0, kb.roll.skill, kb.roll.characteristic, kb.roll.specialisms,
+                            fm.knockback_extra(s.t, "Blunt", "L Leg", False))[0] == fm.knockback_basic_of(
         s.t, f.p, pen, "Blunt", "L Leg")
+    total, terms = fm.fighter_basic(s, 0, "Combat", "CO", worst=0)  # before the wound impairs
+    assert total == 10 - 2 and terms[-1] == ("staggered", -2) and ("wounds", -4) not in terms
+
+
+def _wounded_t_behind_chu():
+    """T (wounded Medium, staggered) stands behind chu: both face direction 0."""
+    game = Game.create([dict(T_SHEET), "chu"])
+    return game.new_state(1, scenario={"fighters": [
+        {"pos": [0, 0], "facing": 0, "wounds": [["Chest", "Medium"]], "status": "staggered", "ap": 6},
+        {"pos": [1, 0], "facing": 0}], "phase": 0})
+
+
+def test_the_state_forms_attack_and_defence_par_1_8_aom315():
+    """T's Martial Strike on chu from behind: MA 4 + Martial Strike 1 + CO 1 + light
+    encumbrance 1 doubled (§1.16) + the maneuver's +1 + rear +2 (aom315) - Medium wound 2
+    (§1.14) - staggered 1 (§1.12) = 8 points; aimed at the Head -4 more (aom317). His default
+    defence: Combat 3 + CO 1 + encumbrance 1 - 3 = 2; a Forearm Block: MA 4 + CO 1 +
+    encumbrance 2 + the block's +2 against an unarmed attack (aom315) - 3 = 6."""
+    s = _wounded_t_behind_chu()
+    assert s.arc(0, 1) in s.t.rear_arc
+    total, terms = fm.attack_basic(s, 0, 1, "Martial Strike", None)
+    assert total == 16 and terms == [
+        ("Martial Arts", 8), ("specialism", 2), ("CO", 2), ("encumbrance", 4),
+        ("Martial Strike", 2), ("rear", 4), ("wounds", -4), ("staggered", -2)]
+    assert fm.attack_modifiers(s, 0, 1, "Martial Strike", "Head") == [
+        ("Martial Strike", 2), ("aim Head", -8), ("rear", 4)]
+    assert fm.attack_basic(s, 0, 1, "Martial Strike", "Head")[0] == 16 - 8
+    assert fm.defence_basic(s, 0, 1, None, "Punch", None)[0] == 4
+    total, terms = fm.defence_basic(s, 0, 1, "Forearm Block", "Punch", None)
+    assert total == 12 and ("Forearm Block", 4) in terms
+
+
+def test_the_state_forms_break_hold_aom322d():
+    """T breaking chu's arm lock by technique after two failed attempts: MA 4 + WP 1 + 1 an
+    attempt (holds.break_attempt_bonus) x 2 - 3 = 4 points; chu resists with the better of
+    methods (the first of equals), + the arm lock's +2 (break_holder_bonus, aom3227)."""
+    s = _wounded_t_behind_chu()
+    (eb, eterms, em), (hb, hterms, hm) = fm.break_hold_basics(
+        s, 0, Hold(1, 0, "arm_lock", None, 1, attempts=2), 1)
+    assert (eb, em) == (8, "technique")
+    assert eterms == [("Martial Arts", 8), ("WP", 2), ("earlier attempts", 4), ("wounds", -4),
+                      ("staggered", -2)]
+    chu, bh = s.fighters[1].p, s.t.data.break_hold
+    values = {m: fm.basic(s.t, chu, bh.methods[m].skill, bh.methods[m].characteristic)[0] + 4
+              for m in bh.holder_methods}
+    first_best = max(bh.holder_methods, key=lambda m: values[m])
+    assert (hb, hm) == (values[first_best], first_best) and ("arm_lock hold", 4) in hterms
+
+
+def test_the_state_forms_refuse_bad_input():
+    """One clear ValueError (the argument, what is allowed), never a crash, at the core's
+    boundary: an unknown name, a fighter out of range, a fighter against himself."""
+    s = _wounded_t_behind_chu()
+    arm = Hold(1, 0, "arm", None, 1)
+    for call, message in [
+            (lambda: fm.attack_basic(s, 0, 1, "Fireball", None), "maneuver 'Fireball': unknown"),
+            (lambda: fm.attack_basic(s, 0, 5, "Punch", None), r"y: id 5: allowed 0..1"),
+            (lambda: fm.attack_basic(s, 1, 1, "Punch", None), "the same fighter 1"),
+            (lambda: fm.attack_basic(s, 0, 1, "Punch", None, -1), r"option: value -1"),
+            (lambda: fm.defence_basic(s, 1, 0, None, "Punch", "Tail"), "location 'Tail': unknown"),
+            (lambda: fm.break_hold_basics(s, 0, arm, 7), r"method: id 7: allowed 0..2"),
+            (lambda: fm.break_hold_basics(s, 0, arm._replace(attempts=-1), 0), "attempts"),
+            (lambda: fm.fighter_basic(s, 3, "Combat", "CO"), r"i: id 3: allowed 0..1"),
+            (lambda: fm.fighter_basic(s, 0, "Combat", "CO", extra=[("x", 1)] * 9), "extra: 9 terms"),
+            (lambda: fm.fighter_basic(s, 0, "Combat", "CO", worst=9), r"wound level: id 9"),
+            (lambda: fm.fighter_spec_basic(s, 0, s.t.data.break_hold.methods["technique"]),
+             "not one of the rolls the rules data describes")]:
+        with pytest.raises(ValueError, match=message):
+            call()
 
 
 # ------------------------------------------------------------------ no formula elsewhere
@@ -210,7 +282,7 @@ def formula_reads(tree: ast.AST) -> list[tuple[int, str]]:
     out = []
     for n in ast.walk(tree):
         if isinstance(n, ast.Attribute) and n.attr in RULE_NUMBERS and not (
-                isinstance(n.value, ast.Name) and n.value.id in ("fm", "formulas")):
+                isinstance(n.value, ast.Name) and n.value.id in ("fm", "formulas", "_F")):
             out.append((n.lineno, ast.unparse(n)))
         elif isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) \
                 and n.value.attr == "aim":
@@ -220,14 +292,44 @@ def formula_reads(tree: ast.AST) -> list[tuple[int, str]]:
     return out
 
 
+NUMBER_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def arithmetic(tree: ast.AST) -> list[tuple[int, str]]:
+    """Sums, products, differences, quotients and ordering comparisons in a syntax tree (a
+    list's concatenation excepted): what a formula computes with."""
+    out = []
+    for n in ast.walk(tree):
+        if isinstance(n, ast.AugAssign) or (isinstance(n, ast.Compare) and any(
+                isinstance(o, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) for o in n.ops)):
+            out.append((n.lineno, ast.unparse(n)))
+        elif isinstance(n, ast.BinOp) and isinstance(n.op, NUMBER_OPS) and not (
+                isinstance(n.op, ast.Add) and any(
+                isinstance(v, ast.List) or (isinstance(v, ast.Call) and ast.unparse(v.func) == "list")
+                for v in (n.left, n.right))):
+            out.append((n.lineno, ast.unparse(n)))
+    return out
+
+
 def test_no_rules_formula_in_the_agents():
     bad = [f"{p.relative_to(ROOT)}:{line} {what}" for p in sorted((ROOT / "agents").rglob("*.py"))
            for line, what in formula_reads(ast.parse(p.read_text(encoding="utf-8")))]
-    assert not bad, "a rules formula outside envs/rules/formulas.py: " + "; ".join(bad)
+    assert not bad, "a rules formula outside the core (ask envs/rules/formulas.py): " + "; ".join(bad)
+
+
+def test_formulas_py_computes_nothing_itself():
+    """formulas.py is the core's Python face (issue 15, "Each rule once"): it reads no rule
+    number and does no arithmetic; every value comes from ``_core.formulas``."""
+    tree = ast.parse((ROOT / "envs" / "rules" / "formulas.py").read_text(encoding="utf-8"))
+    bad = formula_reads(tree) + arithmetic(tree)
+    assert not bad, "a rules formula copied into formulas.py: " + "; ".join(f"{n} {w}" for n, w in bad)
+    calls = {ast.unparse(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    assert {"_F.attack_basic", "_F.defence_basic", "_F.knockback_band", "_F.wound_level"} <= calls
 
 
 def test_the_check_sees_a_copied_formula():
-    """The copies that lived in agents/heuristics.py before issue 16 are caught."""
+    """The copies that lived in agents/heuristics.py before issue 16 are caught, and so is
+    formulas.py's own Python knock-back band from before issue 15."""
     old = ("def h2(x):\n    return int(round(x * 2))\n"
            "def f(t, p, yp, loc):\n"
            "    b = p.char('ST') + t.aim[t.loc_aim[loc]].damage\n"
@@ -235,3 +337,9 @@ def test_the_check_sees_a_copied_formula():
     found = {what for _, what in formula_reads(ast.parse(old))}
     assert {"def h2", "p.char", "t.aim[t.loc_aim[loc]]", "yp.pv", "t.impairment"} <= found
     assert not formula_reads(ast.parse("x = fm.defence_bonus(t, 'Leg Grab', None, None)"))
+    band = ("def knockback_band(kb, fail):\n"
+            "    if fail <= h2(kb.off_balance_max_fail):\n"
+            "        return 'off balance', kb.off_balance_ap_loss, False\n")
+    assert formula_reads(ast.parse(band)) and arithmetic(ast.parse(band))
+    assert arithmetic(ast.parse("total += v")) and arithmetic(ast.parse("x = 2 * s + b - per * n"))
+    assert not arithmetic(ast.parse("terms = list(extra) + [('bonus', 2)]\nok = a == b"))

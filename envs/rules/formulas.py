@@ -1,18 +1,21 @@
-"""The rules' arithmetic, written once: basic values, hit, margin, damage, wounds, soak,
-pain, knock-back, self-injury and Break Hold (RULES §1.3, §1.8-§1.17, aom315, aom316,
-aom1d31, aom1d34, aom322d).
+"""The rules' arithmetic by name: basic values, hit, margin, damage, wounds, soak, pain,
+knock-back, self-injury and Break Hold (RULES §1.3, §1.8-§1.17, aom315, aom316, aom1d31,
+aom1d34, aom322d), computed by the native core.
 
-Every number comes from the rules data (``Tables``, half points); this module only says how
-they combine. The engine resolves with these functions and the scripted agents estimate
-with the same ones (``hexdojo.agents.heuristics``), so an estimate can never drift from the
-rule it estimates. Two shapes of each formula exist where the agents need one:
+Each rule is written once, in C++ (``envs/rules/core/formulas.hpp`` and
+``state_formulas.hpp``), and the engine resolves with it; this module is its Python face
+(issue 15, "Each rule once"): the same names, arguments and results as the Python formulas
+it replaces, taking the rules' names, ``Tables`` and ``Profile`` sheets, handing the core their
+ids (``_core.formulas``, ``bind_formulas.cpp``; bad names are one ValueError). Two shapes
+of a formula exist where callers need one:
 
-* functions of a ``State`` (``attack_basic``, ``defence_basic``, ``break_hold_basics``):
-  the value the engine will roll on, with its terms for the event log;
+* functions of a ``State`` (``attack_basic``, ``defence_basic``, ``attack_modifiers``,
+  ``break_hold_basics``, ``fighter_basic``, ``fighter_spec_basic``): the value the engine
+  will roll on, with its terms for the event log, read from the state's core fight;
 * pure functions of a fighter's sheet (``Profile``) and his current ``penalty`` (wound
-  impairment + stagger/stun, :func:`penalty`) named ``*_basic_of``: what the agents memoise
-  over hypothetical situations (a hit that has not happened yet). They equal the
-  ``State`` form's total, as ``tests/test_formulas.py`` checks.
+  impairment + stagger/stun, :func:`penalty`) named ``*_basic_of``: a hypothetical
+  situation (a hit that has not happened yet). They equal the ``State`` form's total, as
+  ``tests/test_formulas.py`` checks.
 
 Values are integers in half points (``tables.h2``); a *basic value* is what a roll of risk
 ``n`` starts from (§1.3: result = basic + 2 x dice - per_die x n).
@@ -20,27 +23,75 @@ Values are integers in half points (``tables.h2``); a *basic value* is what a ro
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
+from . import _core
+from .native import _ids, _profile, compile_tables, core_state, knockback_rules
 from .tables import Tables, band, h2
-from .weapons import used_weapon
 
 if TYPE_CHECKING:
     from .fighter import Profile
     from .model import Hold
+    from .native import TableIds
     from .ruleset import Knockback
-    from .state import State
+
+__all__ = [  # band: tables.band, the bands' lookup the formulas use
+    "aim_attack", "attack_basic", "attack_modifiers", "band", "basic", "break_hold_basics",
+    "break_succeeds", "can_soak", "counter_hits", "damage_basic_of", "damage_extra",
+    "damage_resistance", "damage_type", "defence_basic", "defence_bonus", "fighter_basic",
+    "fighter_spec_basic", "hit_threshold", "hits",
+    "knockback_band", "knockback_basic_of", "knockback_extra", "knockback_skill", "pain_basic_of",
+    "pain_effect", "pain_extra", "penalty", "roll_result", "self_injury_basic", "soak_basic_of",
+    "soak_levels", "spec_basic_of", "spec_extra", "wound_level",
+]
 
 Terms = list[tuple[str, int]]
+_F = _core.formulas
+
+
+# ---------------------------------------------------------------- names as the core's ids
+def _man(ids: TableIds, name: str | None) -> int:
+    return ids.get(ids.maneuver, name, "maneuver")
+
+
+def _loc(ids: TableIds, name: str | None) -> int:
+    return ids.get(ids.location, name, "location")
+
+
+def _dt(ids: TableIds, name: str) -> int:
+    return ids.get(ids.damage_type, name, "damage type")
+
+
+def _roll_id(t: Tables, spec: Any) -> int:
+    """The core's id (``_core.ROLLS``) of a roll the rules data describes, by identity."""
+    d = t.data
+    rolls = {"ap": d.turn.ap, "initiative": d.turn.initiative, "soak": d.soak.roll,
+             "pain": d.pain.roll, "knockback": d.knockback.roll,
+             "default_defence": d.attack.default_defence, "stay_mounted": d.mounted.stay_mounted}
+    for k, name in enumerate(_core.ROLLS):
+        if rolls[name] is spec:
+            return k
+    raise ValueError(f"spec {spec!r}: not one of the rolls the rules data describes "
+                     f"({', '.join(_core.ROLLS)})")
+
+
+def _terms(extra: Sequence[tuple[str, int]]) -> Terms:
+    return [(str(k), int(v)) for k, v in extra]
 
 
 # ---------------------------------------------------------------- rolls (§1.3)
 def roll_result(basic_h: int, n: int, dice_sum: Any, per_die_h: int) -> Any:
     """§1.3: a roll risking ``n`` dice scores basic + 2 x the dice's sum (half points) -
     ``per_die_h`` per die risked. ``dice_sum`` may be a number or a numpy array of sums
-    (the agents' exact odds tables, ``agents/odds.py``)."""
-    return 2 * dice_sum + basic_h - per_die_h * n
+    (the agents' exact odds tables, ``agents/odds.py``: one core call per sum)."""
+    if isinstance(dice_sum, np.ndarray):
+        return np.array([_F.roll_result(int(basic_h), int(n), int(v), int(per_die_h))
+                         for v in dice_sum.tolist()], dtype=np.int64).reshape(dice_sum.shape)
+    return _F.roll_result(int(basic_h), int(n), int(dice_sum), int(per_die_h))
 
 
 # ---------------------------------------------------------------- basic values (§1.3, §1.8)
@@ -52,185 +103,163 @@ def basic(t: Tables, p: Profile, skill: str | None, char: str | None,
     rolls, §1.4 aom312) + ``extra`` + the impairment of the ``worst`` wound (§1.14) and the
     stagger/stun penalty ``pen`` named by ``status`` (§1.12). Terms that are 0 are left out
     (skill and characteristic excepted), in this order: the event log shows them."""
-    data = t.data
-    terms: Terms = []
-    if skill:
-        terms.append((skill, p.skills.get(skill, 0)))
-        if specs:
-            sp = 0  # p.spec_total(specs), inlined: every roll comes here
-            for name in specs:
-                sp += p.specs.get(name, 0)
-            if sp:
-                terms.append(("specialism", sp))
-    if char:
-        terms.append((char, p.chars.get(char, 0)))
-        enc = data.encumbrance
-        if char == enc.characteristic and p.enc_mod:
-            mult = enc.martial_arts_multiplier if skill in enc.multiplied_with else 1
-            terms.append(("encumbrance", int(p.enc_mod * mult)))
-        if p.helmet_mod and char == data.helmets.characteristic:
-            terms.append(("helmet", p.helmet_mod))
-    for e in extra:
-        if e[1]:
-            terms.append(e)
-    imp = t.impairment[worst]
-    if imp:
-        terms.append(("wounds", imp))
-    if pen:
-        terms.append((status or "penalty", pen))
-    total = 0
-    for _, v in terms:
-        total += v
-    return total, terms
+    ct, ids = compile_tables(t), _ids(t)
+    return _F.basic(ct, _profile(ct, p), ids.get(ids.skill, skill or None, "skill"),
+                    ids.get(ids.characteristic, char or None, "characteristic"),
+                    [ids.get(ids.specialism, s, "specialism") for s in specs],
+                    _terms(extra), worst, pen, status, terms=True)
 
 
 def penalty(t: Tables, worst: int, pen: int) -> int:
     """What a fighter's condition takes off every roll: the impairment of his worst wound
     (§1.14) plus this turn's stagger/stun penalty (§1.12), half points."""
-    return t.impairment[worst] + pen
+    return _F.penalty(compile_tables(t), worst, pen)
 
 
 def spec_extra(spec: Any, extra: Sequence[tuple[str, int]] = ()) -> Terms:
-    """The modifiers of a roll described in the rules data: ``extra`` and its ``bonus``."""
+    """The modifiers of a roll described in the rules data: ``extra`` and its ``bonus``
+    (``state.State.spec_basic``'s, the Python engine's: it goes with it; the core adds the
+    bonus itself, :func:`spec_basic_of`)."""
     return list(extra) + [("bonus", h2(getattr(spec, "bonus", 0)))]
 
 
 def spec_basic_of(t: Tables, p: Profile, spec: Any, pen: int = 0,
                   extra: Sequence[tuple[str, int]] = ()) -> int:
-    """The basic value of a data-described roll (soak, pain...) for sheet ``p`` whose
-    condition costs ``pen`` (:func:`penalty`)."""
-    return basic(t, p, spec.skill, spec.characteristic, spec.specialisms,
-                 spec_extra(spec, extra))[0] + pen
+    """The basic value of a data-described roll (soak, pain... ``spec`` is the data's own
+    section, e.g. ``t.data.soak.roll``) for sheet ``p`` whose condition costs ``pen``
+    (:func:`penalty`): its skill, characteristic, specialisms, ``extra`` and bonus."""
+    ct = compile_tables(t)
+    return _F.spec_basic_of(ct, _profile(ct, p), _roll_id(t, spec), pen, _terms(extra))
 
 
-# ---------------------------------------------------------------- attack and defence (§1.8)
-def attack_modifiers(s: State, x: int, y: int, maneuver: str, location: str | None) -> Terms:
+# ---------------------------------------------------------------- the State forms (§1.8, aom322d)
+# They read the state's core fight (a NativeState's ``_core``). The Python engine's State
+# (state.State, being deleted) has none: its board is copied onto a scratch core fight of
+# its game per call, so that it too rolls on the core's formulas.
+_SCRATCH: dict[int, tuple[weakref.ref, Any]] = {}
+
+
+def _fight(s: Any) -> Any:
+    """The core fight (``_core.Fight``) whose board is ``s``'s."""
+    core = getattr(s, "_core", None)
+    if core is not None:
+        return core
+    game = s.game  # a Python engine State: its board on its game's scratch fight
+    hit = _SCRATCH.get(id(game))
+    if hit is None or hit[0]() is not game:
+        from .native import core_dice
+        from .native_fight import core_fight  # imports state.py, which imports this module
+        for k in [k for k, v in _SCRATCH.items() if v[0]() is None]:
+            del _SCRATCH[k]
+        starts = [(f.pos, f.facing) for f in s.fighters]
+        hit = _SCRATCH[id(game)] = (weakref.ref(game), core_fight(game, starts, core_dice(0)))
+    _core.fight_set_board(hit[1], core_state(s, _ids(s.t)))
+    return hit[1]
+
+
+def fighter_basic(s: Any, i: int, skill: str | None, char: str | None,
+                  specs: Sequence[str] = (), extra: Sequence[tuple[str, int]] = (),
+                  worst: int | None = None) -> tuple[int, Terms]:
+    """Basic value (half points) and terms of fighter ``i``'s roll as he stands (what
+    ``State.basic`` gave): :func:`basic` of his sheet with his worst wound (``worst``
+    overrides it: the rolls a hit forces are made before its own wound impairs, aom1d31,
+    aom1d32), his stagger/stun (§1.12) and, on CO rolls, his stuck weapons (§1.15 aom1d35)."""
+    ids = _ids(s.t)
+    return _F.fighter_basic(_fight(s), i, ids.get(ids.skill, skill or None, "skill"),
+                            ids.get(ids.characteristic, char or None, "characteristic"),
+                            [ids.get(ids.specialism, x, "specialism") for x in specs],
+                            _terms(extra), -1 if worst is None else worst)
+
+
+def fighter_spec_basic(s: Any, i: int, spec: Any, extra: Sequence[tuple[str, int]] = ()
+                       ) -> tuple[int, Terms]:
+    """:func:`fighter_basic` of a roll the rules data describes (``spec``, e.g.
+    ``t.data.soak.roll``): its skill, characteristic, specialisms, ``extra`` and bonus."""
+    return _F.fighter_roll_basic(_fight(s), i, _roll_id(s.t, spec), _terms(extra))
+
+
+def attack_modifiers(s: Any, x: int, y: int, maneuver: str, location: str | None) -> Terms:
     """The §1.8 modifiers of ``x``'s ``maneuver`` on ``y`` aimed at ``location`` (None:
-    unaimed) in the current state: the maneuver's own, aim, rear, holds, mounted."""
-    t = s.t
-    m = t.maneuvers[maneuver]
-    extra: Terms = [(maneuver, h2(m.attack_mod))]
-    if location is not None:
-        extra.append((f"aim {location}", aim_attack(t, location)))
-    if s.arc(x, y) in t.rear_arc:
-        extra.append(("rear", h2(t.data.attack.rear_bonus)))  # aom315
-    h_on = s.hold_on(x)
-    if h_on is not None and h_on.holder == y:
-        extra.append((f"held ({h_on.kind})", h2(t.hold_kinds[h_on.kind].held_attack_mod)))
-    h_by = s.hold_by(x)
-    if h_by is not None:
-        kind = t.hold_kinds[h_by.kind]
-        if h_by.held == y:
-            extra.append(("holding", h2(kind.holder_attack_bonus)))  # aom3225
-        else:
-            extra.append((f"holding ({h_by.kind})", h2(kind.holder_other_mod)))  # aom322a
-    f = s.fighters[x]
-    if f.mounted and m.mounted == "same_height":
-        mod = t.data.mounted.attack_mod if m.mounted_attack_mod is None else m.mounted_attack_mod
-        extra.append(("mounted", h2(mod)))  # aom3221, aom3225 (-2); aom3216 Grapple 0
-    return extra
+    unaimed) in the current state: the maneuver's own, aim, rear, holds, mounted (zero ones
+    included)."""
+    ids = _ids(s.t)
+    return _F.attack_modifiers(_fight(s), x, y, _man(ids, maneuver), _loc(ids, location))
 
 
-def aim_attack(t: Tables, location: str) -> int:
-    """The attack modifier of aiming at ``location`` (aom317: by its aim row)."""
-    return t.aim[t.loc_aim[location]].attack
-
-
-def attack_basic(s: State, x: int, y: int, maneuver: str, location: str | None,
+def attack_basic(s: Any, x: int, y: int, maneuver: str, location: str | None,
                  option: int = 0) -> tuple[int, Terms]:
     """§1.8 basic attack value (half points) and its terms: skill (+ specialism) + CO (+
     encumbrance, doubled for Martial Arts) + modifiers + wounds and stagger/stun. A weapon
     attack (``option``: its hand and mode) rolls the weapon's skill and adds its attack
     modifier, the closing one when it advances (aom3142, aom3143, aom315)."""
-    m = s.t.maneuvers[maneuver]
-    extra = attack_modifiers(s, x, y, maneuver, location)
-    skill = m.skill
-    if m.weapon is not None:
-        wid = used_weapon(s, x, maneuver, option)
-        if wid is not None:
-            w = s.t.weapons[wid]
-            skill = w.skill
-            extra.append((w.name, h2(w.closing_attack_mod if m.advances else w.attack_mod)))
-    return s.basic(x, skill, m.characteristic, m.specialisms, extra)
+    ids = _ids(s.t)
+    return _F.attack_basic(_fight(s), x, y, _man(ids, maneuver), _loc(ids, location), option)
 
 
-def defence_basic(s: State, y: int, x: int, rname: str | None, attack: str | None,
+def defence_basic(s: Any, y: int, x: int, rname: str | None, attack: str | None,
                   location: str | None, option: int = 0) -> tuple[int, Terms]:
     """§1.8 defence table (aom315): basic defence (half points) and terms of ``y`` against
     ``x``'s ``attack`` aimed at ``location``, by ``y``'s defensive reaction ``rname`` or,
     for None, the default defence. A Block or Parry (``option``: the hand) rolls the
     weapon's skill and adds its parry bonus (aom315)."""
-    t = s.t
-    extra: Terms = []
-    h_by = s.hold_by(y)
-    if h_by is not None and h_by.held != x:
-        extra.append((f"holding ({h_by.kind})", h2(t.hold_kinds[h_by.kind].holder_other_mod)))
-    if rname is None:
-        d = t.data.attack.default_defence
-        extra.append(("bonus", h2(d.bonus)))
-        return s.basic(y, d.skill, d.characteristic, d.specialisms, extra)
-    m = t.maneuvers[rname]
-    extra.append((rname, defence_bonus(t, rname, attack, location)))
-    skill = m.skill
-    if m.weapon is not None:
-        wid = used_weapon(s, y, rname, option)
-        if wid is not None:
-            w = t.weapons[wid]
-            skill = w.skill
-            extra.append((f"{w.name} parry bonus", h2(w.parry_bonus)))
-    return s.basic(y, skill, m.characteristic, m.specialisms, extra)
+    ids = _ids(s.t)
+    return _F.defence_basic(_fight(s), y, x, _man(ids, rname), _man(ids, attack),
+                            _loc(ids, location), option)
+
+
+def break_hold_basics(s: Any, i: int, h: Hold, method_index: int
+                      ) -> tuple[tuple[int, Terms, str], tuple[int, Terms, str]]:
+    """(basic, terms, method) of escaper ``i`` breaking hold ``h`` by his method
+    ``method_index`` (+ ``holds.break_attempt_bonus`` per earlier attempt) and of the
+    holder, who resists with its best method (``break_hold.holder_method_choice`` "best",
+    hexdojo) or the one it names (+ the hold kind's ``break_holder_bonus``)."""
+    ids = _ids(s.t)
+    kind = ids.get(ids.hold_kind, h.kind, "hold kind")
+    return _F.break_hold_basics(_fight(s), i, h.holder, kind, h.attempts, method_index)
+
+
+# ---------------------------------------------------------------- attack and defence (§1.8)
+def aim_attack(t: Tables, location: str) -> int:
+    """The attack modifier of aiming at ``location`` (aom317: by its aim row)."""
+    return _F.aim_attack(compile_tables(t), _loc(_ids(t), location))
 
 
 def defence_bonus(t: Tables, rname: str, attack: str | None, location: str | None) -> int:
     """The defensive reaction's own bonus (half points, aom315 table): the only part of a
-    defence that depends on the attack (Drop Dodge by maneuver or aim, §5.11 PROPOSED)."""
-    m = t.maneuvers[rname]
-    if m.bonus_by_attack:
-        dd = t.data.drop_dodge
-        if attack in dd.by_maneuver:
-            return h2(dd.by_maneuver[attack or ""])
-        aim = t.loc_aim[location] if location is not None else t.data.attack.default_aim
-        return h2(dd.by_aim.get(aim, 0))
-    if m.category == "block":
-        fb = t.data.forearm_block
-        need = t.maneuvers[attack].weapon if attack in t.maneuvers else None
-        if need == "close":  # §5.12 PROPOSED: reduced against weapons
-            return h2(fb.bonus_vs_close_weapons)
-        if need == "melee":
-            return h2(fb.bonus_vs_melee_weapons)
-        return h2(fb.bonus_vs_unarmed)
-    return h2(m.defence_bonus)
+    defence that depends on the attack (Drop Dodge by maneuver or aim, §5.11 PROPOSED;
+    Forearm Block reduced against weapons, §5.12 PROPOSED)."""
+    ids = _ids(t)
+    return _F.defence_bonus(compile_tables(t), _man(ids, rname), _man(ids, attack),
+                            _loc(ids, location))
 
 
 def hit_threshold(t: Tables, reaction: str | None) -> int:
     """How much the attack result must exceed the defence result to hit (aom315): 0 when
     ties hit, 1 (half point) when they do not: against a Leg Grab the grabber wins ties
     (aom3226), and every tie misses with ``attack.hit_requires_higher`` (§5.2 PROPOSED)."""
-    if reaction is not None and t.maneuvers[reaction].category == "leg_grab":
-        return 1
-    return 1 if t.data.attack.hit_requires_higher else 0
+    return _F.hit_threshold(compile_tables(t), _man(_ids(t), reaction))
 
 
 def hits(t: Tables, attack_result: int, defence_result: int, reaction: str | None) -> bool:
     """Does an attack hit against the defence ``reaction`` (None: the default defence)?"""
-    return attack_result - defence_result >= hit_threshold(t, reaction)
+    return _F.hits(compile_tables(t), attack_result, defence_result, _man(_ids(t), reaction))
 
 
 def counter_hits(attack_result: int, other_result: int) -> bool:
     """§1.6: of two simultaneous attacks, each lands that is at least the other (both on a tie)."""
-    return attack_result >= other_result
+    return _F.counter_hits(attack_result, other_result)
 
 
 def break_succeeds(escaper_result: int, holder_result: int) -> bool:
     """aom322d: the escaper must score higher than the holder."""
-    return escaper_result > holder_result
+    return _F.break_succeeds(escaper_result, holder_result)
 
 
 # ---------------------------------------------------------------- damage and wounds (§1.10)
 def damage_type(t: Tables, maneuver: str, option: int) -> str:
     """The damage type of a hit: the striker's choice among the maneuver's types (aom3221)."""
-    types = t.maneuvers[maneuver].damage_types
-    return types[min(option, len(types) - 1)]
+    ct = compile_tables(t)
+    return ct.damage_type_names[_F.damage_type(ct, _man(_ids(t), maneuver), option)]
 
 
 def damage_extra(t: Tables, maneuver: str, margin: int, loc: str, use_margin: bool = True,
@@ -238,105 +267,92 @@ def damage_extra(t: Tables, maneuver: str, margin: int, loc: str, use_margin: bo
     """aom316: the damage roll's modifiers: the maneuver's rating (a weapon attack's:
     ``rating``, its mode's, half points), the attack's margin
     (``attack.margin_damage_per_point`` of it, floored to half points) and the location."""
-    m = t.maneuvers[maneuver]
-    per_point = t.data.attack.margin_damage_per_point
-    return [("rating", h2(m.damage or 0) if rating is None else rating),
-            ("margin", int(margin * per_point) if use_margin else 0),
-            (f"location {loc}", t.aim[t.loc_aim[loc]].damage)]
+    ids = _ids(t)
+    return _F.damage_extra(compile_tables(t), _man(ids, maneuver), margin, _loc(ids, loc),
+                           use_margin, rating)
 
 
 def damage_basic_of(t: Tables, p: Profile, pen: int, maneuver: str, margin: int, loc: str,
                     use_margin: bool = True, rating: int | None = None) -> int:
     """The basic damage of striker ``p`` (condition ``pen``) hitting ``loc`` by ``margin``
     (a weapon hit: its mode's ``rating``, half points, as the engine's ``HitFrame``)."""
-    return basic(t, p, None, t.data.damage.characteristic, (),
-                 damage_extra(t, maneuver, margin, loc, use_margin, rating))[0] + pen
+    ct, ids = compile_tables(t), _ids(t)
+    return _F.damage_basic_of(ct, _profile(ct, p), pen, _man(ids, maneuver), margin,
+                              _loc(ids, loc), use_margin, rating)
 
 
 def damage_resistance(t: Tables, p: Profile, loc: str) -> int:
     """aom316: what a damage roll must beat: the resistance characteristic + the PV at ``loc``."""
-    return p.char(t.data.damage.resistance) + p.pv[loc]
+    ct = compile_tables(t)
+    return _F.damage_resistance(ct, _profile(ct, p), _loc(_ids(t), loc))
 
 
 def wound_level(t: Tables, diff: int) -> int:
     """§1.10 wound table: the level (0 None .. fatal) of damage exceeding DR by ``diff``."""
-    return band(diff, t.wound_bounds)
+    return _F.wound_level(compile_tables(t), diff)
 
 
 def can_soak(t: Tables, level: int, ap: int, kind: str = "attack") -> bool:
     """§1.11: a wound from an attack or a lock may be soaked by a victim with the AP."""
-    return level > 0 and kind != "self" and ap >= t.maneuvers[t.soak].ap
+    return _F.can_soak(compile_tables(t), level, ap, kind == "self")
 
 
 def soak_basic_of(t: Tables, p: Profile, pen: int = 0) -> int:
     """The soak roll's basic value for victim ``p`` (condition ``pen``), §1.11."""
-    return spec_basic_of(t, p, t.data.soak.roll, pen)
+    ct = compile_tables(t)
+    return _F.soak_basic_of(ct, _profile(ct, p), pen)
 
 
 def soak_levels(t: Tables, result: int) -> int:
     """§1.11 (aom314c): wound levels removed by a soak roll's result."""
-    return band(result, t.soak_bounds)
+    return _F.soak_levels(compile_tables(t), result)
 
 
 # ---------------------------------------------------------------- pain (§1.12, aom1d31)
 def pain_extra(t: Tables, dtype: str, loc: str, level: int) -> Terms:
     """The pain roll's modifiers: damage type, location and the new wound's level."""
-    return [(dtype, h2(t.data.damage_types[dtype].pain)),
-            (f"location {loc}", t.aim[t.loc_aim[loc]].pain),
-            (t.wound_levels[level], t.wound_pain[level])]
+    ids = _ids(t)
+    return _F.pain_extra(compile_tables(t), _dt(ids, dtype), _loc(ids, loc), level)
 
 
 def pain_basic_of(t: Tables, p: Profile, pen: int, dtype: str, loc: str, level: int) -> int:
     """The pain roll's basic value for victim ``p`` (condition ``pen``) of a ``level`` wound."""
-    return spec_basic_of(t, p, t.data.pain.roll, pen, pain_extra(t, dtype, loc, level))
+    ct, ids = compile_tables(t), _ids(t)
+    return _F.pain_basic_of(ct, _profile(ct, p), pen, _dt(ids, dtype), _loc(ids, loc), level)
 
 
 def pain_effect(t: Tables, result: int) -> str:
     """§1.12 bands of the pain roll: "unconscious", "stunned", "staggered" or "none"."""
-    p = t.data.pain
-    if result <= h2(p.unconscious_at_most):
-        return "unconscious"
-    if result < h2(p.stunned_below):
-        return "stunned"
-    if result < h2(p.staggered_below):
-        return "staggered"
-    return "none"
+    return _F.pain_effect(compile_tables(t), result)
 
 
 # ---------------------------------------------------------------- knock-back (§1.13, aom1d34)
 def knockback_extra(t: Tables, dtype: str, loc: str, mounted: bool) -> Terms:
     """The knock-back roll's modifiers: damage type and location (a rider's own column)."""
-    row = t.data.aim[t.loc_aim[loc]]
-    loc_mod = h2(row.knockback_mounted if mounted and row.knockback_mounted is not None
-                 else row.knockback)
-    return [(dtype, h2(t.data.damage_types[dtype].knockback)), (f"location {loc}", loc_mod)]
+    ids = _ids(t)
+    return _F.knockback_extra(compile_tables(t), _dt(ids, dtype), _loc(ids, loc), mounted)
 
 
-def knockback_skill(t: Tables, mounted: bool) -> str | None:
+def knockback_skill(t: Tables, mounted: bool) -> str:
     """The knock-back roll's skill: Athletics on foot, the data's mounted skill in the saddle."""
-    kb = t.data.knockback
-    return kb.mounted_skill if mounted else kb.roll.skill
+    names = list(_ids(t).skill)  # in id order
+    return names[_F.knockback_skill(compile_tables(t), mounted)]
 
 
 def knockback_basic_of(t: Tables, p: Profile, pen: int, dtype: str, loc: str,
                        mounted: bool = False) -> int:
     """The knock-back roll's basic value for victim ``p`` (condition ``pen``)."""
-    kb = t.data.knockback
-    return basic(t, p, knockback_skill(t, mounted), kb.roll.characteristic, kb.roll.specialisms,
-                 knockback_extra(t, dtype, loc, mounted))[0] + pen
+    ct, ids = compile_tables(t), _ids(t)
+    return _F.knockback_basic_of(ct, _profile(ct, p), pen, _dt(ids, dtype), _loc(ids, loc),
+                                 mounted)
 
 
 def knockback_band(kb: Knockback, fail: int) -> tuple[str, int, bool]:
     """§1.13 (aom1d34, §5.20): what failing the knock-back roll by ``fail`` half points
     does: (effect, AP lost, knocked over). Knocked back and knocked over also move the
-    victim; a victim with fewer AP than it loses falls as well (the caller knows its AP)."""
-    if fail <= 0:
-        return "none", 0, False
-    if fail <= h2(kb.off_balance_max_fail):
-        return "off balance", kb.off_balance_ap_loss, False
-    if fail < h2(kb.knocked_over_min_fail):
-        return "knocked back", kb.knocked_back_ap_loss, False
-    return "knocked over", kb.knocked_back_ap_loss, True
+    victim; a victim with fewer AP than it loses falls as well (the caller knows its AP).
+    ``kb`` is the rules' [knockback] section (``t.data.knockback``)."""
+    return _F.knockback_band(knockback_rules(kb), fail)
 
 
 # ---------------------------------------------------------------- self-injury (§1.17)
@@ -344,34 +360,6 @@ def self_injury_basic(t: Tables, xp: Profile, yp: Profile, maneuver: str, loc: s
     """§1.17: striking armour hurts: basic damage = the target's DR at ``loc`` - the
     striker's skill (+ the maneuver's extra, e.g. Head Butt); None when the location is
     unarmoured and ``self_injury.requires_armour``."""
-    m = t.maneuvers[maneuver]
-    skill = xp.skill(m.self_injury_skill) + xp.spec_total(m.specialisms)
-    value = damage_resistance(t, yp, loc) - skill + h2(m.self_injury_extra)
-    armoured = yp.pv[loc] > 0
-    return value if (armoured or not t.data.self_injury.requires_armour) else None
-
-
-# ---------------------------------------------------------------- Break Hold (aom322d)
-def break_hold_basics(s: State, i: int, h: Hold, method_index: int
-                      ) -> tuple[tuple[int, Terms, str], tuple[int, Terms, str]]:
-    """(basic, terms, method) of escaper ``i`` breaking hold ``h`` by his method
-    ``method_index`` (+ ``holds.break_attempt_bonus`` per earlier attempt) and of the
-    holder, who resists with its best method (``break_hold.holder_method_choice`` "best",
-    hexdojo) or the one it names (+ the hold kind's ``break_holder_bonus``)."""
-    t = s.t
-    bh = t.data.break_hold
-    kind = t.hold_kinds[h.kind]
-    method = bh.escaper_methods[method_index]
-    spec = bh.methods[method]
-    eb, eterms = s.basic(i, spec.skill, spec.characteristic, (),
-                         [("earlier attempts", h2(t.data.holds.break_attempt_bonus) * h.attempts)])
-    best = None
-    choice = bh.holder_method_choice
-    for hm in bh.holder_methods if choice == "best" else [choice]:
-        hs = bh.methods[hm]
-        hb, hterms = s.basic(h.holder, hs.skill, hs.characteristic, (),
-                             [(f"{h.kind} hold", h2(kind.break_holder_bonus))])
-        if best is None or hb > best[0]:
-            best = (hb, hterms, hm)
-    assert best is not None
-    return (eb, eterms, method), best
+    ct, ids = compile_tables(t), _ids(t)
+    return _F.self_injury_basic(ct, _profile(ct, xp), _profile(ct, yp), _man(ids, maneuver),
+                                _loc(ids, loc))

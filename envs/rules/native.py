@@ -354,11 +354,8 @@ def _pain_holds(ct: _core.Tables, d: Any, ids: TableIds) -> None:
                     self_injury_pain_roll=p.self_injury_pain_roll)
     k = d.knockback
     ct.knockback = _fill(
-        _core.KnockbackRules(), roll=_roll(ids, k.roll), mounted_skill=ids.skill[k.mounted_skill],
-        off_balance_max_fail=h2(k.off_balance_max_fail), off_balance_ap_loss=k.off_balance_ap_loss,
-        knocked_back_ap_loss=k.knocked_back_ap_loss,
-        knocked_over_min_fail=h2(k.knocked_over_min_fail), distance=k.distance,
-        holder_knocked_back_releases=k.holder_knocked_back_releases)
+        knockback_rules(k), roll=_roll(ids, k.roll), mounted_skill=ids.skill[k.mounted_skill],
+        distance=k.distance, holder_knocked_back_releases=k.holder_knocked_back_releases)
     h = d.holds
     ct.holds = _fill(_core.HoldRules(), maintain_ap=h.maintain_ap, release_ap=h.release_ap,
                      break_attempt_bonus=h2(h.break_attempt_bonus), arms=h.arms,
@@ -483,13 +480,11 @@ def compile_profile(ct: _core.Tables, p: Any) -> _core.Profile:
     return cp
 
 
-# ---------------------------------------------------------------- the formulas by name (layer 2)
-# formulas.py's state-free functions run by the core, taking the Python engine's names,
-# Tables and Profiles (compiled once, cached): what tests/test_core_formulas.py compares.
-_F = _core.formulas
-
-
+# ---------------------------------------------------------------- names and sheets, cached
+# What formulas.py (the rules' formulas by name, run by the core) and the native envs and
+# agents hand the core: a rule set's ids and compiled sheets, built once.
 def _ids(t: Any) -> TableIds:
+    """The core's ids of rule set ``t``'s names, cached while ``t`` lives."""
     ids = _IDS.get(t)
     if ids is None:
         ids = _IDS[t] = TableIds(t)
@@ -509,136 +504,10 @@ def _profile(ct: _core.Tables, p: Any) -> _core.Profile:
     return hit[2]
 
 
-def _man(ids: TableIds, name: str | None) -> int:
-    return ids.get(ids.maneuver, name, "maneuver")
-
-
-def _loc(ids: TableIds, name: str | None) -> int:
-    return ids.get(ids.location, name, "location")
-
-
-def _dt(ids: TableIds, name: str) -> int:
-    return ids.get(ids.damage_type, name, "damage type")
-
-
-def basic(t: Any, p: Any, skill: str | None, char: str | None, specs: Any = (),
-          extra: Any = (), worst: int = 0, pen: int = 0, status: str = "") -> tuple[int, list]:
-    """formulas.basic by the core: (total, terms)."""
-    ct, ids = compile_tables(t), _ids(t)
-    return _F.basic(ct, _profile(ct, p), ids.get(ids.skill, skill or None, "skill"),
-                    ids.get(ids.characteristic, char or None, "characteristic"),
-                    [ids.get(ids.specialism, s, "specialism") for s in specs],
-                    [(str(k), int(v)) for k, v in extra], worst, pen, status, terms=True)
-
-
-def spec_basic_of(t: Any, p: Any, roll: str, pen: int = 0, extra: Any = ()) -> int:
-    """formulas.spec_basic_of of the roll named ``roll`` (one of ``_core.ROLLS``)."""
-    ct = compile_tables(t)
-    if roll not in _core.ROLLS:
-        raise ValueError(f"roll {roll!r}: unknown; allowed: {list(_core.ROLLS)}")
-    return _F.spec_basic_of(ct, _profile(ct, p), _core.ROLLS.index(roll), pen, list(extra))
-
-
-def penalty(t: Any, worst: int, pen: int) -> int:
-    return _F.penalty(compile_tables(t), worst, pen)
-
-
-def aim_attack(t: Any, location: str) -> int:
-    return _F.aim_attack(compile_tables(t), _loc(_ids(t), location))
-
-
-def defence_bonus(t: Any, rname: str, attack: str | None, location: str | None) -> int:
-    ids = _ids(t)
-    return _F.defence_bonus(compile_tables(t), _man(ids, rname), _man(ids, attack),
-                            _loc(ids, location))
-
-
-def hit_threshold(t: Any, reaction: str | None) -> int:
-    return _F.hit_threshold(compile_tables(t), _man(_ids(t), reaction))
-
-
-def hits(t: Any, attack_result: int, defence_result: int, reaction: str | None) -> bool:
-    return _F.hits(compile_tables(t), attack_result, defence_result, _man(_ids(t), reaction))
-
-
-def damage_type(t: Any, maneuver: str, option: int) -> str:
-    ct = compile_tables(t)
-    return ct.damage_type_names[_F.damage_type(ct, _man(_ids(t), maneuver), option)]
-
-
-def damage_extra(t: Any, maneuver: str, margin: int, loc: str, use_margin: bool = True,
-                 rating: int | None = None) -> list:
-    ids = _ids(t)
-    return _F.damage_extra(compile_tables(t), _man(ids, maneuver), margin, _loc(ids, loc),
-                           use_margin, rating)
-
-
-def damage_basic_of(t: Any, p: Any, pen: int, maneuver: str, margin: int, loc: str,
-                    use_margin: bool = True, rating: int | None = None) -> int:
-    ct, ids = compile_tables(t), _ids(t)
-    return _F.damage_basic_of(ct, _profile(ct, p), pen, _man(ids, maneuver), margin,
-                              _loc(ids, loc), use_margin, rating)
-
-
-def damage_resistance(t: Any, p: Any, loc: str) -> int:
-    ct = compile_tables(t)
-    return _F.damage_resistance(ct, _profile(ct, p), _loc(_ids(t), loc))
-
-
-def wound_level(t: Any, diff: int) -> int:
-    return _F.wound_level(compile_tables(t), diff)
-
-
-def can_soak(t: Any, level: int, ap: int, kind: str = "attack") -> bool:
-    return _F.can_soak(compile_tables(t), level, ap, kind == "self")
-
-
-def soak_basic_of(t: Any, p: Any, pen: int = 0) -> int:
-    ct = compile_tables(t)
-    return _F.soak_basic_of(ct, _profile(ct, p), pen)
-
-
-def soak_levels(t: Any, result: int) -> int:
-    return _F.soak_levels(compile_tables(t), result)
-
-
-def pain_extra(t: Any, dtype: str, loc: str, level: int) -> list:
-    ids = _ids(t)
-    return _F.pain_extra(compile_tables(t), _dt(ids, dtype), _loc(ids, loc), level)
-
-
-def pain_basic_of(t: Any, p: Any, pen: int, dtype: str, loc: str, level: int) -> int:
-    ct, ids = compile_tables(t), _ids(t)
-    return _F.pain_basic_of(ct, _profile(ct, p), pen, _dt(ids, dtype), _loc(ids, loc), level)
-
-
-def pain_effect(t: Any, result: int) -> str:
-    return _F.pain_effect(compile_tables(t), result)
-
-
-def knockback_extra(t: Any, dtype: str, loc: str, mounted: bool) -> list:
-    ids = _ids(t)
-    return _F.knockback_extra(compile_tables(t), _dt(ids, dtype), _loc(ids, loc), mounted)
-
-
-def knockback_skill(t: Any, mounted: bool) -> str:
-    ct = compile_tables(t)
-    return ct.skills[_F.knockback_skill(ct, mounted)]
-
-
-def knockback_basic_of(t: Any, p: Any, pen: int, dtype: str, loc: str,
-                       mounted: bool = False) -> int:
-    ct, ids = compile_tables(t), _ids(t)
-    return _F.knockback_basic_of(ct, _profile(ct, p), pen, _dt(ids, dtype), _loc(ids, loc),
-                                 mounted)
-
-
-def knockback_band(t: Any, fail: int) -> tuple[str, int, bool]:
-    """formulas.knockback_band of ``t``'s [knockback] (Python passes ``t.data.knockback``)."""
-    return _F.knockback_band(compile_tables(t), fail)
-
-
-def self_injury_basic(t: Any, xp: Any, yp: Any, maneuver: str, loc: str) -> int | None:
-    ct, ids = compile_tables(t), _ids(t)
-    return _F.self_injury_basic(ct, _profile(ct, xp), _profile(ct, yp), _man(ids, maneuver),
-                                _loc(ids, loc))
+def knockback_rules(k: Any) -> _core.KnockbackRules:
+    """The core's [knockback] bands of the rules' section ``k`` alone (its fail limits, half
+    points, and AP losses; ``formulas.knockback_band`` takes the section, not the tables)."""
+    return _fill(_core.KnockbackRules(), off_balance_max_fail=h2(k.off_balance_max_fail),
+                 off_balance_ap_loss=k.off_balance_ap_loss,
+                 knocked_back_ap_loss=k.knocked_back_ap_loss,
+                 knocked_over_min_fail=h2(k.knocked_over_min_fail))

@@ -1,6 +1,8 @@
-// Bindings of the state-free formulas (layer 2), one per formulas.py function, with ids.
-// Every id, profile and number is checked here, at the boundary, so that formulas.hpp can
-// trust them: bad input is a Python ValueError naming the argument, never a crash.
+// Bindings of the formulas (formulas.py computes through them): the state-free ones
+// (formulas.hpp, layer 2), one per formulas.py function, on ids, and the State forms
+// (state_formulas.hpp: attack_basic, defence_basic, attack_modifiers, break_hold_basics)
+// over a core fight. Every id, profile and number is checked here, at the boundary, so that
+// the core can trust them: bad input is a Python ValueError naming the argument, never a crash.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/pair.h>
@@ -16,7 +18,9 @@
 #include <vector>
 
 #include "bind.hpp"
+#include "fight.hpp"
 #include "formulas.hpp"
+#include "state_formulas.hpp"
 
 namespace hexdojo {
 
@@ -39,10 +43,10 @@ int need_id(const char* what, int v, std::size_t n, bool none_ok = false) {
                            (none_ok ? " or -1 (none)" : "")).c_str());
 }
 
-int need_value(const char* what, int v, int lo = -kMaxValue) {
-    if (v >= lo && v <= kMaxValue) return v;
+int need_value(const char* what, int v, int lo = -kMaxValue, int hi = kMaxValue) {
+    if (v >= lo && v <= hi) return v;
     throw nb::value_error((std::string(what) + ": value " + std::to_string(v) + ": allowed " +
-                           std::to_string(lo) + ".." + std::to_string(kMaxValue)).c_str());
+                           std::to_string(lo) + ".." + std::to_string(hi)).c_str());
 }
 
 const Profile& fits(const Tables& t, const Profile& p) {
@@ -202,6 +206,120 @@ void bind_knockback(nb::module_& m) {
         const KnockbackBand b = knockback_band(sealed(t).knockback, need_value("fail", fail));
         return std::make_tuple(kKnockbackEffectNames[ix(b.effect)], b.ap_lost, b.knocked_over);
     }, nb::arg("tables"), nb::arg("fail"));
+    m.def("knockback_band", [](const KnockbackRules& kb, int fail) {
+        const KnockbackBand b = knockback_band(kb, need_value("fail", fail));
+        return std::make_tuple(kKnockbackEffectNames[ix(b.effect)], b.ap_lost, b.knocked_over);
+    }, nb::arg("knockback"), nb::arg("fail"), "The bands of a [knockback] section alone.");
+}
+
+// ---------------------------------------------------------------- the State forms
+// A fight the State forms can read: set up (its sheets, one per fighter).
+Combat& set_up(Combat& c) {
+    if (c.t == nullptr || c.g == nullptr || c.g->profiles.size() != c.s.fighters.size()) {
+        throw nb::value_error("fight: not set up (no rules or no fighters' sheets)");
+    }
+    return c;
+}
+
+int fighter(const Combat& c, const char* what, int i) { return need_id(what, i, c.s.fighters.size()); }
+
+void two(const Combat& c, const char* a, int x, const char* b, int y) {
+    fighter(c, a, x);
+    fighter(c, b, y);
+    if (x == y) throw nb::value_error((std::string(a) + ", " + b + ": the same fighter " +
+                                       std::to_string(x) + ": two fighters are needed").c_str());
+}
+
+// Options (a weapon attack's hand x modes + mode, a parry's hand): far beyond any, never negative.
+int option(int o) { return need_value("option", o, 0, 1 << 20); }
+
+nb::tuple with_terms(int total, Terms& terms) { return nb::make_tuple(total, std::move(terms)); }
+
+// The most extra terms a caller may hand a fighter's roll: the core adds its own (a stuck
+// weapon's on CO rolls, a roll's bonus) within Extras::kCap.
+constexpr std::size_t kFighterExtras = 8;
+
+void bind_fighter_rolls(nb::module_& m) {
+    m.def("fighter_basic", [](Combat& c, int i, int skill, int chr, const std::vector<int>& specs,
+                              const TermList& extra, int worst) {
+        fighter(set_up(c), "i", i);
+        const Tables& t = *c.t;
+        need_id("skill", skill, t.skills.size(), true);
+        need_id("characteristic", chr, t.characteristics.size(), true);
+        for (int sp : specs) need_id("specialism", sp, t.specialisms.size());
+        if (worst != kNone) level(t, worst);
+        if (extra.size() > kFighterExtras) {
+            throw nb::value_error(("extra: " + std::to_string(extra.size()) + " terms: allowed at most " +
+                                   std::to_string(kFighterExtras)).c_str());
+        }
+        Mods mods;  // labels viewed in `extra`, alive for the call
+        for (const auto& [label, v] : extra) mods.add("", label, need_value("extra value", v));
+        Terms terms;
+        const int total = c.basic(i, skill, chr, specs, mods, worst, &terms);
+        return with_terms(total, terms);
+    }, nb::arg("fight"), nb::arg("i"), nb::arg("skill"), nb::arg("characteristic"),
+          nb::arg("specs") = std::vector<int>{}, nb::arg("extra") = TermList{}, nb::arg("worst") = kNone,
+          "Combat::basic: fighter i's basic value as he stands (his worst wound, or `worst`; "
+          "stagger/stun; a stuck weapon on CO rolls, aom1d35): (total, terms).");
+    m.def("fighter_roll_basic", [](Combat& c, int i, int roll, const TermList& extra) {
+        fighter(set_up(c), "i", i);
+        need_id("roll", roll, kRollNames.size());
+        if (extra.size() > kFighterExtras) {
+            throw nb::value_error(("extra: " + std::to_string(extra.size()) + " terms: allowed at most " +
+                                   std::to_string(kFighterExtras)).c_str());
+        }
+        Mods mods;
+        for (const auto& [label, v] : extra) mods.add("", label, need_value("extra value", v));
+        Terms terms;
+        const int total = c.spec_basic(i, c.t->roll(roll), mods, &terms);
+        return with_terms(total, terms);
+    }, nb::arg("fight"), nb::arg("i"), nb::arg("roll"), nb::arg("extra") = TermList{},
+          "Combat::spec_basic of the data-described roll `roll` (an id of ROLLS): (total, terms).");
+}
+
+void bind_state_forms(nb::module_& m) {
+    bind_fighter_rolls(m);
+    m.def("attack_basic", [](Combat& c, int x, int y, int man, int loc, int opt) {
+        two(set_up(c), "x", x, "y", y);
+        Terms terms;
+        const int total = attack_basic(c, x, y, maneuver(*c.t, man), location(*c.t, loc, true),
+                                       option(opt), &terms);
+        return with_terms(total, terms);
+    }, nb::arg("fight"), nb::arg("x"), nb::arg("y"), nb::arg("maneuver"), nb::arg("location"),
+          nb::arg("option") = 0, "state_formulas.hpp attack_basic: (total, terms).");
+    m.def("attack_modifiers", [](Combat& c, int x, int y, int man, int loc) {
+        two(set_up(c), "x", x, "y", y);
+        Mods extra;
+        attack_modifiers(c, x, y, maneuver(*c.t, man), location(*c.t, loc, true), extra);
+        return extra.e.terms();
+    }, nb::arg("fight"), nb::arg("x"), nb::arg("y"), nb::arg("maneuver"), nb::arg("location"),
+          "The §1.8 modifiers attack_basic adds (zero ones included).");
+    m.def("defence_basic", [](Combat& c, int y, int x, int rname, int attack, int loc, int opt) {
+        two(set_up(c), "y", y, "x", x);
+        Terms terms;
+        const int total = defence_basic(c, y, x, maneuver(*c.t, rname, true), maneuver(*c.t, attack, true),
+                                        location(*c.t, loc, true), option(opt), &terms);
+        return with_terms(total, terms);
+    }, nb::arg("fight"), nb::arg("y"), nb::arg("x"), nb::arg("reaction"), nb::arg("attack"),
+          nb::arg("location"), nb::arg("option") = 0,
+          "state_formulas.hpp defence_basic (reaction -1: the default defence): (total, terms).");
+    m.def("break_hold_basics", [](Combat& c, int i, int holder, int kind, int attempts, int method) {
+        two(set_up(c), "i", i, "holder", holder);
+        const Tables& t = *c.t;
+        Hold h;
+        h.holder = holder;
+        h.held = i;
+        h.kind = need_id("hold kind", kind, t.hold_kinds.size());
+        h.attempts = need_value("attempts", attempts, 0);
+        need_id("method", method, t.break_hold.escaper_methods.size());
+        auto [esc, best] = break_hold_basics(c, i, h, method);
+        const auto& names = t.break_hold.method_names;
+        return nb::make_tuple(nb::make_tuple(esc.basic, std::move(esc.terms), names[ix(esc.method)]),
+                              nb::make_tuple(best.basic, std::move(best.terms), names[ix(best.method)]));
+    }, nb::arg("fight"), nb::arg("i"), nb::arg("holder"), nb::arg("kind"), nb::arg("attempts"),
+          nb::arg("method"),
+          "((basic, terms, method), (basic, terms, method)) of escaper i breaking holder's hold of "
+          "kind `kind` after `attempts` failed attempts, by his method `method` (aom322d).");
 }
 
 // One hit's arithmetic, as resolution does it: damage, DR, wound, soak, pain, knock-back.
@@ -241,6 +359,7 @@ void bind_formulas(nb::module_& m) {
     bind_damage(f);
     bind_soak_pain(f);
     bind_knockback(f);
+    bind_state_forms(f);
     f.def("time_hits", &time_hits, nb::arg("tables"), nb::arg("striker"), nb::arg("victim"),
           nb::arg("maneuver"), nb::arg("calls"),
           "(seconds, checksum) of `calls` hit chains (damage, DR, wound, soak, pain, "
