@@ -25,7 +25,7 @@ from hexdojo.envs.rules import Dice, Game, _core
 from hexdojo.envs.rules.native import _profile, compile_tables, core_dice, core_state
 from hexdojo.envs.rules.native_fight import NativeFight
 from hexdojo.envs.rules.native_state import NativeState
-from hexdojo.envs.rules.state import State
+from hexdojo.envs.rules.scenario import ScenarioBoard
 
 from .native_observation import native_layout
 
@@ -53,7 +53,7 @@ def core_generator(rng: np.random.Generator) -> _core.Pcg64:
 def unstarted_fight(game: Game) -> _core.Fight:
     """A native fight of ``game`` set up at its start and not started (no turn, no dice
     rolled): the prototype every episode of a ``DuelVector`` copies before its first turn."""
-    board = State(game, Dice(0))  # the start, before Game.new_state pushes the first turn
+    board = ScenarioBoard(game, game.start_positions(Dice(0)))  # the start: turn 0, no frame
     ct = compile_tables(game.tables)
     return _core.Fight.from_state(ct, [_profile(ct, p) for p in game.profiles],
                                   list(game.side_names), game.turn_limit, core_state(board),

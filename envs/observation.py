@@ -481,7 +481,7 @@ def locked_hands(state: State) -> dict[int, int]:
     aom322e): in a follow-on window the target's (``context()["locked"]``), in the reaction
     to a follow-on the reacting fighter's (the window's restriction, read, never changed).
     The follow-on window names the blocked attacker (``locked_fighter``), also in a group."""
-    w = getattr(state.stack[-1], "window", None) if state.stack else None
+    w = state.window
     if w is None or w.restrict is None:
         return {}
     hand = wp.locked_hand(state.t, w.restrict)

@@ -30,7 +30,7 @@ from typing import Any
 
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.scripted import HeuristicAgent
-from hexdojo.envs.rules.native_fight import make_game
+from hexdojo.envs.rules.pairings import make_game
 
 #: (pairing or scene, the sides' agent specs, seeds per --fights unit, rule overrides)
 FIGHTS: list[tuple[str, tuple[str, str], float, Any]] = [

@@ -14,7 +14,8 @@ import time
 
 import numpy as np
 
-from hexdojo.envs.rules.native_fight import NativeFight, make_game, pairings
+from hexdojo.envs.rules.native_fight import NativeFight
+from hexdojo.envs.rules.pairings import make_game, pairings
 
 
 def python_decisions(game, seconds: float) -> float:

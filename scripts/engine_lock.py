@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from hexdojo.envs.rules.model import Choice
-from hexdojo.envs.rules.native_fight import SCENES, make_game, pairings
+from hexdojo.envs.rules.pairings import SCENES, make_game, pairings
 
 #: rule overrides that switch on the rarer branches (maintained holds §5.17, kept AP §5.25,
 #: AP rounded up, lock damage with margin and knock-back §5.16, dodges that move on a hit,

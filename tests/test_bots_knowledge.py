@@ -29,7 +29,7 @@ from hexdojo.agents.heuristics import AIMS
 from hexdojo.agents.native_knowledge import native_knowledge
 from hexdojo.agents.odds import odds_for
 from hexdojo.envs.rules import formulas as fm
-from hexdojo.envs.rules.native_fight import make_game
+from hexdojo.envs.rules.pairings import make_game
 from hexdojo.envs.rules.tables import allowed_locations
 
 PAIRINGS = ["chu-boris", "urlik-cogan", "novice-chu", "guard-spearman", "knife_fighter-guard",

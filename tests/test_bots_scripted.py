@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from hexdojo.agents import native_bots
 from hexdojo.agents.scripted import STYLES, HeuristicAgent, RandomAgent, style_agent
-from hexdojo.envs.rules.native_fight import make_game
+from hexdojo.envs.rules.pairings import make_game
 
 #: a rule variant (another rule set, its own Knowledge and bots)
 VARIANT = {"attack": {"rear_bonus": 3}}

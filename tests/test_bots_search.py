@@ -27,7 +27,7 @@ from hexdojo.agents.registry import make_agent
 from hexdojo.agents.search import SEARCHED, SearchAgent, evaluate
 from hexdojo.agents.tournament import play_fight
 from hexdojo.envs.rules.dice import Dice
-from hexdojo.envs.rules.native_fight import make_game
+from hexdojo.envs.rules.pairings import make_game
 
 
 @pytest.fixture(autouse=True)

@@ -48,7 +48,7 @@ def test_the_native_observation_is_the_python_one(name: str) -> None:
 def test_a_wrong_buffer_or_fighter_is_refused() -> None:
     g = PAIRINGS["chu-urlik"]()
     nat = NativeObserver(encoder_for(g))
-    s = g.new_state(seed=1, engine="python")
+    s = g.new_state(seed=1)
     args = (nat.tables, nat.catalogue, nat.layout, core_state(s), native_context(s, nat.ids, None))
     with pytest.raises(ValueError, match="the layout has"):
         _core.observe(*args, 0, 1, np.zeros(3, dtype=np.float32))

@@ -1,9 +1,9 @@
 """The native vector env (issue 15): N Duel-v1 duels against random play stepped in the core.
 
-The strongest check replays every slot in the Python engine: the slot's generator (numpy's
+The strongest check replays every slot through the Python API: the slot's generator (numpy's
 PCG64 for seed + k) is mirrored with the core's own ``Pcg64``, each episode's side and dice
 are drawn from it as the core draws them, the random opponent's choices likewise, and at
-every step the Python engine's fight, seen through ``envs/observation.py`` and
+every step the replayed fight, seen through the Python encoders ``envs/observation.py`` and
 ``envs/catalogue.py``, must give the vector env's observation, mask, reward and episode end.
 """
 
@@ -21,7 +21,7 @@ _M = (1 << 64) - 1
 
 
 class Replay:
-    """One slot's episodes in the Python engine, drawn as the core draws them."""
+    """One slot's episodes through the Python API, drawn as the core draws them."""
 
     def __init__(self, env: NativeDuelVectorEnv, seed: int, side: int | None) -> None:
         self.single = env.single_env
@@ -38,7 +38,7 @@ class Replay:
             bg.state = {"bit_generator": "PCG64", "state": {"state": (hi << 64) | lo,
                                                             "inc": (ihi << 64) | ilo | 1},
                         "has_uint32": 0, "uinteger": 0}
-            self.s = g.new_state(Dice(np.random.Generator(bg), g.tables.data.dice.die_sides), engine="python")
+            self.s = g.new_state(Dice(np.random.Generator(bg), g.tables.data.dice.die_sides))
             self.opponent()
             if not self.s.is_over:
                 return
@@ -60,7 +60,7 @@ class Replay:
     {"fighters": ("chu", "guard"), "armed": True},  # Duel-v2's
     {"agent_side": 1, "shaping": 0.1, "fighters": ("boris", "cogan")},
 ], ids=["v1", "v2-armed", "side1-shaped"])
-def test_every_slot_replays_in_the_python_engine(kwargs) -> None:
+def test_every_slot_replays_through_the_python_api(kwargs) -> None:
     n, seed = 4, 11
     env = NativeDuelVectorEnv(num_envs=n, flat_observation=True, observation_scale="unit",
                               **{"fighters": ("chu", "chu"), **kwargs})

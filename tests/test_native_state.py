@@ -1,27 +1,21 @@
-"""The API switch, stage 1 (issue 15: "The Python API does not change"): ``NativeState``
-(envs/rules/native_state.py) runs a fight on the native core behind ``state.State``'s
-public API, and ``HEXDOJO_ENGINE=native`` makes ``Game.new_state`` hand fights to it.
+"""The Python API on the core (issue 15: "The Python API does not change"): ``State``
+(``native_state.NativeState``) runs every fight on the native core behind the public API
+the Python engine had: writes through the views (the rules tests' ``s.fighters[0].ap =
+5``) reach the core's board, scenarios with loaded dice (tests/rules_kit.py ``duel``),
+clones and pickles replay the same future, bad writes are one clear error.
 
-Each test plays the same fight through the Python State (the reference) and a NativeState
-with the same dice and choices and compares what the public API shows: decisions, legal
-lists, contexts, every fighter field, holds, weapons on the board, approaches, the window,
-the geometry and roll helpers, the formulas' State forms, events, logs and results; then
-writes through the views (the rules tests' ``s.fighters[0].ap = 5``), scenarios with loaded
-dice (tests/rules_kit.py ``duel``), clones, and bad writes.
+Until the Python engine was deleted these tests compared every property with the Python
+State's at every decision (the lockstep test); tests/test_engine_lock.py holds that
+behaviour now.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from hexdojo.envs.rules import Choice, Game, Hold, LoadedDice, RulesError, State, formulas
-from hexdojo.envs.rules.native_fight import make_game
+from hexdojo.envs.rules import Choice, Game, Hold, LoadedDice, RulesError, State
 from hexdojo.envs.rules.native_state import FIELDS, NativeState
 from tests.rules_kit import attack, duel, fighter, strike
-
-PAIRINGS = ("chu-urlik", "boris-cogan", "guard-spearman", "knife_fighter-chu", "two_vs_two",
-            "rider_vs_foot", "monk_vs_guard")
 
 
 @pytest.fixture
@@ -44,88 +38,28 @@ def _board(s) -> dict:
     for a in range(n):
         out[f"others{a}"] = s.others(a)
         out[f"hold{a}"] = (s.hold_on(a), s.hold_by(a))
-        out[f"basic{a}"] = (s.basic(a, "Martial Arts", "CO"),
-                            s.spec_basic(a, s.t.data.soak.roll))
         for b in range(n):
             if a != b:
                 out[f"geo{a}{b}"] = (s.attack_direction(a, b), s.arc(a, b), s.arc(a, b, 2))
     return out
 
 
-def _window(s):
-    return getattr(s.stack[-1], "window", None) if s.stack else None
-
-
-def _formulas(s, legal: list[Choice]) -> list:
-    """formulas.py's State forms for the maneuvers now legal (totals and terms)."""
-    out = []
-    d = s.decision
-    for c in legal:
-        if c.kind == "maneuver" and c.target is not None and c.target != d.fighter:
-            x, y = d.fighter, c.target
-            out.append(formulas.attack_basic(s, x, y, c.maneuver, c.location, c.option))
-            out.append(formulas.attack_modifiers(s, x, y, c.maneuver, c.location))
-            out.append(formulas.defence_basic(s, y, x, None, c.maneuver, c.location))
-    for h in s.holds:
-        out.append(formulas.break_hold_basics(s, h.held, h, 0))
-    return out
-
-
-def _lockstep(game: Game, seed: int, limit: int = 400) -> tuple[State, NativeState, int]:
-    py, nat = _both(game, seed)
-    rng = np.random.default_rng(seed)
-    k = 0
-    for k in range(limit):  # noqa: B007
-        assert _board(nat) == _board(py), f"board at decision {k}"
-        if py.is_over:
-            break
-        assert nat.decision == py.decision, k
-        legal = py.legal_choices()
-        assert nat.legal_choices() == legal, k
-        assert list(nat.context().items()) == list(py.context().items()), k
-        assert _window(nat) == _window(py), k
-        assert _formulas(nat, legal) == _formulas(py, legal), k
-        c = legal[int(rng.integers(len(legal)))]
-        assert nat.why_illegal(c) is None
-        py.apply(c)
-        nat.apply(c)
-    assert nat.is_over and py.is_over
-    assert nat.events == py.events and nat.render_log() == py.render_log()
-    return py, nat, k
-
-
-@pytest.mark.parametrize("pairing", PAIRINGS)
-def test_the_public_api_matches_the_python_state_at_every_decision(pairing):
-    """Issue 15: the Python API does not change; every property and helper of a native
-    fight equals the Python State's at every decision of seeded random fights (§1.4-§1.18
-    as resolved by both engines: turns, phases, attacks, holds, weapons, mounted)."""
-    game = make_game(pairing)
-    decisions = 0
-    for seed in (1, 2):
-        _, _, k = _lockstep(game, seed)
-        decisions += k
-    assert decisions > 20  # not vacuous: the fights ran
-
-
-def test_new_state_follows_HEXDOJO_ENGINE(monkeypatch):
-    """Issue 15's switch: the core runs fights (and scenarios) by default and with
-    HEXDOJO_ENGINE=native; "python" asks for the Python engine (the differential tests'
-    reference); any other value is one clear error."""
+def test_new_state_is_the_core_and_the_python_engine_is_gone(monkeypatch):
+    """Issue 15, "one engine": ``Game.new_state`` runs every fight (and scenario) on the
+    core; asking for the deleted Python engine, by argument or by ``HEXDOJO_ENGINE``, is one
+    clear error naming what is allowed."""
     game = Game.create(["chu", "urlik"])
     monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
-    assert type(game.new_state(seed=1)) is NativeState
-    monkeypatch.setenv("HEXDOJO_ENGINE", "python")
-    assert type(game.new_state(seed=1)) is State
-    monkeypatch.setenv("HEXDOJO_ENGINE", "native")
-    s = game.new_state(seed=1)
-    assert type(s) is NativeState and s.decision == game.new_state(seed=1).decision
+    assert type(game.new_state(seed=1)) is NativeState is State
     assert type(game.new_state(LoadedDice([3] * 20), scenario={"phase": 0})) is NativeState
-    assert type(game.new_state(seed=1, engine="python")) is State  # a differential's reference
-    monkeypatch.delenv("HEXDOJO_ENGINE")
-    assert type(game.new_state(seed=1, engine="native")) is NativeState
-    monkeypatch.setenv("HEXDOJO_ENGINE", "rust")
-    with pytest.raises(RulesError, match=r"HEXDOJO_ENGINE: value 'rust': allowed \['python', 'native'\]"):
+    assert game.new_state(seed=1, engine="native").decision == game.new_state(seed=1).decision
+    with pytest.raises(RulesError, match=r"engine: value 'python': allowed \['native'\]"):
+        game.new_state(seed=1, engine="python")
+    monkeypatch.setenv("HEXDOJO_ENGINE", "python")
+    with pytest.raises(RulesError, match=r"HEXDOJO_ENGINE: value 'python': allowed \['native'\]"):
         game.new_state(seed=1)
+    monkeypatch.setenv("HEXDOJO_ENGINE", "native")
+    assert type(game.new_state(seed=1)) is NativeState
 
 
 def _kit_fight(dice, writes) -> list:
@@ -157,19 +91,22 @@ WRITES = {
 
 
 @pytest.mark.parametrize("what", sorted(WRITES))
-def test_writes_go_through_into_the_core(what, monkeypatch):
+def test_writes_go_through_into_the_core(what):
     """The rules tests write the board between decisions (aom1d31 wounds, §1.18 holds,
-    §5.4 approaches): the native views write through, so the fight that follows (events,
-    rolls and their terms) is the Python engine's."""
+    §5.4 approaches): the views write through, so the core's own board, read afresh, is
+    the written one, and the fight that follows is played from it."""
     dice = [4, 2, 5, 3, 6, 1, 2, 2, 3, 4, 5, 6] * 3
-    monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
-    py = _kit_fight(dice, WRITES[what])
-    monkeypatch.setenv("HEXDOJO_ENGINE", "native")
-    nat = _kit_fight(dice, WRITES[what])
-    assert type(nat) is NativeState
-    assert _board(nat) == _board(py)
-    assert nat.events == py.events and len(py.events) >= 3
-    assert nat.decision == py.decision and nat.legal_choices() == py.legal_choices()
+    a = fighter("A", CO=6, ma=10, ST=6)
+    b = fighter("B", CO=4, ma=8, athletics=12)
+    s, _ = duel(a, b, dice)
+    base = _board(s)
+    WRITES[what](s)
+    written = _board(s)
+    assert written != base
+    s._forget()  # read the core's board again, not the snapshot
+    assert _board(s) == written
+    strike(s, "Martial Strike", "Chest", ra=1, rd=1)
+    assert type(s) is NativeState and len(s.events) >= 3
 
 
 def test_a_write_reads_back_and_reaches_the_core(native):
@@ -203,22 +140,6 @@ def test_bad_writes_are_one_clear_error_and_change_nothing(native):
     assert s.fighters[0].ap == 10
 
 
-def test_scenarios_on_loaded_dice_match(monkeypatch):
-    """tests/rules_kit.py duel(...): the scenario's board, turn frame and phase (§1.4,
-    aom312) taken over by the core with the loaded dice; the same faces give the same
-    rolls (§1.3), and running out of faces is an error in both engines."""
-    a = fighter("A", CO=10, ma=10)
-    b = fighter("B", CO=8, ma=8)
-    out = {}
-    for engine in ("python", "native"):
-        monkeypatch.setenv("HEXDOJO_ENGINE", engine)
-        s, _ = duel(a, b, [6, 6, 1, 1, 4, 4, 2], pos_b=(0, 0), holds=[{"holder": 1, "held": 0, "kind": "arm",
-                                                          "location": "L Arm"}])
-        s.apply(attack("Martial Strike", location="Head"))
-        out[engine] = (s.decision, s.legal_choices(), _board(s), list(s.events))
-    assert out["native"] == out["python"]
-
-
 def test_clones_are_independent_and_replay_the_same_future():
     """State.clone: same future dice, independent afterwards (§1.3 seeded dice)."""
     game = Game.create(["chu", "boris"])
@@ -248,24 +169,22 @@ def test_events_can_be_reset_as_the_rules_tests_do(native):
     assert types and types[0] != "turn_starts"
 
 
-def test_loaded_dice_stay_in_step_and_run_out_as_in_python(monkeypatch):
+def test_loaded_dice_stay_in_step_and_run_out(native):
     """§1.3 with scripted faces: the test's LoadedDice count what the core rolled
     (``dice.used``), faces pushed later reach the core, and running out is the dice's own
-    RuntimeError, as in the Python engine."""
-    seen = {}
-    for engine in ("python", "native"):
-        monkeypatch.setenv("HEXDOJO_ENGINE", engine)
-        s, dice = duel(fighter("A", ma=10, CO=6), fighter("B", ma=4), [4, 3])
-        s.apply(attack("Martial Strike"))
-        used = dice.used
-        with pytest.raises(RuntimeError, match="LoadedDice ran out after 2 faces"):
-            while s.decision is not None:
-                s.apply(s.legal_choices()[-1])
-        s2, dice2 = duel(fighter("A", ma=10, CO=6), fighter("B", ma=4), [4, 3])
-        dice2.push(*[2] * 30)
-        strike(s2, "Martial Strike", ra=2, rd=2)
-        seen[engine] = (used, dice.used, dice2.used, list(s2.events))
-    assert seen["native"] == seen["python"] and seen["python"][2] > 2
+    RuntimeError (the counts are the Python engine's, pinned)."""
+    s, dice = duel(fighter("A", ma=10, CO=6), fighter("B", ma=4), [4, 3])
+    s.apply(attack("Martial Strike"))
+    assert dice.used == 0
+    with pytest.raises(RuntimeError, match="LoadedDice ran out after 2 faces"):
+        while s.decision is not None:
+            s.apply(s.legal_choices()[-1])
+    assert dice.used == 2
+    s2, dice2 = duel(fighter("A", ma=10, CO=6), fighter("B", ma=4), [4, 3])
+    dice2.push(*[2] * 30)
+    strike(s2, "Martial Strike", ra=2, rd=2)
+    assert dice2.used == 4
+    assert [e["type"] for e in s2.events] == ["declare", "attack", "damage"]
 
 
 def test_check_over_and_knock_out_run_in_the_core(native):
@@ -312,6 +231,7 @@ def test_choices_are_found_by_identity_or_equality_and_lists_are_fresh():
 
     game = Game.create(["chu", "urlik"])
     a, b, ref = NativeState.new(game, 4), NativeState.new(game, 4), game.new_state(seed=4)
+    assert type(ref) is NativeState
     assert a._core.menu == b._core.menu >= 0
     while not a.is_over:
         legal = a.legal_choices()
@@ -353,7 +273,7 @@ def test_a_clone_of_a_clone_pickles_its_own_choices_only():
     assert back.legal_choices() == cc.legal_choices() and back.decision == cc.decision
 
 
-def test_each_decision_is_a_new_decision_object_as_in_the_python_engine():
+def test_each_decision_is_a_new_decision_object():
     """The agents key per-decision memos on the Decision's identity
     (heuristics.decision_token): as in the Python engine, every decision hands out a new
     object, even one equal to the last (the facade's menus share theirs); reading it again,

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
-from hexdojo.envs.rules import PASS, Choice
-from hexdojo.envs.rules.legality import Window, maneuver_reason
+from hexdojo.envs.rules import PASS, Choice, attack_basic
+from hexdojo.envs.rules.model import Window
+from hexdojo.envs.rules.native_reasons import NativeView
 from hexdojo.envs.rules.notation import choice_words, parse, words
 
 from .rules_kit import attack, duel, fighter, last, play, react, risk, strike, terms
@@ -223,10 +224,10 @@ def test_no_martial_strike_after_a_two_handed_block_aom3221(weapon, strike_ok):
     strike(state, "Martial Strike", reaction=react("Block", option=0))
     assert last(state, "attack")["outcome"] == "miss"
     assert (state.decision == (1, "follow_on", "")) is strike_ok
-    w = Window("follow_on", 1, after="Block", own_hand=0)
-    reason = maneuver_reason(state, 1, "Martial Strike", w)
-    assert (reason is None) is strike_ok
+    view = NativeView(state, Window("follow_on", 1, after="Block", own_hand=0))
+    assert ("Martial Strike" in {c.maneuver for c in view.choices()}) is strike_ok
     if not strike_ok:
+        reason = view.maneuver_reason(Choice("maneuver", "Martial Strike", 0, "Chest"))
         assert "two-handed staff (aom3221)" in reason
 
 
@@ -310,7 +311,7 @@ def test_an_impaling_weapon_sticks_on_a_medium_wound_par_1_15():
         assert last(state, "wound")["wound"] == "Medium"
         assert state.fighters[1].stuck == ((("dagger", "Chest"),) if sticks else ())
         assert state.fighters[0].hands == ((None, None) if sticks else ("dagger", None))
-        _, t = state.basic(1, "Combat", "CO")
+        _, t = attack_basic(state, 1, 0, "Punch", None)  # a CO roll of the victim's
         assert (("stuck dagger", -4) in t) is sticks  # half points
 
 
@@ -323,7 +324,7 @@ def test_pulling_out_a_stuck_weapon_costs_2_ap_and_worsens_the_wound_aom1d35():
     b = state.fighters[1]
     assert (b.ap, b.stuck, b.wounds) == (8, (), (("Chest", 4),))  # Serious
     assert state.dropped == (((1, 0), "dagger"),)
-    assert "stuck" not in " ".join(n for n, _ in state.basic(1, "Combat", "CO")[1])
+    assert "stuck" not in " ".join(n for n, _ in attack_basic(state, 1, 0, "Punch", None)[1])
 
 
 def test_ready_weapon_draws_or_picks_up_for_3_ap_aom314a():
@@ -425,7 +426,7 @@ def test_a_block_locks_only_the_blocked_attackers_weapon_in_a_group_aom3145():
 def test_the_grab_of_the_blocked_arm_does_not_depend_on_earlier_fights_aom3225():
     """aom3225 (Arm Grab of the blocked arm) and the project's determinism: an armed
     defender's follow-on after a Forearm Block of a leg (any arm may be grabbed) must not
-    leave its choices in the legality memo for the same position after a blocked spear
+    leave its choices in a memo for the same position after a blocked spear
     (only the R Arm): the memo's key names the blocked limb in every kind of window."""
     a = armed("A", left="dagger", ma=6)
     kicker, _ = duel(a, fighter("B", ma=1), phase=1)

@@ -1,6 +1,8 @@
 """The Age of Magic unarmed and martial-arts combat rules engine.
 
-Pure Python + numpy: imports nothing from Gymnasium, PettingZoo or torch.
+The fight runs on the native C++ core (``_core``, envs/rules/core/); Python loads and
+validates the rules data and the fighters and gives the core's fight its Python API.
+Imports nothing from Gymnasium, PettingZoo or torch.
 
     from hexdojo.envs.rules import Game
     game = Game.create(["chu", "urlik"])
@@ -9,14 +11,14 @@ Pure Python + numpy: imports nothing from Gymnasium, PettingZoo or torch.
         state.apply(state.legal_choices()[0])
 """
 
-from . import native_state  # noqa: F401  (registers HEXDOJO_ENGINE=native, issue 15)
 from .dice import Dice, LoadedDice
 from .events import render_event
 from .fighter import Profile, load_profile, preset_names
 from .formulas import attack_basic, defence_basic, defence_bonus, knockback_band
 from .model import DECISION_KINDS, END, PASS, RELEASE, RISK_ABOUT, Choice, Decision, Hold
+from .native_state import State
 from .ruleset import RulesError, load_rules_data
-from .state import Game, IllegalChoice, State
+from .state import Game, IllegalChoice
 from .tables import Tables, load_tables, param_domain
 
 __all__ = [

@@ -144,3 +144,12 @@ class Window(NamedTuple):
     follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
     own_hand: int | None = None  # a follow-on after a Block: the hand that blocked (aom3145)
     locked_fighter: int | None = None  # a follow-on: whose limb ``restrict`` names (the blocked one)
+
+
+class IllegalChoice(ValueError):
+    """Raised by ``State.apply`` for a choice that is not legal now; carries the reason."""
+
+    def __init__(self, choice: Choice, reason: str) -> None:
+        super().__init__(f"illegal choice {choice}: {reason}")
+        self.choice = choice
+        self.reason = reason

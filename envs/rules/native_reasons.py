@@ -1,10 +1,11 @@
-"""The native legality layer's Python side: reason codes rendered to the Python engine's
-texts, and the core's legal lists and reasons asked with the Python engine's objects.
+"""The native legality layer's Python side: reason codes rendered to texts, and the core's
+legal lists and reasons asked with the Python API's objects (a board's records, a window).
 
 The core (``_core.maneuver_choices``, ``_core.explain``; envs/rules/core/legality.cpp) says
 why a choice is illegal as a code, the maneuver and up to five int arguments. The texts
-are those ``legality.py`` writes (the specification): one template per code, below, keyed
-by the code's name in the core (``_core.reason_names()``). A template's fields are either
+are those the Python engine's ``legality.py`` wrote (the specification until it was
+deleted, issue 15; ``tests/test_core_legality.py`` pins them): one template per code,
+below, keyed by the code's name in the core (``_core.reason_names()``). A template's fields are either
 an argument (``{F0}``: the name of fighter ``a[0]``; the letters say what kind of id it is,
 see ``_ARG``) or something the maneuver, the window or the rules say (``_NAMED``).
 """
@@ -19,7 +20,6 @@ from ._core import defence_options as _core_defence_options
 from ._core import explain as _core_explain
 from ._core import maneuver_choices as _core_choices
 from ._core import reason_names
-from .legality import decision_reason
 from .model import Choice
 from .native import Ids, compile_tables, core_state, core_window
 from .weapons import HAND_NAMES
@@ -238,7 +238,8 @@ class NativeView:
         return _core_explain(self.ct, self.cs, self.cw, choice_ids(self.ids, len(self.names), c))
 
     def maneuver_reason(self, c: Choice) -> str:
-        """The window part of ``legality.explain``: ``c`` is a maneuver choice."""
+        """Why maneuver choice ``c`` is not legal in the window (the text ``why_illegal``
+        gives once the decision's own checks pass)."""
         name = c.maneuver or ""
         if name not in self.ids.maneuver:
             return f"unknown maneuver {name!r}"
@@ -246,23 +247,13 @@ class NativeView:
 
 
 def maneuver_choices(s: Any, w: Any, ids: Ids | None = None) -> list[Choice]:
-    """``legality.maneuver_choices(s, w)``, computed by the core."""
+    """The legal maneuver choices of board ``s`` in window ``w``, by the core."""
     return NativeView(s, w, ids).choices()
-
-
-def explain(s: Any, c: Choice, ids: Ids | None = None, view: NativeView | None = None) -> str:
-    """``legality.explain(s, c)``: the decision's checks (``legality.decision_reason``), the
-    maneuver's by the core (``view``: the decision's NativeView, if made already)."""
-    why = decision_reason(s, c)
-    if why is not None:
-        return why
-    w = s.stack[-1].window
-    return (view or NativeView(s, w, ids)).maneuver_reason(c)
 
 
 def defence_options(s: Any, y: int, x: int, attack: str, restrict: str | None = None,
                     ap: int | None = None, ids: Ids | None = None) -> tuple[str, ...]:
-    """``legality.defence_options``, computed by the core."""
+    """The defensive reactions ``y`` could make against ``x``'s ``attack``, by the core."""
     ids = ids or Ids(s.t)
     limb = _LIMBS.index(restrict) if restrict in _LIMBS else -1
     loc = ids.location[restrict] if restrict is not None and limb < 0 else -1

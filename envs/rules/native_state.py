@@ -1,34 +1,34 @@
-"""The API switch, stage 1 (issue 15): ``NativeState``, a Python ``State`` whose fight the
-native core runs, with ``state.State``'s public API. ``HEXDOJO_ENGINE=native`` makes
-``Game.new_state`` return one (``state.ENGINES``), so that the whole suite can run on the
-core while the Python engine stays the default and the reference.
+"""``State``: a fight the native core runs, behind the Python API (issue 15).
+
+``Game.new_state`` returns one (the core is the only engine: the Python engine it was ported
+from was its reference until the engines' differential test passed, and was then deleted).
 
 How it works: the fight is a ``native_fight.NativeFight`` (decisions, legal choices,
-reasons, events, clones: the core's). The board is read as a snapshot of the Python
-engine's own records (``model.FighterState``, ``Hold``, ...) built from the core's board
-once per decision; a write (``s.fighters[0].ap = 5``, ``s.holds = [...]``, ``s.turn = 2``,
-``s.place(...)``) changes the snapshot and sends the whole board back to the core
-(``_core.fight_set_board``, checked id by id). As in the Python engine, a write between
-decisions does not re-list the pending decision's choices. The rolls' basic values and the
-formulas' State forms (``formulas.attack_basic(s, ...)``) are the Python engine's own
-functions over these records, so their totals and terms are the reference's by
-construction; the core computes the same numbers itself when it resolves (R's
-``state_formulas.hpp``, checked by the differential test).
+reasons, events, clones: the core's). The board is read as a snapshot of plain records
+(``model.FighterState``, ``Hold``, ...) built from the core's board once per decision; a
+write (``s.fighters[0].ap = 5``, ``s.holds = [...]``, ``s.turn = 2``, ``s.place(...)``)
+changes the snapshot and sends the whole board back to the core (``_core.fight_set_board``,
+checked id by id). A write between decisions does not re-list the pending decision's
+choices. The board's geometry (``arc``, ``attack_direction``, ``others``, ``place``,
+``set_facing``) is the core's own, and so are the formulas' State forms
+(``formulas.attack_basic(s, ...)``, read from the core's fight).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import _core
+from . import hexgrid as hx
 from .dice import Dice, LoadedDice
 from .events import render_event
-from .model import Window
-from .model import Choice, Decision, FighterState, Hold
+from .model import Choice, Decision, FighterState, Hold, IllegalChoice, Window
 from .native import _LIMBS, _TRIGGERS, core_dice_of, core_state
 from .native_fight import Menu, NativeFight
-from .state import ENGINES, Game, IllegalChoice, State
+
+if TYPE_CHECKING:
+    from .state import Game
 
 _OUT_NAMES = (None, "unconscious", "dead")  # _core.Out by value
 _STATUS_NAMES = ("", "staggered", "stunned")  # _core.Status by value
@@ -42,11 +42,12 @@ class Board:
     """The Python engine's records of a native fight's board (what ``native.core_state``
     reads back): a snapshot, rebuilt from the core after each decision."""
 
-    __slots__ = ("game", "t", "turn", "fighters", "holds", "dropped", "approach", "order")
+    __slots__ = ("game", "t", "turn", "fighters", "holds", "dropped", "approach", "order", "cs")
 
     def __init__(self, game: Game, cs: Any, names: tuple[list[str], ...]) -> None:
         t = game.tables
         locs, weapons, kinds = names
+        self.cs = cs  # the core's board it was read from (None once a write went back)
         self.game, self.t, self.turn = game, t, cs.turn
         self.fighters = [_fighter(game.profiles[k], cf, locs, weapons)
                          for k, cf in enumerate(cs.fighters)]
@@ -165,15 +166,6 @@ for _n in ("__setitem__", "__delitem__", "clear", "update", "pop", "setdefault")
         getattr(dict, _n)))
 
 
-class _Top:
-    """``s.stack[-1]`` as the envs read it (observation.locked_hands: its ``window``)."""
-
-    __slots__ = ("window",)
-
-    def __init__(self, window: Window | None) -> None:
-        self.window = window
-
-
 class NativeState:
     """A fight run by the core with ``state.State``'s public API (see the module docstring)."""
 
@@ -264,6 +256,7 @@ class NativeState:
         self._recipe = None  # a written board is no longer replayable
         b = self._board()
         _core.fight_set_board(self._core, core_state(b, self._b.ids))
+        b.cs = None
 
     def _listed(self) -> Menu | None:
         m = self._menu
@@ -462,25 +455,55 @@ class NativeState:
         w = self._core.window
         return None if w is None else window_of(self.t, w)
 
-    @property
-    def stack(self) -> list[_Top]:
-        """Read-only stand-in for the Python engine's frame stack: its top frame's window
-        (what envs/observation.py reads); the frames themselves live in the core."""
-        return [] if self.is_over else [_Top(self.window)]
+    # ------------------------------------------------------------------ the board
+    # Reads and writes of the rules tests and the observation: the core answers (§5.4
+    # approaches, aom315 arcs, §1.18 holds, §5.30 who is still in), no Python copy of them.
+    def _cs(self) -> Any:
+        """The core's board as last read (read again after a write went back)."""
+        b = self._board()
+        if b.cs is None:
+            b.cs = self._core.state
+        return b.cs
 
-    # the Python engine's helpers, over the records above (reads and writes go through)
-    others = State.others
-    hold_on = State.hold_on
-    hold_by = State.hold_by
-    attack_direction = State.attack_direction
-    arc = State.arc
-    place = State.place
-    set_facing = State.set_facing
-    on_board = State.on_board
-    basic = State.basic
-    spec_basic = State.spec_basic
-    pay = State.pay
-    lose_ap = State.lose_ap
+    def others(self, i: int) -> list[int]:
+        """The fighters other than ``i`` still in the fight (§5.30)."""
+        return list(self._cs().others(i))
+
+    def hold_on(self, i: int) -> Hold | None:
+        """The hold someone has on fighter ``i`` (the first one), if any (§1.18)."""
+        return next((h for h in self._board().holds if h.held == i), None)
+
+    def hold_by(self, i: int) -> Hold | None:
+        """The hold fighter ``i`` has on someone, if any (§1.18)."""
+        return next((h for h in self._board().holds if h.holder == i), None)
+
+    def attack_direction(self, a: int, t: int) -> int:
+        """The absolute direction from which ``a`` acts on ``t`` (§5.4 PROPOSED in one hex)."""
+        return self._cs().attack_direction(a, t)
+
+    def arc(self, a: int, t: int, facing: int | None = None) -> int:
+        """The relative direction (0 front .. 3 rear) of ``a`` as ``t`` sees him (aom315)."""
+        cs = self._cs()
+        return cs.arc(a, t) if facing is None else cs.arc(a, t, facing)
+
+    def on_board(self, h: hx.Hex) -> bool:
+        return hx.in_arena(h, self.game.radius)
+
+    def place(self, i: int, new: hx.Hex) -> None:
+        """Move fighter ``i`` to ``new`` (a test's set-up), recording the approach for the
+        fighters in that hex (§5.4), on the core's board."""
+        self._write(lambda cs: cs.place(i, tuple(new)))
+
+    def set_facing(self, i: int, facing: int) -> None:
+        """Turn fighter ``i``; those sharing his hex now count as in front (§5.4 reset)."""
+        self._write(lambda cs: cs.set_facing(i, facing))
+
+    def _write(self, change: Any) -> None:
+        cs = self._core.state
+        change(cs)
+        self._recipe = None  # a written board is no longer replayable
+        _core.fight_set_board(self._core, cs)
+        self._snap = None
 
 
 _new = object.__new__
@@ -555,4 +578,5 @@ def window_of(t: Any, w: Any) -> Window:
         None if w.locked_fighter < 0 else w.locked_fighter)
 
 
-ENGINES["native"] = NativeState.new
+#: the fight's class under its API name (``hexdojo.envs.rules.State``, ``state.State``)
+State = NativeState

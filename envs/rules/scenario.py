@@ -48,8 +48,8 @@ def _err(field: str, value: Any, allowed: str) -> RulesError:
 class ScenarioBoard:
     """A scenario's board on plain records (``model.FighterState``, ``Hold``), with the names
     ``native.core_state`` reads, and the turn's frames as the core takes them over
-    (``_core.Fight.from_state``): why not a ``state.State``: the core runs the fight, so the
-    Python engine's machine has no part in setting it up."""
+    (``_core.Fight.from_state``). Fresh, it is a fight's start (turn 0, no frame: the
+    vector env's prototype, ``native_duel.unstarted_fight``)."""
 
     __slots__ = ("game", "t", "fighters", "holds", "dropped", "approach", "turn", "order",
                  "frames")
@@ -64,7 +64,7 @@ class ScenarioBoard:
         self.approach: dict[tuple[int, int], int] = {}
         self.turn = 0
         self.order: tuple[int, ...] = ()
-        #: the frames under way, each as ints (``native_fight.Boundary.frame_ints``' form)
+        #: the frames under way, each as ints (bind_fight.cpp ``frame_from``'s form)
         self.frames: list[list[int]] = []
 
     def on_board(self, h: hx.Hex) -> bool:
@@ -80,18 +80,6 @@ def scenario_board(game: Any, sc: Mapping[str, Any], dice: Dice) -> ScenarioBoar
     b = ScenarioBoard(game, game.start_positions(dice))
     _apply(b, sc)
     return b
-
-
-def apply_scenario(s: Any, sc: Mapping[str, Any]) -> list[list[int]]:
-    """Set the Python engine's ``state.State`` ``s`` up as scenario ``sc`` describes (its
-    fighters already placed): the same board as ``scenario_board``'s; returns the turn's
-    frames as the core's ints, which that engine turns into its own. Only the Python engine
-    calls this, and it goes with that engine (issue 15)."""
-    b = ScenarioBoard(s.game, [(f.pos, f.facing) for f in s.fighters])
-    _apply(b, sc)
-    s.fighters, s.holds, s.dropped = b.fighters, b.holds, b.dropped
-    s.approach, s.turn, s.order = b.approach, b.turn, b.order
-    return b.frames
 
 
 def _apply(s: ScenarioBoard, sc: Mapping[str, Any]) -> None:
