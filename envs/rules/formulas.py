@@ -23,14 +23,13 @@ Values are integers in half points (``tables.h2``); a *basic value* is what a ro
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from . import _core
-from .native import _ids, _profile, compile_tables, core_state, knockback_rules
+from .native import _ids, _profile, compile_tables, knockback_rules
 from .tables import Tables, band, h2
 
 if TYPE_CHECKING:
@@ -133,28 +132,13 @@ def spec_basic_of(t: Tables, p: Profile, spec: Any, pen: int = 0,
 
 
 # ---------------------------------------------------------------- the State forms (§1.8, aom322d)
-# They read the state's core fight (a NativeState's ``_core``). The Python engine's State
-# (state.State, being deleted) has none: its board is copied onto a scratch core fight of
-# its game per call, so that it too rolls on the core's formulas.
-_SCRATCH: dict[int, tuple[weakref.ref, Any]] = {}
-
-
+# They read the state's core fight (a ``State``'s ``_core``): the board as it stands.
 def _fight(s: Any) -> Any:
-    """The core fight (``_core.Fight``) whose board is ``s``'s."""
+    """The core fight (``_core.Fight``) of state ``s``."""
     core = getattr(s, "_core", None)
-    if core is not None:
-        return core
-    game = s.game  # a Python engine State: its board on its game's scratch fight
-    hit = _SCRATCH.get(id(game))
-    if hit is None or hit[0]() is not game:
-        from .native import core_dice
-        from .native_fight import core_fight  # imports state.py, which imports this module
-        for k in [k for k, v in _SCRATCH.items() if v[0]() is None]:
-            del _SCRATCH[k]
-        starts = [(f.pos, f.facing) for f in s.fighters]
-        hit = _SCRATCH[id(game)] = (weakref.ref(game), core_fight(game, starts, core_dice(0)))
-    _core.fight_set_board(hit[1], core_state(s, _ids(s.t)))
-    return hit[1]
+    if core is None:
+        raise TypeError(f"formulas: a fight's State (Game.new_state) is needed, not {type(s).__name__}")
+    return core
 
 
 def fighter_basic(s: Any, i: int, skill: str | None, char: str | None,

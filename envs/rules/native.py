@@ -124,7 +124,7 @@ def core_hold(ids: Ids, h: Any) -> _core.Hold:
 
 def core_state(st: Any, ids: Ids | None = None) -> _core.State:
     """The core's board state of Python State ``st`` (fighters, holds, weapons on the
-    board, the §5.4 approaches, turn and order): what legality reads."""
+    board, the §5.4 approaches, turn and order): what the core's legality reads."""
     ids = ids or Ids(st.t)
     c = _core.State()
     c.radius, c.turn, c.sides = st.game.radius, st.turn, list(st.game.sides)
@@ -138,7 +138,7 @@ def core_state(st: Any, ids: Ids | None = None) -> _core.State:
 
 
 def core_window(ids: Ids, w: Any) -> _core.Window:
-    """The core's form of legality ``Window`` ``w``."""
+    """The core's form of window ``w`` (``model.Window``)."""
     c = _core.Window()
     c.kind = {"action": _core.WindowKind.ACTION, "reaction": _core.WindowKind.REACTION,
               "follow_on": _core.WindowKind.FOLLOW_ON}[w.kind]

@@ -178,8 +178,8 @@ class NativeFight:
         return self.core.context()
 
     def why_illegal(self, c: Choice) -> str | None:
-        """None if ``c`` is legal now, else the Python engine's reason (legality.explain:
-        the decision's checks here, the maneuver's by the core)."""
+        """None if ``c`` is legal now, else the reason (the decision's checks here, the
+        maneuver's by the core: ``_core.explain``)."""
         d = self.decision
         if d is None:
             return "the fight is over"

@@ -451,7 +451,7 @@ class NativeState:
 
     @property
     def window(self) -> Window | None:
-        """The pending decision's window (legality.Window), or None."""
+        """The pending decision's window (``model.Window``), or None."""
         w = self._core.window
         return None if w is None else window_of(self.t, w)
 
@@ -563,7 +563,7 @@ class _dice_errors:  # noqa: N801 (a context manager, named for what it does)
 
 
 def window_of(t: Any, w: Any) -> Window:
-    """The Python engine's ``legality.Window`` of the core's window ``w``."""
+    """The ``model.Window`` of the core's window ``w``."""
     m, locs = list(t.maneuvers), _names(t)[0]
     restrict = (_LIMBS[w.restrict_limb] if w.restrict_limb >= 0
                 else locs[w.restrict_location] if w.restrict_location >= 0 else None)

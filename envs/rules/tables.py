@@ -89,7 +89,7 @@ class Tables:
         #: the costliest maneuver's AP: more AP than this allow nothing more (fighter_status)
         self.max_ap_cost = max([m.ap for m in self.maneuvers.values()]
                                + [md.ap for w in data.weapons.values() for md in w.modes])
-        #: how far a Move can go in one direction (legality._situation)
+        #: how far a Move can go in one direction
         self.move_reach = max(1, data.movement.move_forward_max, data.movement.move_back_max)
         #: the maneuvers of a fight without weapons (the unarmed action catalogue)
         self.unarmed_maneuvers: tuple[str, ...] = tuple(
@@ -107,7 +107,7 @@ class Tables:
         self.attack_reach = 1 + max([1] + [w.reach for w in data.weapons.values()])
 
     def __setattr__(self, name: str, value: Any) -> None:
-        """Compiled rules are immutable once built (the legality memo lives in ``memo.py``)."""
+        """Compiled rules are immutable once built (the core keeps its own memo)."""
         if getattr(self, "_frozen", False):
             raise AttributeError(f"Tables are immutable: cannot set {name!r}")
         object.__setattr__(self, name, value)
