@@ -111,11 +111,10 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
                 spans: bool = True) -> FightRecord | None:
     """:func:`play_fight` inside the native core, where every agent has a native player
     (``Agent.native_player``): the whole fight without a Python call per decision. The
-    same fight, choices and record as on the Python engine (the core's differential gate and
-    the native agents' differential tests, tests/test_bots_*.py); None where it cannot (an
-    agent without a native form, e.g. a learned policy; ``HEXDOJO_NATIVE_AGENTS=0``; or
-    ``HEXDOJO_ENGINE=python``, which asks for the Python engine)."""
-    if not native_bots.enabled() or os.environ.get("HEXDOJO_ENGINE") == "python":
+    same fight, choices and record as through the Python API (tests/test_tournament_native.py);
+    None where it cannot (an agent without a native form, e.g. a learned policy; or
+    ``HEXDOJO_NATIVE_AGENTS=0``)."""
+    if not native_bots.enabled():
         return None
     players = [a.native_player(game) if hasattr(a, "native_player") else None for a in agents]
     if any(p is None for p in players):

@@ -79,12 +79,11 @@ def test_native_agent_seeds_are_the_tournaments():
 def test_the_fast_path_is_taken_only_where_every_agent_is_native(monkeypatch):
     game = Game.create(["chu", "chu"])
     monkeypatch.delenv("HEXDOJO_NATIVE_AGENTS", raising=False)
-    monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
     assert play_native(game, [make_agent("greedy"), make_agent("counter")], 1, False) is not None
     learned_like = make_agent("greedy")
     learned_like.native_player = lambda game: None  # e.g. a learned policy: no native form
     assert play_native(game, [make_agent("greedy"), learned_like], 1, False) is None
-    monkeypatch.setenv("HEXDOJO_ENGINE", "python")  # the Python engine asked for by name
+    monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")  # the Python loop asked for
     assert play_native(game, [make_agent("greedy"), make_agent("counter")], 1, False) is None
 
 
