@@ -133,17 +133,22 @@ class HeuristicAgent(Agent):
             got = self._nbot = (t, self.style, native_bots.bot_for(t, self.style))
         return got[2]
 
-    def _native(self, state: State) -> tuple[Any, Any, list[Choice]]:
-        """(native bot, core fight, legal choices) of ``state``: a finished fight is a
-        ValueError, a state without a core fight a TypeError."""
+    def _native(self, state: State) -> tuple[Any, Any, list[Choice], set[Choice] | None]:
+        """(native bot, core fight, the core's legal choices, the allowed ones or None) of
+        ``state``: a finished fight is a ValueError, a state without a core fight a
+        TypeError. A view that leaves choices out (``agents/lab``'s bans: its
+        ``unrestricted`` is the real state) gets the bot's best allowed choices."""
         choices = state.legal_choices() if state.decision is not None else []
         if not choices:
             raise ValueError("act() called on a finished fight")
-        core = native_bots.core_of(state)
+        real = getattr(state, "unrestricted", state)
+        core = native_bots.core_of(real)
         if core is None:
             raise TypeError(f"{self.name}: a scripted agent plays fights of the native core "
                             f"(Game.new_state), not a {type(state).__name__}")
-        return self._bot(state.t), core, choices
+        if real is state:
+            return self._bot(state.t), core, choices, None
+        return self._bot(state.t), core, real.legal_choices(), set(choices)
 
     def native_player(self, game: Any) -> Any | None:
         """The native bot of ``game``'s rule set and this style (a ``_bots.Player``), for
@@ -154,22 +159,26 @@ class HeuristicAgent(Agent):
         return self._bot(game.tables)
 
     def act(self, state: State) -> Choice:
-        bot, core, choices = self._native(state)
-        return choices[bot.act(core)]
+        bot, core, choices, allowed = self._native(state)
+        if allowed is None:
+            return choices[bot.act(core)]
+        return self.ranked(state)[0]
 
     def ranked(self, state: State) -> list[Choice]:
         """The legal choices, best first by this agent's estimates (used by search); in a
         decision that is not scored (risk, soak, phase, hold) its pick first, the rest in
         legal order."""
-        bot, core, choices = self._native(state)
-        return [choices[n] for n in bot.ranked(core)]
+        bot, core, choices, allowed = self._native(state)
+        out = [choices[n] for n in bot.ranked(core)]
+        return out if allowed is None else [c for c in out if c in allowed]
 
     def scored_choices(self, state: State) -> list[tuple[float, Choice]]:
         """A maneuver window's legal choices with their estimated values, best first
         (``hexdojo advise`` shows them); only for action, reaction and follow-on decisions
         (a ValueError for the others: :meth:`ranked` puts the pick first)."""
-        bot, core, choices = self._native(state)
-        return [(v, choices[n]) for v, n in bot.scored_choices(core)]
+        bot, core, choices, allowed = self._native(state)
+        out = [(v, choices[n]) for v, n in bot.scored_choices(core)]
+        return out if allowed is None else [vc for vc in out if vc[1] in allowed]
 
 
 def style_agent(kind: str, **params: Any) -> HeuristicAgent:

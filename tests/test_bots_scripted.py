@@ -131,6 +131,33 @@ def test_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
         a.act(NotCore())
 
 
+def test_a_restricted_view_gets_the_best_allowed_choice() -> None:
+    """agents/lab's bans: on a view that leaves a maneuver out (its ``unrestricted`` is the
+    real state), ``ranked`` and ``scored_choices`` are the real state's without the banned
+    choices and ``act`` is the best allowed one, never a banned one."""
+    from hexdojo.agents.lab.runner import _Restricted
+
+    game = make_game("chu-boris")
+    a = HeuristicAgent(STYLES["striker"], "striker")
+    ban = frozenset({"Martial Strike", "Martial Kick"})
+    met = 0
+    for seed in range(3):
+        s = game.new_state(seed)
+        while not s.is_over:
+            view = _Restricted(s, ban)
+            if view.legal_choices():
+                allowed = set(view.legal_choices())
+                ranked = a.ranked(view)
+                assert ranked == [c for c in a.ranked(s) if c in allowed]
+                assert a.act(view) == ranked[0] and a.act(view).maneuver not in ban
+                if s.decision.kind in SCORED:
+                    assert a.scored_choices(view) == [vc for vc in a.scored_choices(s)
+                                                      if vc[1] in allowed]
+                    met += a.act(s).maneuver in ban
+            s.apply(a.act(s))
+    assert met > 5, met
+
+
 def test_bad_arguments_are_python_errors() -> None:
     """A finished fight, another rule set's fight, a non-maneuver decision for
     scored_choices: ValueError, never a crash."""

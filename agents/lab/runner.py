@@ -42,6 +42,12 @@ class _Restricted:
         self._state = state
         self._ban = ban
 
+    @property
+    def unrestricted(self) -> State:
+        """The real state (the scripted agents score its choices natively, then keep the
+        allowed ones: the best allowed choice first)."""
+        return self._state
+
     def legal_choices(self) -> list[Choice]:
         return [c for c in self._state.legal_choices()
                 if not (c.kind == "maneuver" and c.maneuver in self._ban)]
