@@ -217,8 +217,9 @@ def test_the_bands_are_monotone_and_cover_every_level(key: str) -> None:
                 [ap for _, ap, _ in kbs]):
         assert seq == sorted(seq)
     assert levels[0] == 0 and set(levels) == set(range(t.fatal + 1))
-    assert levels == [fm.band(v, t.wound_bounds) for v in RESULTS]  # the data's upper bounds
-    assert soaks[0] == 0 and soaks == [fm.band(v, t.soak_bounds) for v in RESULTS]
+    # each level is the first whose upper bound (the data's, half points) is >= the value
+    assert levels == [sum(v > ub for ub in t.wound_bounds) for v in RESULTS]
+    assert soaks[0] == 0 and soaks == [sum(v > ub for ub in t.soak_bounds) for v in RESULTS]
     assert set(pains) == set(range(4)) and {KNOCKBACK_ORDER.index(e) for e, _, _ in kbs} == set(range(4))
     for v, (effect, ap, over) in zip(RESULTS, kbs, strict=True):
         assert over == (effect == "knocked over") and (effect == "none") == (v <= 0) and (ap == 0) == (v <= 0)

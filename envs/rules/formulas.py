@@ -30,7 +30,7 @@ import numpy as np
 
 from . import _core
 from .native import _ids, _profile, compile_tables, knockback_rules
-from .tables import Tables, band, h2
+from .tables import Tables
 
 if TYPE_CHECKING:
     from .fighter import Profile
@@ -38,14 +38,14 @@ if TYPE_CHECKING:
     from .native import TableIds
     from .ruleset import Knockback
 
-__all__ = [  # band: tables.band, the bands' lookup the formulas use
-    "aim_attack", "attack_basic", "attack_modifiers", "band", "basic", "break_hold_basics",
+__all__ = [
+    "aim_attack", "attack_basic", "attack_modifiers", "basic", "break_hold_basics",
     "break_succeeds", "can_soak", "counter_hits", "damage_basic_of", "damage_extra",
     "damage_resistance", "damage_type", "defence_basic", "defence_bonus", "fighter_basic",
     "fighter_spec_basic", "hit_threshold", "hits",
     "knockback_band", "knockback_basic_of", "knockback_extra", "knockback_skill", "pain_basic_of",
     "pain_effect", "pain_extra", "penalty", "roll_result", "self_injury_basic", "soak_basic_of",
-    "soak_levels", "spec_basic_of", "spec_extra", "wound_level",
+    "soak_levels", "spec_basic_of", "wound_level",
 ]
 
 Terms = list[tuple[str, int]]
@@ -113,13 +113,6 @@ def penalty(t: Tables, worst: int, pen: int) -> int:
     """What a fighter's condition takes off every roll: the impairment of his worst wound
     (§1.14) plus this turn's stagger/stun penalty (§1.12), half points."""
     return _F.penalty(compile_tables(t), worst, pen)
-
-
-def spec_extra(spec: Any, extra: Sequence[tuple[str, int]] = ()) -> Terms:
-    """The modifiers of a roll described in the rules data: ``extra`` and its ``bonus``
-    (``state.State.spec_basic``'s, the Python engine's: it goes with it; the core adds the
-    bonus itself, :func:`spec_basic_of`)."""
-    return list(extra) + [("bonus", h2(getattr(spec, "bonus", 0)))]
 
 
 def spec_basic_of(t: Tables, p: Profile, spec: Any, pen: int = 0,
