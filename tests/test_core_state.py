@@ -146,9 +146,10 @@ def test_moves_and_turns_record_the_approach(name, seed, at, to, facing, who) ->
             assert nat.approach(i, f.idx) == came
             assert nat.approach(f.idx, i) == hx.opposite(came)
     consistent_geometry(nat)
+    turned = nat.fighters[i].facing != facing  # a turn to the same facing changes nothing
     nat.set_facing(i, facing)
     for f in nat.fighters:
-        if f.idx != i and tuple(f.pos) == tuple(nat.fighters[i].pos):
+        if turned and f.idx != i and tuple(f.pos) == tuple(nat.fighters[i].pos):
             assert nat.arc(f.idx, i) == 0  # in front of the fighter who turned
     consistent_geometry(nat)
     assert [tuple(f.pos) for f in c.fighters] == before  # the original is untouched
