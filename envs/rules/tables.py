@@ -19,14 +19,6 @@ def h2(x: float) -> int:
     return int(round(x * 2))
 
 
-def band(value_h: int, upper_bounds_h: tuple[int, ...]) -> int:
-    """Index of the first band whose upper bound is >= value (len(bounds) if above all)."""
-    for i, ub in enumerate(upper_bounds_h):
-        if value_h <= ub:
-            return i
-    return len(upper_bounds_h)
-
-
 @dataclass(frozen=True)
 class AimH:
     attack: int
