@@ -234,7 +234,7 @@ class DuelEnv(FightEnv):
     ``NativeState`` over a copy of the core's fight, built when read. Same rules, spaces,
     rewards and illegal-action policy; the random opponent draws from the core's generator
     (seeded from ``np_random``), so a seed plays other (equally distributed) fights than
-    with ``native=False``, the Python engine's path. ``native=True`` where the fast path
+    with ``native=False``, the env's Python path. ``native=True`` where the fast path
     cannot run is refused in one line.
 
     ``DuelEnv(...)`` itself has Duel-v0's defaults; ``gymnasium.make("hexdojo/Duel-v1")``

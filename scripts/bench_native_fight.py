@@ -1,7 +1,8 @@
-"""The native fight's speed against the Python engine's (issue 15), in one run: decisions per
-second of seeded random play through each engine's Python API (the Python State; the core's
-Fight with int-tuple choices, and by the index of a legal choice; no event dicts built), and
-clones per second (the Python State.clone(); the core's, natively and through the Python call).
+"""The native fight's speed at each of its Python layers (issue 15), in one run: decisions
+per second of seeded random play through the ``State`` API, through the core's ``Fight`` with
+int-tuple choices, and by the index of a legal choice (no event dicts built), and clones per
+second (``State.clone()``; the core's, through the Python call and natively). The Python
+engine these were once compared with is deleted (docs/native-core.md has those ratios).
 
     python scripts/bench_native_fight.py                  # chu-urlik, 2 s per measure
     python scripts/bench_native_fight.py --pairing two_vs_two --seconds 5
@@ -11,6 +12,8 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -18,43 +21,39 @@ from hexdojo.envs.rules.native_fight import NativeFight
 from hexdojo.envs.rules.pairings import make_game, pairings
 
 
-def python_decisions(game, seconds: float) -> float:
+def decisions(game: Any, seconds: float, start: Callable[[Any, int], Any],
+              step: Callable[[Any, np.random.Generator], None]) -> float:
+    """Decisions/s of seeded random fights: ``start(game, seed)`` a fight, ``step`` a choice."""
     n, seed, t0 = 0, 0, time.perf_counter()
     while time.perf_counter() - t0 < seconds:
-        s, rng = game.new_state(seed=seed), np.random.default_rng(seed)
-        while not s.is_over:
-            ch = s.legal_choices()
-            s.apply(ch[int(rng.integers(len(ch)))])
-            n += 1
-        seed += 1
-    return n / (time.perf_counter() - t0)
-
-
-def native_decisions(game, seconds: float) -> float:
-    n, seed, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        f, rng = NativeFight(game, seed).core, np.random.default_rng(seed)
+        f, rng = start(game, seed), np.random.default_rng(seed)
         while not f.is_over:
-            ch = f.legal()
-            f.apply(ch[int(rng.integers(len(ch)))])
+            step(f, rng)
             n += 1
         seed += 1
     return n / (time.perf_counter() - t0)
 
 
-def native_indexed(game, seconds: float) -> float:
-    n, seed, t0 = 0, 0, time.perf_counter()
-    while time.perf_counter() - t0 < seconds:
-        f, rng = NativeFight(game, seed).core, np.random.default_rng(seed)
-        while not f.is_over:
-            f.apply_index(int(rng.integers(f.n_legal)))
-            n += 1
-        seed += 1
-    return n / (time.perf_counter() - t0)
+def _api(s: Any, rng: np.random.Generator) -> None:
+    ch = s.legal_choices()
+    s.apply(ch[int(rng.integers(len(ch)))])
+
+
+def _tuples(f: Any, rng: np.random.Generator) -> None:
+    ch = f.legal()
+    f.apply(ch[int(rng.integers(len(ch)))])
+
+
+def _index(f: Any, rng: np.random.Generator) -> None:
+    f.apply_index(int(rng.integers(f.n_legal)))
+
+
+def _core(game: Any, seed: int) -> Any:
+    return NativeFight(game, seed).core
 
 
 def mid_fight(game):
-    """A Python state and a native fight 40 random decisions into seed 1's fight."""
+    """A State and a core fight 40 random decisions into seed 1's fight."""
     s, f, rng = game.new_state(seed=1), NativeFight(game, 1), np.random.default_rng(1)
     for _ in range(40):
         if s.is_over:
@@ -81,16 +80,16 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=2.0)
     a = ap.parse_args()
     g = make_game(a.pairing)
-    py, nat = python_decisions(g, a.seconds), native_decisions(g, a.seconds)
-    idx = native_indexed(g, a.seconds)
+    py = decisions(g, a.seconds, lambda game, seed: game.new_state(seed=seed), _api)
+    nat, idx = decisions(g, a.seconds, _core, _tuples), decisions(g, a.seconds, _core, _index)
     s, f = mid_fight(g)
     pc, nc = per_second(s.clone, a.seconds), per_second(f.clone, a.seconds)
     k = 200_000
     native_clones = k / f.time_clones(k)
-    print(f"{a.pairing}: decisions/s  python {py:,.0f}  native via Python {nat:,.0f} ({nat / py:.1f}x)  "
-          f"native by index {idx:,.0f} ({idx / py:.1f}x)")
-    print(f"{a.pairing}: clones/s  python {pc:,.0f}  native via Python {nc:,.0f} ({nc / pc:.1f}x)  "
-          f"native inside the core {native_clones:,.0f} ({native_clones / pc:.1f}x)")
+    print(f"{a.pairing}: decisions/s  State API {py:,.0f}  core Fight via Python {nat:,.0f} "
+          f"({nat / py:.1f}x)  by index {idx:,.0f} ({idx / py:.1f}x)")
+    print(f"{a.pairing}: clones/s  State.clone {pc:,.0f}  core's via Python {nc:,.0f} "
+          f"({nc / pc:.1f}x)  inside the core {native_clones:,.0f} ({native_clones / pc:.1f}x)")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,8 @@
 """The Python side of the native rules core's boundary (``_core``, C++20, envs/rules/core).
 
-The core is being ported from the Python engine layer by layer (docs/native-core.md); the
-Python engine stays the reference until the differential test passes, and each native layer is
-checked against it. This module turns the engine's Python objects into what the core takes.
+The core was ported from the Python engine layer by layer and checked against it until that
+engine was deleted (issue 15, docs/native-core.md). This module turns the Python side's
+objects (the validated rules, the sheets, a board's records) into what the core takes.
 
 Seeding: a fight's dice come from numpy's PCG64. Python keeps the seeding (numpy's
 ``SeedSequence`` turns ``seed`` into a 128-bit state) and hands the core that state; from there

@@ -127,7 +127,7 @@ def core_fight(game: Any, starts: Any, dice: Any) -> Any:
 
 
 class NativeFight:
-    """One fight run by the core, read and driven in the Python engine's terms."""
+    """One fight run by the core, read and driven in the Python API's terms."""
 
     def __init__(self, game: Any, seed: int | Dice | None = None,
                  _core_fight: Any = None, _boundary: Boundary | None = None) -> None:
@@ -208,7 +208,7 @@ class NativeFight:
 
     def apply(self, c: Choice) -> None:
         """Take ``c`` for the pending decision; an illegal one raises IllegalChoice with
-        the Python engine's reason."""
+        its reason."""
         try:
             x = self.boundary.to_core(c)
         except (KeyError, ValueError):
@@ -224,7 +224,7 @@ class NativeFight:
 
     @property
     def events(self) -> list[dict[str, Any]]:
-        """The event log as the Python engine's dicts (built once, when first read)."""
+        """The event log as dicts (built once, when first read)."""
         n = self.core.n_events
         if len(self._events) < n:
             self._events.extend(self.core.events(len(self._events)))

@@ -190,14 +190,14 @@ class _Fields(dict):
 
 
 def render(t: Any, names: Sequence[str], w: Any, reason: tuple[int, ...] | None) -> str | None:
-    """The Python engine's text for the core's ``reason`` (code, maneuver, a0..a4) in core
+    """The text for the core's ``reason`` (code, maneuver, a0..a4) in core
     window ``w``; None for none (legal)."""
     if reason is None:
         return None
     return TEMPLATES[CODE_NAMES[reason[0]]].format_map(_Fields(_Context(t, names, w, reason)))
 
 
-# ---------------------------------------------------------------- the Python engine's objects
+# ---------------------------------------------------------------- the Python side's objects
 _I32 = (1 << 31) - 1
 
 

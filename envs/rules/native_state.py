@@ -39,7 +39,7 @@ FIELDS = ("pos", "facing", "ap", "init", "phased", "prone", "mounted", "height",
 
 
 class Board:
-    """The Python engine's records of a native fight's board (what ``native.core_state``
+    """Plain records of a native fight's board (what ``native.core_state``
     reads back): a snapshot, rebuilt from the core after each decision."""
 
     __slots__ = ("game", "t", "turn", "fighters", "holds", "dropped", "approach", "order", "cs")
@@ -109,7 +109,7 @@ class NativeFighter:
         return self.out is None
 
     def copy(self) -> FighterState:
-        """A detached copy (the Python engine's record), as ``FighterState.copy``."""
+        """A detached copy (a plain record), as ``FighterState.copy``."""
         return self._s._board().fighters[self.idx].copy()
 
     def __repr__(self) -> str:
@@ -240,7 +240,7 @@ class NativeState:
         """Drop what was read of the core (after a decision is taken)."""
         self._snap: Board | None = None
         self._menu: Menu | None | bool = False  # the pending decision (False: not read yet)
-        #: the Decision handed out for it: a new object per decision, as the Python engine's
+        #: the Decision handed out for it: a new object per decision
         #: (agents key per-decision memos on its identity, heuristics.decision_token); the
         #: menu's own Decision is shared by every equal decision
         self._dec: Decision | None | bool = False
