@@ -274,10 +274,9 @@ def test_a_clone_of_a_clone_pickles_its_own_choices_only():
 
 
 def test_each_decision_is_a_new_decision_object():
-    """The agents key per-decision memos on the Decision's identity
-    (heuristics.decision_token): as in the Python engine, every decision hands out a new
-    object, even one equal to the last (the facade's menus share theirs); reading it again,
-    or from a clone, gives the same object."""
+    """A Python agent (a plug-in) may key per-decision memos on the Decision's identity:
+    every decision hands out a new object, even one equal to the last (the facade's menus
+    share theirs); reading it again, or from a clone, gives the same object."""
     game = Game.create(["chu", "urlik"])
     s = NativeState.new(game, 2)
     seen = []

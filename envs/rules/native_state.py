@@ -241,7 +241,7 @@ class NativeState:
         self._snap: Board | None = None
         self._menu: Menu | None | bool = False  # the pending decision (False: not read yet)
         #: the Decision handed out for it: a new object per decision
-        #: (agents key per-decision memos on its identity, heuristics.decision_token); the
+        #: (a Python agent may key per-decision memos on its identity); the
         #: menu's own Decision is shared by every equal decision
         self._dec: Decision | None | bool = False
         self._result: dict[str, Any] | None = None
