@@ -14,13 +14,12 @@ in the same commit and says why.
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).parent.parent / "scripts" / "agents_fingerprint.py"
+from .scripts_kit import SCRIPTS, load_script
+
 #: --fights 24: (hash, fights, decisions, scored windows, scored values)
 PINNED = ("e57e063753fdf6ad8a1bf61047d32310084cb78938fb6bbe8e2829f4594f00a5",
           324, 15285, 6054, 481326)
@@ -29,10 +28,7 @@ SMALL = "b39125cd1460a33ebd7aa86a4b3ae0ca3c0dbf5f9f3060d2d846e1d877e92f81"
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("agents_fingerprint", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("agents_fingerprint")
 
 
 _RUN: dict = {}
@@ -64,6 +60,6 @@ def test_the_pinned_fights_meet_every_branch():
 
 def test_fingerprint_is_the_same_in_another_process_and_hash_seed():
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    out = subprocess.run([sys.executable, str(SCRIPT), "--fights", "1"], env=env,
+    out = subprocess.run([sys.executable, str(SCRIPTS / "agents_fingerprint.py"), "--fights", "1"], env=env,
                          capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.split()[0] == SMALL, out.stdout + out.stderr

@@ -10,10 +10,8 @@ the whole one is pinned beside it.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from .scripts_kit import load_script
 
-SCRIPT = Path(__file__).parent.parent / "scripts" / "engine_fingerprint.py"
 #: 3 fights a pair (the script's default of 10 gives a7d3e63748a1c820...)
 UNARMED = ("c9f7abb5d883c09442374f425f8b1eae6efdd559cd4ed7c6958f51ffaa12f32f", 10257)
 #: every preset pairing, the armed presets included (issue 19)
@@ -21,10 +19,7 @@ PINNED = ("168cab13bd2378d1e8ddc5f341d244a8987c3972c43044f34ff8139aa9bf21e3", 28
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("engine_fingerprint", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("engine_fingerprint")
 
 
 def test_unarmed_fights_are_unchanged_by_the_weapons():

@@ -11,19 +11,14 @@ fix that changes it updates the pinned value in the same commit and says why.
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from .scripts_kit import load_script
 
-SCRIPT = Path(__file__).parent.parent / "scripts" / "engine_lock.py"
 #: 2 fights for each of the 53 games (45 pairings, 6 scenes, 2 under the variant)
 PINNED = ("3c6e37a8c96561808fd551ac595c7eb3beedb7144ef35f7c6c612c2132321d48", 10361)
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("engine_lock", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script("engine_lock")
 
 
 def test_the_engine_lock_is_pinned():

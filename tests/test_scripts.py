@@ -2,21 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 from hexdojo.envs.rules import PASS, Game, LoadedDice
 from tests.rules_kit import strike
-
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-
-
-def load(name: str):
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+from tests.scripts_kit import load_script as load
 
 
 def test_first_wound_names_the_wounded_fighter_and_skips_self_injury():
