@@ -2,7 +2,7 @@
 everything a fight shows through the Python API at every decision of seeded fights, over
 every preset pairing and scene and under a rule variant that switches on the rarer branches.
 
-    python scripts/engine_lock.py [--fights-per-pair 2] [--engine native]
+    python scripts/engine_lock.py [--fights-per-pair 2]
 
 At every decision it hashes the decision (fighter, kind, about), the legal list, the
 context, the reasons ``why_illegal`` gives for a few illegal probes (maneuvers not in the
@@ -80,13 +80,13 @@ def _step(digest: Any, s: Any, rng: np.random.Generator) -> Choice:
     return legal[int(rng.choice(len(legal), p=_weights(s, legal)))]
 
 
-def lock(per_pair: int, engine: str | None = None, variant: bool = True) -> tuple[str, int]:
+def lock(per_pair: int, variant: bool = True) -> tuple[str, int]:
     """(sha256, decisions) of ``per_pair`` fights of every game of :func:`games`."""
     digest = hashlib.sha256()
     decisions = 0
     for name, g in games(variant):
         for seed in range(per_pair):
-            s = g.new_state(seed, engine=engine) if engine else g.new_state(seed)
+            s = g.new_state(seed)
             rng = np.random.default_rng([seed, 77])
             while not s.is_over and decisions < 10**9:
                 s.apply(_step(digest, s, rng))
@@ -101,9 +101,8 @@ def lock(per_pair: int, engine: str | None = None, variant: bool = True) -> tupl
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fights-per-pair", type=int, default=2)
-    ap.add_argument("--engine", default=None, help="an engine name (default: Game.new_state's)")
     args = ap.parse_args()
-    h, n = lock(args.fights_per_pair, args.engine)
+    h, n = lock(args.fights_per_pair)
     print(f"{h} ({n} decisions)")
 
 
