@@ -184,7 +184,6 @@ def draw_distance(sc: SceneFile, dice: Dice | None) -> int:
     return lo + (face - 1) % k
 
 
-
 #: the fight's class under its API name (``hexdojo.envs.rules.State``)
 State = NativeState
 __all__ = ["ENGINES", "Game", "IllegalChoice", "State", "distinct_names", "draw_distance",
