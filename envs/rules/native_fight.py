@@ -25,8 +25,6 @@ if TYPE_CHECKING:
     from .state import Game
 
 _KINDS = tuple(_core.CHOICE_KINDS)  # model.Choice kinds, in the core's order
-#: legal lists kept as Choices per rule set (Boundary.choices); cleared when full
-_CACHE_LISTS = 65_536
 #: menus (a decision and its legal Choices) kept per rule set (Boundary.menu); cleared when full
 _CACHE_MENUS = 16_384
 
@@ -42,8 +40,6 @@ class Boundary:
         self.ids = Ids(t)
         self.maneuvers = list(t.maneuvers)
         self.locations = list(t.locations)
-        self.damage_types = list(t.data.damage_types)
-        self._lists: dict[tuple[tuple[int, ...], ...], tuple[Choice, ...]] = {}
         self._one: dict[tuple[int, ...], Choice] = {}  # bounded: a rule set's choice rows
         self._menus: dict[int, Menu] = {}
         self._decisions: dict[tuple[int, str, str], Decision] = {}
@@ -59,21 +55,6 @@ class Boundary:
         return Choice(_KINDS[kind], None if m < 0 else self.maneuvers[m],
                       None if target < 0 else target, None if loc < 0 else self.locations[loc],
                       turn, option, risk)
-
-    def choices(self, rows: list[tuple[int, ...]]) -> list[Choice]:
-        """The core's legal rows as Choices. Why a cache: the same lists come up again and
-        again (a phase decision, a reaction's menu), and building ~20 NamedTuples per
-        decision was the native engine's largest cost through the public API (~40 %).
-        Choices are immutable, so a list's Choices are shared; the list itself is new."""
-        key = tuple(rows)
-        got = self._lists.get(key)
-        if got is None:
-            if len(self._lists) >= _CACHE_LISTS:
-                self._lists.clear()
-            one, new = self._one, self.to_python
-            got = self._lists[key] = tuple(one.get(x) or one.setdefault(x, new(x)) for x in rows)
-        return list(got)
-
 
     def menu(self, core: Any) -> Menu | None:
         """The pending decision of native fight ``core`` and its legal Choices, or None once
