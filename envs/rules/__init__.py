@@ -16,9 +16,8 @@ from .events import render_event
 from .fighter import Profile, load_profile, preset_names
 from .formulas import attack_basic, defence_basic, defence_bonus, knockback_band
 from .model import DECISION_KINDS, END, PASS, RELEASE, RISK_ABOUT, Choice, Decision, Hold
-from .native_state import State
 from .ruleset import RulesError, load_rules_data
-from .state import Game, IllegalChoice
+from .state import Game, IllegalChoice, State
 from .tables import Tables, load_tables, param_domain
 
 __all__ = [

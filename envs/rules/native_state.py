@@ -253,9 +253,8 @@ class NativeState:
 
     def _push(self) -> None:
         """Send the snapshot (just written) to the core's board."""
-        self._recipe = None  # a written board is no longer replayable
         b = self._board()
-        _core.fight_set_board(self._core, core_state(b, self._b.ids))
+        self._send(core_state(b, self._b.ids))
         b.cs = None
 
     def _listed(self) -> Menu | None:
@@ -455,7 +454,7 @@ class NativeState:
         w = self._core.window
         return None if w is None else window_of(self.t, w)
 
-    # ------------------------------------------------------------------ the board
+    # ------------------------------------------------------------------ the board's geometry
     # Reads and writes of the rules tests and the observation: the core answers (§5.4
     # approaches, aom315 arcs, §1.18 holds, §5.30 who is still in), no Python copy of them.
     def _cs(self) -> Any:
@@ -499,11 +498,16 @@ class NativeState:
         self._write(lambda cs: cs.set_facing(i, facing))
 
     def _write(self, change: Any) -> None:
+        """``change`` the core's board itself (its own §5.4 rules), then read it again."""
         cs = self._core.state
         change(cs)
+        self._send(cs)
+        self._snap = None
+
+    def _send(self, cs: Any) -> None:
+        """Board ``cs`` becomes the fight's (checked id by id by the core)."""
         self._recipe = None  # a written board is no longer replayable
         _core.fight_set_board(self._core, cs)
-        self._snap = None
 
 
 _new = object.__new__
@@ -576,7 +580,3 @@ def window_of(t: Any, w: Any) -> Window:
         (w.follow_direction, w.follow_hexes) if w.has_follow else None,
         None if w.own_hand < 0 else w.own_hand,
         None if w.locked_fighter < 0 else w.locked_fighter)
-
-
-#: the fight's class under its API name (``hexdojo.envs.rules.State``, ``state.State``)
-State = NativeState

@@ -184,7 +184,7 @@ def draw_distance(sc: SceneFile, dice: Dice | None) -> int:
     return lo + (face - 1) % k
 
 
-#: the fight's class under its API name (``hexdojo.envs.rules.State``)
+#: the fight's class under its API name (``hexdojo.envs.rules.State``): the core's
 State = NativeState
 __all__ = ["ENGINES", "Game", "IllegalChoice", "State", "distinct_names", "draw_distance",
            "scene_rules"]
