@@ -143,7 +143,7 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
 
 
 def native_fight(game: Game, seed: int) -> tuple[Any, Any]:
-    """(core fight, its Boundary) of ``game.new_state(seed, engine="native")``; a game
+    """(core fight, its Boundary) of ``game.new_state(seed)``; a game
     without a scene's random start gets its dice seeded natively (numpy's default_rng(seed)
     took half of the ~30 us a fight's set-up cost)."""
     from hexdojo.envs.rules.native_fight import boundary_of, core_fight
@@ -151,7 +151,7 @@ def native_fight(game: Game, seed: int) -> tuple[Any, Any]:
     from ._bots import fresh_dice
 
     if game.scene is not None:
-        nf = game.new_state(seed, engine="native")._nf  # type: ignore[attr-defined]
+        nf = game.new_state(seed)._nf  # type: ignore[attr-defined]
         return nf.core, nf.boundary
     t = game.tables
     dice = fresh_dice(seed, t.data.dice.die_sides)

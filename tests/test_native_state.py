@@ -18,17 +18,8 @@ from hexdojo.envs.rules.native_state import FIELDS, NativeState
 from tests.rules_kit import attack, duel, fighter, strike
 
 
-@pytest.fixture
-def native(monkeypatch):
-    monkeypatch.setenv("HEXDOJO_ENGINE", "native")
-
-
-def _both(game: Game, seed: int) -> tuple[State, NativeState]:
-    return game.new_state(seed=seed), NativeState.new(game, seed)
-
-
 def _board(s) -> dict:
-    """Everything public about the board, in the Python engine's names."""
+    """Everything public about the board (the records, the geometry, the result)."""
     n = len(s.fighters)
     out = {"turn": s.turn, "order": tuple(s.order), "holds": list(s.holds),
            "dropped": tuple(s.dropped), "approach": dict(s.approach), "phasing": s.phasing,
@@ -109,7 +100,7 @@ def test_writes_go_through_into_the_core(what):
     assert type(s) is NativeState and len(s.events) >= 3
 
 
-def test_a_write_reads_back_and_reaches_the_core(native):
+def test_a_write_reads_back_and_reaches_the_core():
     """Write-through, read back from the core's own board (not only from the snapshot)."""
     s, _ = duel(fighter("A"), fighter("B"), [3] * 10)
     s.fighters[0].ap = 5
@@ -122,7 +113,7 @@ def test_a_write_reads_back_and_reaches_the_core(native):
     assert len(core.holds) == 1 and s.hold_by(0) == Hold(0, 1, "both_arms", None, 1)
 
 
-def test_bad_writes_are_one_clear_error_and_change_nothing(native):
+def test_bad_writes_are_one_clear_error_and_change_nothing():
     """Bad input is one clear ValueError naming the field and what is allowed (house
     rules), never a crash; the core's board keeps its values."""
     s, _ = duel(fighter("A"), fighter("B"), [3] * 10)
@@ -160,7 +151,7 @@ def test_clones_are_independent_and_replay_the_same_future():
     assert d1.events == d2.events and d1.result == d2.result
 
 
-def test_events_can_be_reset_as_the_rules_tests_do(native):
+def test_events_can_be_reset_as_the_rules_tests_do():
     """Tests clear ``s.events`` to read only what follows; later events still arrive."""
     s, _ = duel(fighter("A", ma=10, CO=10), fighter("B"), [5] * 20)
     s.events = []
@@ -169,7 +160,7 @@ def test_events_can_be_reset_as_the_rules_tests_do(native):
     assert types and types[0] != "turn_starts"
 
 
-def test_loaded_dice_stay_in_step_and_run_out(native):
+def test_loaded_dice_stay_in_step_and_run_out():
     """§1.3 with scripted faces: the test's LoadedDice count what the core rolled
     (``dice.used``), faces pushed later reach the core, and running out is the dice's own
     RuntimeError (the counts are the Python engine's, pinned)."""
@@ -187,7 +178,7 @@ def test_loaded_dice_stay_in_step_and_run_out(native):
     assert [e["type"] for e in s2.events] == ["declare", "attack", "damage"]
 
 
-def test_check_over_and_knock_out_run_in_the_core(native):
+def test_check_over_and_knock_out_run_in_the_core():
     """§5.30: a fighter knocked out ends the fight when one side is left (check_over);
     his hold ends with him (§1.18)."""
     s, _ = duel(fighter("A"), fighter("B"), [3] * 10, pos_b=(0, 0),

@@ -59,7 +59,7 @@ def test_native_random_play_draws_numpys_numbers():
     for seed in (0, 1, 2**31 + 5, 4_000_000_000):
         rng, player = np.random.default_rng(seed), RandomPlayer()
         player.reset(seed)
-        s = game.new_state(seed, engine="native")
+        s = game.new_state(seed)
         while not s.is_over:
             n = len(s.legal_choices())
             k = player.act(s._nf.core)
