@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+from collections import Counter
 from typing import Any
 
 import numpy as np
@@ -80,17 +81,26 @@ def _step(digest: Any, s: Any, rng: np.random.Generator) -> Choice:
     return legal[int(rng.choice(len(legal), p=_weights(s, legal)))]
 
 
+def fight(g: Any, seed: int, digest: Any) -> tuple[Any, Counter]:
+    """One fight of game ``g`` by the lock's chooser, every decision hashed into ``digest``:
+    the finished state and the decision kinds met."""
+    s = g.new_state(seed)
+    rng = np.random.default_rng([seed, 77])
+    kinds: Counter = Counter()
+    while not s.is_over:
+        kinds[s.decision.kind] += 1
+        s.apply(_step(digest, s, rng))
+    return s, kinds
+
+
 def lock(per_pair: int, variant: bool = True) -> tuple[str, int]:
     """(sha256, decisions) of ``per_pair`` fights of every game of :func:`games`."""
     digest = hashlib.sha256()
     decisions = 0
     for name, g in games(variant):
         for seed in range(per_pair):
-            s = g.new_state(seed)
-            rng = np.random.default_rng([seed, 77])
-            while not s.is_over and decisions < 10**9:
-                s.apply(_step(digest, s, rng))
-                decisions += 1
+            s, kinds = fight(g, seed, digest)
+            decisions += kinds.total()
             digest.update(name.encode())
             digest.update(json.dumps(s.events, sort_keys=True, default=repr).encode())
             digest.update("\n".join(s.render_log()).encode())

@@ -176,6 +176,13 @@ def _usable(s: Any, w: Window, view: Any) -> list[str]:
     return out
 
 
+def _well_formed(s: Any, name: str, rng: np.random.Generator) -> Choice:
+    """A choice of maneuver ``name`` in its own domain, against any fighter if an attack."""
+    turns, locs, opts = s.t.domain[name]
+    target = _pick(rng, range(len(s.fighters))) if s.t.is_attack(name) else None
+    return Choice("maneuver", name, target, _pick(rng, locs), _pick(rng, turns), _pick(rng, opts))
+
+
 def _probes(s: Any, legal: list[Choice], rng: np.random.Generator, k: int,
             usable: list[str]) -> list[Choice]:
     """Random maneuver choices, well-formed ones (in the maneuver's domain, against a
@@ -187,16 +194,9 @@ def _probes(s: Any, legal: list[Choice], rng: np.random.Generator, k: int,
     locs = [None, "Tail", *s.t.locations]
     out = [Choice("maneuver", _pick(rng, names), _pick(rng, targets), _pick(rng, locs),
                   int(rng.integers(-3, 4)), int(rng.integers(-2, 9))) for _ in range(k)]
-    for _ in range(2 * k):
-        name = _pick(rng, names[:-1])
-        turns, dlocs, opts = s.t.domain[name]
-        out.append(Choice("maneuver", name, _pick(rng, targets[3:]) if s.t.is_attack(name) else None,
-                          _pick(rng, dlocs), _pick(rng, turns), _pick(rng, opts)))
-    for _ in range(k + 2 if usable else 0):  # deep: maneuvers whose own checks pass
-        name = _pick(rng, usable)
-        turns, dlocs, opts = s.t.domain[name]
-        out.append(Choice("maneuver", name, _pick(rng, range(n)) if s.t.is_attack(name) else None,
-                          _pick(rng, dlocs), _pick(rng, turns), _pick(rng, opts)))
+    out += [_well_formed(s, _pick(rng, names[:-1]), rng) for _ in range(2 * k)]
+    # deep: maneuvers whose own checks pass
+    out += [_well_formed(s, _pick(rng, usable), rng) for _ in range(k + 2 if usable else 0)]
     for _ in range(k if legal else 0):
         c = _pick(rng, legal)
         fld = int(rng.integers(5))
