@@ -130,6 +130,15 @@ def strike(state, maneuver: str = "Martial Strike", location: str | None = "Ches
         state.apply(risk(rd))
 
 
+def pass_dodge_window(state, attacker: int = 0) -> None:
+    """aom3221 (``movement.dodge_triggers_attacker``): a dodge is a movement like any other,
+    so the attacker it answered is asked about it first; pass that window."""
+    d = state.decision
+    if d is not None and d.kind == "reaction" and d.fighter == attacker \
+            and state.context().get("attacker") != attacker:
+        state.apply(PASS)
+
+
 def events(state, etype: str) -> list[dict[str, Any]]:
     return [e for e in state.events if e["type"] == etype]
 

@@ -134,7 +134,8 @@ def test_follow_on_context_names_the_locked_limb_s3():
     s, _ = duel(a, b, pos_b=(0, 0), facing_b=3)
     strike(s, "Punch", "Chest", reaction=react("Forearm Block"))
     assert s.decision.kind == "follow_on"
-    assert s.context()["after"] == "Forearm Block" and s.context()["locked"] == "arm"
+    # aom3225: the arm that attacked (A's right: both his hands are free, attack.striking_hand)
+    assert s.context()["after"] == "Forearm Block" and s.context()["locked"] == "R Arm"
 
 
 def test_free_arms_of_a_hold_decides_the_forearm_block_aom3225():
@@ -165,8 +166,11 @@ def test_an_unconscious_holder_lets_go_s1_18_s1_12_s5_30():
                        {"pos": [0, 0], "facing": 0, "ap": 6}],
           "holds": [{"holder": 0, "held": 2, "kind": "arm", "location": "R Arm"}], "phase": 1}
     s = trio(a, b, c, sc)
-    # B's Martial Strike (6 + 1 = 7 vs A's 0) closes into A's hex; A takes the wound
-    play(s, attack("Martial Strike", target=0, location="Chest"), PASS, risk(0), risk(0))
+    # B's Martial Strike (6 + 1 = 7 vs A's 0) closes into A's hex, where C is too: C may
+    # answer the closing first (aom3221), then A; A takes the wound
+    s.apply(attack("Martial Strike", target=0, location="Chest"))
+    assert s.decision == (2, "reaction", "") and s.context()["attack"] == "Martial Strike"
+    play(s, PASS, PASS, risk(0), risk(0))
     assert s.decision.kind == "soak" and s.decision.fighter == 0
     s.apply(PASS)
     assert s.fighters[0].out == "unconscious"
@@ -224,6 +228,8 @@ def test_a_dodge_into_a_fighters_hex_is_a_closing_s4_aom3212_aom3221():
     dodge included, triggers my closing reactions (Punch, Martial Strike)."""
     s = _dodge_into_c()
     assert s.fighters[1].pos == (2, 0) == s.fighters[2].pos
+    assert s.decision == (0, "reaction", "")  # A, whose strike it answered, is asked too
+    s.apply(PASS)
     assert s.decision.fighter == 2 and s.decision.kind == "reaction"
     assert s.context()["attacker"] == 1 and s.context()["attack"] == "Jump back dodge"
     counter = Choice("maneuver", "Martial Strike", target=1, location="Chest")
@@ -232,21 +238,40 @@ def test_a_dodge_into_a_fighters_hex_is_a_closing_s4_aom3212_aom3221():
     assert last(s, "declare")["via"] == "reaction" and last(s, "declare")["t"] == 1
 
 
-def test_the_attacker_is_not_asked_again_by_default_hexdojo():
-    """movement.dodge_triggers_attacker (hexdojo): B's Rolling Dodge (Martial Arts 4 + 2 =
-    6 vs 1) from the adjacent hex closes into A's hex; by default A, whose kick it answered,
-    gets no reaction to it (B's follow-on comes next); with the key on, A may counter."""
-    a, b = fx("A", ma=0), fx("B", ma=4)
-    for on in (False, True):
-        rules = {"movement": {"dodge_triggers_attacker": on}}
-        s, _ = duel(a, b, rules=rules)
-        strike(s, "Martial Kick", "Chest", reaction=react("Rolling Dodge"))
-        assert s.fighters[1].pos == s.fighters[0].pos == (0, 0)
+def test_a_dodge_into_the_non_phasing_attackers_hex_is_a_closing_aom3221():
+    """aom3221 ("as a result of a move, jump back, side-step or parry"; issue 28 item 3):
+    A's Martial Kick from the next hex is blocked by B's Forearm Block (4 + 2 = 6 vs 5);
+    B's follow-on Martial Kick (5) is answered by A's Rolling Dodge (4 + 2 = 6), which
+    closes A into B's hex: B, the non-phasing attacker, may strike A as a closing reaction.
+    With ``movement.dodge_triggers_attacker = false`` (the older reading) he is not asked."""
+    a, b = fx("A", ma=4), fx("B", ma=4)
+    for on in (True, False):
+        s, _ = duel(a, b, rules={"movement": {"dodge_triggers_attacker": on}})
+        strike(s, "Martial Kick", "Chest", reaction=react("Forearm Block"))
+        assert s.decision == (1, "follow_on", "")
+        strike(s, "Martial Kick", "Chest", target=0, reaction=react("Rolling Dodge"))
+        assert last(s, "attack")["outcome"] == "miss"
+        assert s.fighters[0].pos == s.fighters[1].pos == (1, 0)
         if on:
-            assert s.decision.fighter == 0 and s.decision.kind == "reaction"
-            assert "Martial Strike" in legal_names(s)
+            assert s.decision == (1, "reaction", "") and s.context()["attack"] == "Rolling Dodge"
+            assert {"Martial Strike", "Punch"} <= legal_names(s)
+            s.apply(Choice("maneuver", "Martial Strike", target=0, location="Chest"))
+            assert last(s, "declare")["via"] == "reaction" and last(s, "declare")["a"] == 1
         else:
-            assert s.decision.fighter == 1 and s.decision.kind == "follow_on"
+            assert s.decision == (0, "follow_on", "")  # A's follow-on after his dodge
+
+
+def test_the_phasing_attacker_may_punch_but_not_martial_strike_a_dodge_aom3221():
+    """aom3221 with item 8 of issue 28: the phasing attacker is asked about the Rolling
+    Dodge that closed into his hex, but the Martial Strike reaction is a non-phasing
+    fighter's (``attack.counter_needs_non_phasing``); Punch is not on that list."""
+    a, b = fx("A", ma=0), fx("B", ma=4)
+    s, _ = duel(a, b)
+    strike(s, "Martial Kick", "Chest", reaction=react("Rolling Dodge"))
+    assert s.fighters[1].pos == s.fighters[0].pos == (0, 0)
+    assert s.decision == (0, "reaction", "")
+    assert "Punch" in legal_names(s) and "Martial Strike" not in legal_names(s)
+    assert "non-phasing" in s.why_illegal(Choice("maneuver", "Martial Strike", 1, "Chest"))
 
 
 # ----------------------------------------------------------------- 7. Pull Down landing hex

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from hexdojo.envs.rules import PASS, Choice, load_rules_data
-from tests.rules_kit import duel, events, fighter, last, react, risk, strike
+from tests.rules_kit import duel, events, fighter, last, pass_dodge_window, react, risk, strike
 
 # RULES §3, rows and entries limited to maneuvers available bare-handed (Block, Parry,
 # Stand and attack, Advance and attack and Close Combat Weapon Attack need a weapon).
@@ -90,6 +90,7 @@ def test_follow_on_window_after_a_successful_defence_par_3(reaction, attack_name
     state, _ = duel(a, b)
     strike(state, attack_name, reaction=react(reaction))
     assert last(state, "attack")["outcome"] == "miss"
+    pass_dodge_window(state)  # a dodge that moves is a movement A may answer (aom3221)
     assert state.decision == (1, "follow_on", "")
     assert names(state) <= GRAPH[reaction]
     assert names(state) == expected
@@ -102,6 +103,7 @@ def test_no_follow_on_after_a_jump_back_par_3():
     state, _ = duel(a, b)
     strike(state, reaction=react("Jump back dodge"))
     assert last(state, "attack")["outcome"] == "miss"
+    pass_dodge_window(state)
     assert state.decision == (0, "action", "")
 
 

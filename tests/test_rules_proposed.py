@@ -73,7 +73,14 @@ DEFAULTS = [
     ("§5.19", "pain|staggered_below", 7),
     ("§5.20", "knockback|knocked_over_min_fail", 7),
     ("§5.20", "knockback|off_balance_max_fail", 3),
-    ("§5.22", "self_injury|locations", {"hand": "R Hand", "foot": "R Leg", "head": "Head"}),
+    ("§5.22", "self_injury|locations", {"foot": "R Leg", "head": "Head"}),  # a hand: the striking one
+    # the readings of aom3221 and aom3225 (issue 28), each a named key
+    ("aom3221", "attack|striking_hand", "R Hand"),
+    ("aom3225", "attack|counter_needs_non_phasing", ["Martial Strike", "Arm Grab"]),
+    ("aom3225", "forearm_block|grab_after_kick", "none"),
+    ("aom3225", "mounted|close_from_other_hex", False),
+    ("aom3221", "movement|dodge_triggers_attacker", True),
+    ("aom3225", "holds|kinds|arm|holder_arms", 1),
     ("§5.22", "pain|self_injury_pain_roll", True),
     ("§5.23", "damage_types|Impaling|pain", 2),
     ("§5.23", "damage_types|Impaling|knockback", 2),
@@ -299,10 +306,14 @@ def test_knocked_over_band_override_par_5_20():
 
 
 def test_self_injury_location_override_par_5_22():
-    """§5.22: self_injury.locations.hand = 'L Hand': the striker's left hand is hurt."""
+    """§5.22 with aom3221 ("hit on the hand": the hand that struck): attack.striking_hand =
+    'L Hand' makes the left the hand a free fighter strikes with, so the left is hurt; a
+    hand in self_injury.locations is refused (it is always the striking one)."""
     a = fighter("A", WP=10)
     b = fighter("B", body="full_plate", CO=-3, athletics=12)
-    state, _ = duel(a, b, ap_b=0, rules={"self_injury": {"locations": {"hand": "L Hand"}}})
+    with pytest.raises(RulesError, match="self_injury.locations"):
+        duel(a, b, rules={"self_injury": {"locations": {"hand": "L Hand"}}})
+    state, _ = duel(a, b, ap_b=0, rules={"attack": {"striking_hand": "L Hand"}})
     strike(state)
     assert [e["location"] for e in events(state, "damage") if e["kind"] == "self"] == ["L Hand"]
 

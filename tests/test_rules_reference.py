@@ -44,3 +44,21 @@ def test_rules_command_prints_one_maneuver_or_one_clear_line():
     assert bad.exit_code == 2
     assert bad.output.strip().splitlines() == [
         "error: maneuver: value 'Arm grab': unknown; did you mean 'Arm Grab'? (see `hexdojo rules`)"]
+
+
+def test_the_readings_name_real_keys_and_their_defaults_aom3221_aom3225():
+    """issue 28 (aom3221, aom3225): the open readings sit in docs/rules.md with both
+    readings; each names a rules key whose shipped value is its default, and the other
+    reading's value is accepted by the rules (a key override to it loads)."""
+    from hexdojo.envs.rules.reference import key_value, readings
+
+    t = load_tables()
+    got = {r["key"]: r for r in readings()}
+    assert {"attack.counter_needs_non_phasing", "forearm_block.grab_after_kick",
+            "mounted.close_from_other_hex", "attack.closing_requires_front_arc"} <= set(got)
+    text = rules_reference(t)
+    for key, r in got.items():
+        assert key_value(t, key) == r["default"], key
+        table, name = key.split(".")
+        assert key_value(load_tables({table: {name: r["other"]}}), key) == r["other"]
+        assert f"| `{key}` |" in text and r["other_reading"] in text

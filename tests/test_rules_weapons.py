@@ -17,7 +17,7 @@ from hexdojo.envs.rules.model import Window
 from hexdojo.envs.rules.native_reasons import NativeView
 from hexdojo.envs.rules.notation import choice_words, parse, words
 
-from .rules_kit import attack, duel, fighter, last, play, react, risk, strike, terms
+from .rules_kit import attack, duel, fighter, last, pass_dodge_window, play, react, risk, strike, terms
 
 TOUGH = {"WP": 10, "athletics": 12}
 
@@ -168,6 +168,7 @@ def test_parry_adds_three_and_steps_back_then_ripostes_aom315_aom3143_par_5_10()
     ev = last(state, "attack")
     assert (ev["defence"]["result"], ev["outcome"]) == (8, "miss")
     assert state.fighters[1].pos == (2, 0)
+    pass_dodge_window(state)  # the parrier's step is a movement A may answer (aom3221)
     assert state.decision == (1, "follow_on", "")
     assert maneuvers(state) == {"Advance and attack"}
     state.apply(attack("Advance and attack", target=0, option=1))
@@ -209,6 +210,7 @@ def test_after_a_side_step_the_attacking_weapon_may_defend_aom3147():
     state, _ = duel(a, fighter("B", combat=6, ma=4))
     strike(state, "Stand and attack", "Chest", option=0, reaction=react("Side-step dodge", option=0))
     assert last(state, "attack")["outcome"] == "miss" and state.fighters[1].pos == (0, 1)
+    pass_dodge_window(state)
     state.apply(attack("Martial Strike", target=0))
     assert "locked" not in state.context()
     assert legal(state, react("Block", option=0)) and legal(state, react("Parry", option=0))
@@ -425,14 +427,17 @@ def test_a_block_locks_only_the_blocked_attackers_weapon_in_a_group_aom3145():
 
 def test_the_grab_of_the_blocked_arm_does_not_depend_on_earlier_fights_aom3225():
     """aom3225 (Arm Grab of the blocked arm) and the project's determinism: an armed
-    defender's follow-on after a Forearm Block of a leg (any arm may be grabbed) must not
+    defender's follow-on after a Forearm Block of a leg (no arm attacked: no Arm Grab by
+    default, either arm with ``forearm_block.grab_after_kick = "either_arm"``) must not
     leave its choices in a memo for the same position after a blocked spear
     (only the R Arm): the memo's key names the blocked limb in every kind of window."""
     a = armed("A", left="dagger", ma=6)
-    kicker, _ = duel(a, fighter("B", ma=1), phase=1)
-    strike(kicker, "Martial Kick", target=0, reaction=react("Forearm Block"))
-    assert kicker.decision == (0, "follow_on", "") and kicker.context()["locked"] == "leg"
-    assert {c.location for c in kicker.legal_choices() if c.maneuver == "Arm Grab"} == {"L Arm", "R Arm"}
+    for reading, arms in (("none", set()), ("either_arm", {"L Arm", "R Arm"})):
+        rules = {"forearm_block": {"grab_after_kick": reading}}
+        kicker, _ = duel(a, fighter("B", ma=1), phase=1, rules=rules)
+        strike(kicker, "Martial Kick", target=0, reaction=react("Forearm Block"))
+        assert kicker.decision == (0, "follow_on", "") and kicker.context()["locked"] == "leg"
+        assert {c.location for c in kicker.legal_choices() if c.maneuver == "Arm Grab"} == arms
     spear, _ = duel(a, armed("B", right="spear", skills={"Spear": 1}), phase=1)
     strike(spear, "Stand and attack", target=0, reaction=react("Forearm Block"))
     assert spear.decision == (0, "follow_on", "") and spear.context()["locked"] == "R Arm"

@@ -65,6 +65,7 @@ class Hold(NamedTuple):
     turn: int  # turn it was made (painful locks hurt again each later turn)
     attempts: int = 0  # failed Break Hold attempts so far (+1 each, aom322d)
     from_behind: bool = False
+    hand: int | None = None  # the holder's hand kept on the hold (0 right, 1 left; aom3225)
 
 
 class FighterState:
@@ -144,6 +145,7 @@ class Window(NamedTuple):
     follow: tuple[int, int] | None = None  # a phasing ally's move: (direction, hexes)
     own_hand: int | None = None  # a follow-on after a Block: the hand that blocked (aom3145)
     locked_fighter: int | None = None  # a follow-on: whose limb ``restrict`` names (the blocked one)
+    phasing: int | None = None  # whose phase it is (aom3221, aom3225: counters are a non-phasing fighter's)
 
 
 class IllegalChoice(ValueError):

@@ -119,6 +119,7 @@ def core_hold(ids: Ids, h: Any) -> _core.Hold:
     c.holder, c.held, c.kind = h.holder, h.held, ids.hold_kind[h.kind]
     c.location = ids.opt(ids.location, h.location)
     c.turn, c.attempts, c.from_behind = h.turn, h.attempts, h.from_behind
+    c.hand = -1 if h.hand is None else h.hand
     return c
 
 
@@ -160,6 +161,7 @@ def core_window(ids: Ids, w: Any) -> _core.Window:
         c.follow_direction, c.follow_hexes = w.follow
     c.own_hand = -1 if w.own_hand is None else w.own_hand
     c.locked_fighter = -1 if w.locked_fighter is None else w.locked_fighter
+    c.phasing = -1 if w.phasing is None else w.phasing
     return c
 
 
@@ -271,6 +273,7 @@ def _hold_kind(ids: TableIds, k: Any) -> _core.HoldKind:
                  holder_attack_bonus=h2(k.holder_attack_bonus),
                  holder_other_mod=h2(k.holder_other_mod),
                  break_holder_bonus=h2(k.break_holder_bonus), free_arms=k.free_arms,
+                 holder_arms=k.holder_arms,
                  held_may=[ids.maneuver[n] for n in k.held_may],
                  held_attacks_barred_from_behind=k.held_attacks_barred_from_behind,
                  painful=k.painful, drops_weapon=k.drops_weapon,
@@ -321,7 +324,9 @@ def _turn_attack_body(ct: _core.Tables, d: Any, ids: TableIds) -> None:
         range1_reaches_same_hex=a.range1_reaches_same_hex,
         leg_grab_pulls_kicker_in=a.leg_grab_pulls_kicker_in, default_aim=ids.aim[a.default_aim],
         whole_body_location=ids.location[a.whole_body_location],
-        default_defence=_roll(ids, a.default_defence))
+        default_defence=_roll(ids, a.default_defence),
+        striking_hand=d.armed.hand_locations.index(a.striking_hand),
+        counter_needs_non_phasing=[ids.maneuver[n] for n in a.counter_needs_non_phasing])
     e = d.encumbrance
     ct.encumbrance = _fill(_core.Encumbrance(), band_names=list(e.bands),
                            bands=[h2(v) for v in e.bands.values()],
@@ -378,6 +383,7 @@ def _pain_holds(ct: _core.Tables, d: Any, ids: TableIds) -> None:
     mo = d.mounted
     ct.mounted = _fill(
         _core.MountedRules(), close_needs_same_height=mo.close_needs_same_height,
+        close_from_other_hex=mo.close_from_other_hex,
         range1_kicks_allowed=mo.range1_kicks_allowed, attack_mod=h2(mo.attack_mod),
         stay_mounted_difficulty=h2(mo.stay_mounted_difficulty),
         stay_mounted=_roll(ids, mo.stay_mounted), pull_down_lands_same=mo.pull_down_lands == "same",
@@ -401,7 +407,8 @@ def _weapons_movement(ct: _core.Tables, d: Any, ids: TableIds) -> None:
     fb = d.forearm_block
     ct.forearm_block = _fill(_core.ForearmBlockRules(), vs_unarmed=h2(fb.bonus_vs_unarmed),
                              vs_close=h2(fb.bonus_vs_close_weapons),
-                             vs_melee=h2(fb.bonus_vs_melee_weapons))
+                             vs_melee=h2(fb.bonus_vs_melee_weapons),
+                             grab_after_kick_either_arm=fb.grab_after_kick == "either_arm")
     a = d.armed
     ct.armed = _fill(
         _core.ArmedRules(), hand_locations=[ids.location[x] for x in a.hand_locations],

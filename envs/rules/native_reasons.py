@@ -104,6 +104,9 @@ TEMPLATES: dict[str, str] = {
     "BadOption": "{m}: option must be one of {opts}",
     "CounterTarget": "{m}: a counter-attack must target the attacker",
     "NotPossible": "{m}: not possible now",
+    "PhasingCounter": "{m}: a counter-attack reaction is a non-phasing fighter's (aom3221, aom3225)",
+    "MountedSameHex": "{m}: mounted, only against someone already in the same hex (aom3221, aom3225)",
+    "GrabNoArm": "{m}: the blocked {LIMB0} was no arm to grab (aom3225)",
 }
 
 CODE_NAMES: tuple[str, ...] = tuple(reason_names())

@@ -53,7 +53,7 @@ class Board:
                          for k, cf in enumerate(cs.fighters)]
         self.holds = [Hold(h.holder, h.held, kinds[h.kind],
                            None if h.location < 0 else locs[h.location], h.turn, h.attempts,
-                           h.from_behind) for h in cs.holds]
+                           h.from_behind, None if h.hand < 0 else h.hand) for h in cs.holds]
         self.dropped = tuple((tuple(h), weapons[w]) for h, w in cs.dropped)
         n = len(self.fighters)
         self.approach = {(a, b): d for a in range(n) for b in range(n)
@@ -579,4 +579,5 @@ def window_of(t: Any, w: Any) -> Window:
         tuple(m[k] for k in w.reactions_only) if w.has_reactions_only else None,
         (w.follow_direction, w.follow_hexes) if w.has_follow else None,
         None if w.own_hand < 0 else w.own_hand,
-        None if w.locked_fighter < 0 else w.locked_fighter)
+        None if w.locked_fighter < 0 else w.locked_fighter,
+        None if w.phasing < 0 else w.phasing)

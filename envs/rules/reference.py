@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .ruleset import RULES_FILE, Maneuver
+from .ruleset import DATA_DIR, RULES_FILE, Maneuver, tomllib
 from .tables import Tables, load_tables
 
 _KEY = re.compile(r'^\s*("?[^"=\s]+(?: [^"=]+)?"?)\s*=\s*(.*?)\s*(?:#\s*(.*))?$')
@@ -146,6 +146,37 @@ def weapon_reference(t: Tables, notes: dict[tuple[str, str], str]) -> list[str]:
     return out
 
 
+READINGS_FILE = DATA_DIR / "readings.toml"
+
+
+def readings() -> list[dict[str, Any]]:
+    """The readings the source pages leave open (``data/readings.toml``): each names the
+    rules key that chooses, the default reading and the other one."""
+    with READINGS_FILE.open("rb") as fh:
+        return list(tomllib.load(fh)["reading"])
+
+
+def key_value(t: Tables, key: str) -> Any:
+    """The value of rules key ``table.key`` in ``t``'s data."""
+    table, name = key.split(".", 1)
+    return getattr(getattr(t.data, table), name)
+
+
+def readings_reference(t: Tables) -> list[str]:
+    """The "Readings" section: both readings of each open point, the default marked, and
+    the value this rule set has."""
+    out = ["", "## Readings", "",
+           "Where the pages can be read two ways, a rules key chooses; the default reading is "
+           "the shipped value. Override the key to take the other.", "",
+           "| key | pages | default reading | other reading | this rule set |", "|---|---|---|---|---|"]
+    for r in readings():
+        now = key_value(t, r["key"])
+        out.append(f"| `{r['key']}` | {', '.join(r['pages'])} | `{_value(r['default'])}`: "
+                   f"{r['default_reading']} | `{_value(r['other'])}`: {r['other_reading']} | "
+                   f"`{_value(now)}` |")
+    return out
+
+
 def rules_reference(t: Tables | None = None) -> str:
     """The whole reference (``docs/rules.md``)."""
     t = t or load_tables()
@@ -157,5 +188,5 @@ def rules_reference(t: Tables | None = None) -> str:
             "## Maneuvers", ""]
     body = [maneuver_reference(n, t) + "\n" for n in t.maneuvers]
     notes, heads = data_notes()
-    return "\n".join(head + body + weapon_reference(t, notes) + ["", "## Rules"]
+    return "\n".join(head + body + weapon_reference(t, notes) + readings_reference(t) + ["", "## Rules"]
                      + _rules_tables(t, notes, heads)) + "\n"

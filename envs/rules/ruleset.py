@@ -88,6 +88,8 @@ class AttackRules(_Model):
     default_aim: str
     whole_body_location: str
     default_defence: RollSpec
+    striking_hand: str
+    counter_needs_non_phasing: list[str]
 
     @field_validator("rear_arc")
     @classmethod
@@ -180,6 +182,7 @@ class HoldKind(_Model):
     held_attacks_barred_from_behind: bool = False
     free_arms: int = Field(ge=0, le=2)
     holder_attack_bonus: float
+    holder_arms: int = Field(default=0, ge=0, le=2)
     holder_other_mod: float
     break_holder_bonus: float
     painful: bool
@@ -223,6 +226,7 @@ class Sides(_Model):
 
 class Mounted(_Model):
     close_needs_same_height: bool
+    close_from_other_hex: bool
     attack_mod: float
     range1_kicks_allowed: bool
     stay_mounted_difficulty: float
@@ -232,7 +236,7 @@ class Mounted(_Model):
 
 
 class SelfInjury(_Model):
-    locations: dict[Literal["hand", "foot", "head"], str]
+    locations: dict[Literal["foot", "head"], str]  # a hand: the striking one (attack.striking_hand)
     damage_type: str
     requires_armour: bool
 
@@ -251,6 +255,7 @@ class ForearmBlock(_Model):
     bonus_vs_unarmed: float
     bonus_vs_close_weapons: float = 0  # §5.12 PROPOSED
     bonus_vs_melee_weapons: float = -2  # §5.12 PROPOSED
+    grab_after_kick: Literal["none", "either_arm"] = "none"  # aom3225 reading (issue 28)
 
 
 class WeaponMode(_Model):
@@ -512,6 +517,8 @@ def _table_names(data: RulesData, problems: _Problems) -> None:
             need(f"holds.kinds.{kind}.held_may", n, maneuvers)
     for n in data.prone.allowed:
         need("prone.allowed", n, maneuvers)
+    for n in data.attack.counter_needs_non_phasing:
+        need("attack.counter_needs_non_phasing", n, maneuvers)
     for meth in data.break_hold.escaper_methods + data.break_hold.holder_methods:
         need("break_hold.methods", meth, data.break_hold.methods)
     need("break_hold.holder_method_choice", data.break_hold.holder_method_choice,
@@ -534,6 +541,7 @@ def _weapon_names(data: RulesData, problems: _Problems) -> None:
         need("armed.hand_locations/arm_locations", loc, data.locations)
     if len(a.hand_locations) != 2 or len(a.arm_locations) != 2:
         problems.append("  field 'armed.hand_locations/arm_locations': two each (right, left)")
+    need("attack.striking_hand", data.attack.striking_hand, a.hand_locations)
     need("armed.stuck_min_wound", a.stuck_min_wound, data.wounds.levels)
     need("armed.stuck_damage_type", a.stuck_damage_type, data.damage_types)
     need("armed.stuck_characteristic", a.stuck_characteristic, data.characteristics)

@@ -246,6 +246,7 @@ void check_board(const Tables& t, const State& s) {
         id("hold.held", h.held, 0, n);
         id("hold.kind", h.kind, 0, static_cast<int>(t.hold_kinds.size()));
         id("hold.location", h.location, kNone, nl);
+        id("hold.hand", h.hand, kNone, 2);
     }
     for (const auto& d : s.dropped) id("dropped.weapon", d.weapon, 0, nw);
 }

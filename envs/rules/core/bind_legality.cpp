@@ -63,6 +63,7 @@ void check_state(const Tables& t, const State& s) {
         id("hold.held", h.held, 0, n);
         id("hold.kind", h.kind, 0, static_cast<int>(t.hold_kinds.size()));
         id("hold.location", h.location, kNone, t.n_locations());
+        id("hold.hand", h.hand, kNone, 2);
     }
     for (const auto& d : s.dropped) id("dropped.weapon", d.weapon, 0, static_cast<int>(t.weapon_ids.size()));
 }
@@ -76,6 +77,7 @@ void check_window(const Tables& t, const State& s, const Window& w) {
     id("window.after", w.after, kNone, nm);
     for (int m : w.reactions_only) id("window.reactions_only", m, 0, nm);
     id("window.own_hand", w.own_hand, kNone, 2);
+    id("window.phasing", w.phasing, kNone, n);
     id("window.restrict_limb", w.restrict_limb, kNone, static_cast<int>(kLimbNames.size()));
     id("window.restrict_location", w.restrict_location, kNone, t.n_locations());
     if (w.has_follow) id("window.follow_direction", w.follow_direction, 0, 6);

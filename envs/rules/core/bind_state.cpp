@@ -63,7 +63,8 @@ void bind_records(nb::module_& m) {
         .def_rw("location", &Hold::location)
         .def_rw("turn", &Hold::turn)
         .def_rw("attempts", &Hold::attempts)
-        .def_rw("from_behind", &Hold::from_behind);
+        .def_rw("from_behind", &Hold::from_behind)
+        .def_rw("hand", &Hold::hand);
 }
 
 void bind_fighter(nb::module_& m) {
@@ -113,7 +114,8 @@ void bind_window(nb::module_& m) {
         .def_rw("follow_direction", &Window::follow_direction)
         .def_rw("follow_hexes", &Window::follow_hexes)
         .def_rw("own_hand", &Window::own_hand)
-        .def_rw("locked_fighter", &Window::locked_fighter);
+        .def_rw("locked_fighter", &Window::locked_fighter)
+        .def_rw("phasing", &Window::phasing);
 }
 
 void bind_board(nb::module_& m) {

@@ -51,7 +51,7 @@ void bind_rows(nb::module_& m) {
     nb::class_<HoldKind>(m, "HoldKind").def(nb::init<>())
         .HX_RW(HoldKind, source).HX_RW(HoldKind, held_attack_mod)
         .HX_RW(HoldKind, holder_attack_bonus).HX_RW(HoldKind, holder_other_mod)
-        .HX_RW(HoldKind, break_holder_bonus).HX_RW(HoldKind, free_arms)
+        .HX_RW(HoldKind, break_holder_bonus).HX_RW(HoldKind, free_arms).HX_RW(HoldKind, holder_arms)
         .HX_RW(HoldKind, held_may).HX_RW(HoldKind, held_attacks_barred_from_behind)
         .HX_RW(HoldKind, painful).HX_RW(HoldKind, drops_weapon).HX_RW(HoldKind, lock_location);
     nb::class_<Domain>(m, "Domain")
@@ -89,7 +89,8 @@ void bind_rules_a(nb::module_& m) {
         .HX_RW(A, hit_requires_higher).HX_RW(A, margin_damage_per_point).HX_RW(A, rear_bonus)
         .HX_RW(A, rear_arc).HX_RW(A, closing_requires_front_arc)
         .HX_RW(A, range1_reaches_same_hex).HX_RW(A, leg_grab_pulls_kicker_in)
-        .HX_RW(A, default_aim).HX_RW(A, whole_body_location).HX_RW(A, default_defence);
+        .HX_RW(A, default_aim).HX_RW(A, whole_body_location).HX_RW(A, default_defence)
+        .HX_RW(A, striking_hand).HX_RW(A, counter_needs_non_phasing);
     nb::class_<Encumbrance>(m, "Encumbrance").def(nb::init<>())
         .HX_RW(Encumbrance, band_names).HX_RW(Encumbrance, bands)
         .HX_RW(Encumbrance, characteristic).HX_RW(Encumbrance, martial_arts_multiplier)
@@ -130,7 +131,8 @@ void bind_rules_b(nb::module_& m) {
         .HX_RW(ProneRules, kick_any_location);
     using Mo = MountedRules;
     nb::class_<Mo>(m, "MountedRules").def(nb::init<>())
-        .HX_RW(Mo, close_needs_same_height).HX_RW(Mo, range1_kicks_allowed).HX_RW(Mo, attack_mod)
+        .HX_RW(Mo, close_needs_same_height).HX_RW(Mo, close_from_other_hex)
+        .HX_RW(Mo, range1_kicks_allowed).HX_RW(Mo, attack_mod)
         .HX_RW(Mo, stay_mounted_difficulty).HX_RW(Mo, stay_mounted)
         .HX_RW(Mo, pull_down_lands_same).HX_RW(Mo, pull_down_directions);
     nb::class_<SelfInjuryRules>(m, "SelfInjuryRules").def(nb::init<>())
@@ -141,7 +143,7 @@ void bind_rules_b(nb::module_& m) {
         .HX_RW(DropDodgeRules, has_by_maneuver);
     nb::class_<ForearmBlockRules>(m, "ForearmBlockRules").def(nb::init<>())
         .HX_RW(ForearmBlockRules, vs_unarmed).HX_RW(ForearmBlockRules, vs_close)
-        .HX_RW(ForearmBlockRules, vs_melee);
+        .HX_RW(ForearmBlockRules, vs_melee).HX_RW(ForearmBlockRules, grab_after_kick_either_arm);
     using Ar = ArmedRules;
     nb::class_<Ar>(m, "ArmedRules").def(nb::init<>())
         .HX_RW(Ar, hand_locations).HX_RW(Ar, arm_locations).HX_RW(Ar, reach_beyond)

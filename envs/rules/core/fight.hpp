@@ -116,6 +116,9 @@ struct ReactionsFrame {
     Choice c;
     int via = kViaAction;
     At at = At::kReact;
+    // the opponents sharing the hex an attacker closed into (aom3221: "an opponent closing
+    // into the character's hex"), asked before the attack goes on
+    bool closing = false;
 };
 
 struct AttackFrame {  // one attack (§1.6-1.9)
@@ -129,6 +132,9 @@ struct AttackFrame {  // one attack (§1.6-1.9)
     bool has_react = false;
     Choice react;
     int ra = 0, rd = 0;
+    // the hand an unarmed arm maneuver is made with (aom3221, aom3225), the attacker's and a
+    // counter's: its self-injury falls on that hand, a grab keeps it on the hold
+    int hand = kNone, react_hand = kNone;
 };
 
 struct HitFrame {  // damage, soak, wound, pain, knock-back of one hit (§1.10-1.13)
@@ -144,6 +150,10 @@ struct HitFrame {  // damage, soak, wound, pain, knock-back of one hit (§1.10-1
     bool has_dest = false;
     Hex dest;
     int holder = kNone;
+    // a blow of a counter tie (§1.6: "both attacks hit their targets simultaneously"): its
+    // damage was rolled with the other's, before either landed; 1: the fight's end waits for
+    // the other blow, 2: the last blow of the pair
+    int together = 0;
 };
 
 struct FollowOnFrame {  // after a success (§3)

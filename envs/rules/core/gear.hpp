@@ -75,7 +75,7 @@ inline const char* pick_up(Combat& c, int i, int wid) {
     }
     if (c.t->weapons[static_cast<std::size_t>(wid)].hands == 2) {
         f.hands = {wid, wid};
-    } else if (f.hands[0] == kNone) {
+    } else if (f.hands[0] == kNone && !(grip_hands(*c.t, c.s, i) & 1U)) {  // not a hand on a hold
         f.hands[0] = wid;
     } else {
         f.hands[1] = wid;

@@ -84,6 +84,9 @@ Reason window_reason(const Fight& x, int m, const Window& w, const Hold* hold_on
     } else {
         if (!mv.tag_r) return why(R::kNotReaction, m);
         if (Reason r = trigger_reason(x, m, w)) return r;
+        if (w.phasing != kNone && w.phasing == w.fighter && contains(x.t.attack.counter_needs_non_phasing, m)) {
+            return why(R::kPhasingCounter, m);  // aom3221, aom3225: "a non-phasing character"
+        }
         if (defensive(mv.category) && w.no_defence) return why(R::kNoDefence, m);  // aom3227
         if (window_locked(w).any()) return limb_reason(x, w.fighter, m, hold_on, window_locked(w));
     }
@@ -95,7 +98,8 @@ Reason window_reason(const Fight& x, int m, const Window& w, const Hold* hold_on
 Locked locked_limb(const Tables& t, int after, int blocked, int blocked_arm) {
     if (after != kNone && blocked != kNone && t.follow_on_defence[static_cast<Z>(after)] == 0) {
         const Maneuver& b = t.maneuvers[static_cast<Z>(blocked)];
-        if (b.weapon != kNone && blocked_arm != kNone) return {kNone, blocked_arm};
+        // the arm that struck (aom3225: "the arm that attacked"), armed or not
+        if ((b.weapon != kNone || b.limb == kLimbArm) && blocked_arm != kNone) return {kNone, blocked_arm};
         return {b.limb, kNone};
     }
     return {};
@@ -103,7 +107,8 @@ Locked locked_limb(const Tables& t, int after, int blocked, int blocked_arm) {
 
 // Is the limb free? An arm maneuver needs a free arm: a hold leaves its kind's free_arms
 // (aom3225), a locked limb takes one more (aom322e), a hand holding a weapon is not free
-// (weapons.busy_arms). A locked leg or head makes no maneuver.
+// (weapons.busy_arms), nor one the fighter keeps on his own hold (aom3225: the follow-up is
+// made "using his/her other hand"). A locked leg or head makes no maneuver.
 Reason limb_reason(const Fight& x, int i, int m, const Hold* hold_on, Locked locked) {
     const Maneuver& mv = x.mv(m);
     if (mv.limb == kNone) return {};
@@ -113,12 +118,21 @@ Reason limb_reason(const Fight& x, int i, int m, const Hold* hold_on, Locked loc
                                       : t.holds.arms;
         if (locked.limb == kLimbArm) --arms;
         const auto& hands = x.f(i).hands;
-        if (hands[0] != kNone || hands[1] != kNone || contains(t.armed.arm_locations, locked.location)) {
+        const int lk = locked_hand(t, locked.location);
+        if (hands[0] != kNone || hands[1] != kNone || lk != kNone) {
             arms -= busy_arms(t, x.s, i, hold_on, locked.location);
+        }
+        if (const unsigned grip = grip_hands(t, x.s, i)) {
+            unsigned taken = held_hands(t, hold_on);
+            for (unsigned h = 0; h < 2; ++h) {
+                if (hands[h] != kNone || static_cast<int>(h) == lk) taken |= 1U << h;
+            }
+            arms -= __builtin_popcount(grip & ~taken);
         }
         if (arms < 1) {
             const int kind = hold_on != nullptr ? hold_on->kind : kNone;
-            return why(locked.limb == kLimbArm ? R::kArmLocked : R::kNoFreeArm, m, {kind});
+            const bool bare_locked = lk != kNone && hands[static_cast<Z>(lk)] == kNone;  // a blocked punch's arm
+            return why(locked.limb == kLimbArm || bare_locked ? R::kArmLocked : R::kNoFreeArm, m, {kind});
         }
     } else if (mv.limb == locked.limb) {
         return why(R::kLimbLocked, m, {locked.limb});
@@ -224,14 +238,19 @@ Reason location_reason(const Fight& x, int i, int m, int target, int loc) {
     return {};
 }
 
-// aom3225: an Arm Grab after a Forearm Block grabs the blocked arm (the weapon arm when the
-// blocked attack was made with a weapon) of the fighter who was blocked.
+// aom3225: an Arm Grab after a Forearm Block grabs "the arm that attacked him/her and that
+// the character blocked" (the arm that struck, or held the weapon) of the fighter who was
+// blocked; after a blocked kick no arm attacked (forearm_block.grab_after_kick).
 Reason grab_location_reason(const Fight& x, int m, int loc, const Window& w, int target) {
     if (w.locked_fighter != kNone && target != kNone && target != w.locked_fighter) return {};
-    if (w.kind == WindowKind::kFollowOn && x.mv(m).category == kGrab &&
-        w.restrict_limb == kNone && w.restrict_location != kNone &&
+    if (w.kind != WindowKind::kFollowOn || x.mv(m).category != kGrab) return {};
+    if (w.restrict_limb == kNone && w.restrict_location != kNone &&
         contains(x.t.armed.arm_locations, w.restrict_location) && loc != w.restrict_location) {
         return why(R::kGrabBlockedArm, m, {w.restrict_location});
+    }
+    // a blocked kick: no arm attacked (forearm_block.grab_after_kick)
+    if (w.restrict_limb != kNone && w.restrict_limb != kLimbArm && !x.t.forearm_block.grab_after_kick_either_arm) {
+        return why(R::kGrabNoArm, m, {w.restrict_limb});
     }
     return {};
 }
@@ -346,6 +365,9 @@ Reason close_reason(const Fight& x, int i, int m, int target, int facing) {
     if (dist == 0) return {};
     if (!x.mv(m).may_close || dist != 1) return why(R::kNotClose, m, {target});
     if (holding_or_held(x.s, i)) return why(R::kCloseHolding, m);
+    if (f.mounted && x.mv(m).mounted == kMountedSameHeight && !x.t.mounted.close_from_other_hex) {
+        return why(R::kMountedSameHex, m);  // aom3221, aom3225: "in the same hex"
+    }
     if (x.t.attack.closing_requires_front_arc) {
         const int d = direction_to(f.pos, g.pos);
         if (d == kNone || !in_front_arc(d, facing)) return why(R::kCloseFront, m, {target});

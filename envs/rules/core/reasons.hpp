@@ -89,7 +89,10 @@ namespace hexdojo {
     X(BadTurn)           /* */                                                             \
     X(BadOption)         /* */                                                             \
     X(CounterTarget)     /* */                                                             \
-    X(NotPossible)       /* */
+    X(NotPossible)       /* */                                                             \
+    X(PhasingCounter)    /* (aom3221, aom3225) */                                          \
+    X(MountedSameHex)    /* (aom3221, aom3225) */                                          \
+    X(GrabNoArm)         /* limb (aom3225) */
 
 enum class R : std::int16_t {
 #define HEXDOJO_REASON_ENUM(name) k##name,

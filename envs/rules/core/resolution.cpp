@@ -43,6 +43,31 @@ const Choice kPass{kCPass};
 const Choice kEnd{kCEnd};
 const Choice kRelease{kCRelease};
 
+// Whose phase it is: the fighter of the newest phase frame under way (kNone between phases).
+int phasing_fighter(const Combat& c) {
+    for (auto it = c.stack.rbegin(); it != c.stack.rend(); ++it) {
+        if (const auto* p = std::get_if<PhaseFrame>(&*it)) return p->i;
+    }
+    return kNone;
+}
+
+// A decision window of fighter i, knowing whose phase it is (aom3221, aom3225).
+Window open_window(const Combat& c, WindowKind kind, int i) {
+    Window w;
+    w.kind = kind;
+    w.fighter = i;
+    w.phasing = phasing_fighter(c);
+    return w;
+}
+
+// §1.18 (aom3225, aom3226, aom3227, aom322a): "may release at any time": Release is offered
+// in every window of a holder who can pay holds.release_ap.
+void offer_release(const Combat& c, int i, std::vector<Choice>& choices) {
+    if (c.s.hold_by(i) != nullptr && c.s.fighters[static_cast<Z>(i)].ap >= c.t->holds.release_ap) {
+        choices.push_back(kRelease);
+    }
+}
+
 int floor_half(int v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
 
 bool has_follow_ons(const Tables& t, int m) { return !t.follow_ons[static_cast<Z>(m)].empty(); }
@@ -196,10 +221,12 @@ bool Combat::check_over() {
     }
     if (standing.size() > 1) return false;
     const int winner = standing.empty() ? kNone : standing[0];
+    // §1.6: the last fighters can only go down together through a counter tie's two blows
+    const char* reason = standing.empty() ? "double knock-out" : "last standing";
     over = true;
-    result = Result{winner, "last standing", s.turn};
+    result = Result{winner, reason, s.turn};
     Event& e = log("fight_ends", "§5.30");
-    e.opt_int("winner", winner).str("reason", "last standing");
+    e.opt_int("winner", winner).str("reason", reason);
     if (!g->side_names.empty() && winner != kNone) e.str("side", g->side_names[static_cast<Z>(winner)]);
     clear_stack();
     return true;
@@ -462,6 +489,15 @@ void answer_turn(Combat& c, TurnFrame& fr, const Choice& ch) {
 
 HitFrame lock_damage(Combat& c, const Hold& h);
 
+// The holder lets go (§1.18): the held fighter is free at once.
+void release(Combat& c, int i) {
+    if (const Hold* h = c.s.hold_by(i)) {
+        const Hold copy = *h;
+        c.pay(i, c.t->holds.release_ap);  // §5.17 PROPOSED: 0 AP by default
+        c.end_hold(copy, "released", "§1.18");
+    }
+}
+
 // ======================================================================= phase (aom312)
 Step step_phase(Combat& c, PhaseFrame& fr) {
     FighterState& f = c.f(fr.i);
@@ -484,11 +520,9 @@ Step step_phase(Combat& c, PhaseFrame& fr) {
         c.pop_self();
         return std::nullopt;
     }
-    Window w;
-    w.kind = WindowKind::kAction;
-    w.fighter = fr.i;
+    Window w = open_window(c, WindowKind::kAction, fr.i);
     std::vector<Choice> choices = choices_in(c, w);
-    if (c.s.hold_by(fr.i) != nullptr && f.ap >= c.t->holds.release_ap) choices.push_back(kRelease);  // §5.17
+    offer_release(c, fr.i, choices);  // §5.17
     choices.push_back(kEnd);
     return Asked{Decision{fr.i, kDAction, kAboutNone}, std::move(choices), true, w};
 }
@@ -500,11 +534,7 @@ void answer_phase(Combat& c, PhaseFrame& fr, const Choice& ch) {
         c.log("phase_ends", "aom312").i("a", fr.i).str("actor", c.name(fr.i)).i("ap", f.ap);
         c.pop_self();
     } else if (ch.kind == kCRelease) {
-        if (const Hold* h = c.s.hold_by(fr.i)) {
-            const Hold copy = *h;
-            c.pay(fr.i, c.t->holds.release_ap);  // §5.17 PROPOSED: 0 AP by default
-            c.end_hold(copy, "released", "§1.18");
-        }
+        release(c, fr.i);
     } else {
         dispatch(c, fr.i, ch, kViaAction);
     }
@@ -584,9 +614,7 @@ Step step_reactions(Combat& c, ReactionsFrame& fr) {
             ++fr.queue.head;
             continue;
         }
-        Window w;
-        w.kind = WindowKind::kReaction;
-        w.fighter = g;
+        Window w = open_window(c, WindowKind::kReaction, g);
         w.triggers = triggers;
         w.attacker = fr.i;
         w.attack = fr.what;
@@ -596,6 +624,7 @@ Step step_reactions(Combat& c, ReactionsFrame& fr) {
             w.follow_hexes = fr.follow_hexes;
         }
         std::vector<Choice> choices = choices_in(c, w);
+        offer_release(c, g, choices);
         choices.push_back(kPass);
         return Asked{Decision{g, kDReaction, kAboutNone}, std::move(choices), true, w};
     }
@@ -605,8 +634,18 @@ Step step_reactions(Combat& c, ReactionsFrame& fr) {
 
 void answer_reactions(Combat& c, ReactionsFrame& fr, const Choice& ch) {
     const int g = fr.queue.front().g;
+    if (ch.kind == kCRelease) {  // free at once; the same window again
+        release(c, g);
+        return;
+    }
     ++fr.queue.head;
-    if (ch.kind == kCManeuver) dispatch(c, g, ch, kViaReaction);
+    if (ch.kind != kCManeuver) return;
+    if (fr.closing) {  // who reacted to what (aom3221)
+        const Maneuver& m = c.mv(ch.maneuver);
+        c.log("reaction", m.pages[0]).i("a", g).str("actor", c.name(g)).str("maneuver", m.name)
+            .str("against", c.name(fr.i) + " closing in (" + c.mv(fr.what).name + ")").str("trigger", "closing");
+    }
+    dispatch(c, g, ch, kViaReaction);
 }
 
 }  // namespace
@@ -614,8 +653,9 @@ void answer_reactions(Combat& c, ReactionsFrame& fr, const Choice& ch) {
 // ======================================================================= attack (§1.6-1.9)
 namespace {
 
-std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin);
-void make_hold(Combat& c, int holder, int held, int kind, int location);
+std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin, int hand);
+void make_hold(Combat& c, int holder, int held, int kind, int location, int hand = kNone);
+void roll_damage(Combat& c, HitFrame& fr);
 
 void resolve_attack(Combat& c, AttackFrame& fr);
 
@@ -637,6 +677,7 @@ void declare(Combat& c, AttackFrame& fr) {
     FighterState& f = c.f(fr.a);
     const FighterState& g = c.f(fr.t);
     c.pay(fr.a, cost(*c.t, c.s, fr.a, fr.c.maneuver, fr.c.option));  // a weapon mode's AP (aom3142)
+    if (m.limb == kLimbArm && m.weapon == kNone) fr.hand = striking_hand(*c.t, c.s, fr.a);  // aom3225
     c.s.set_facing(fr.a, turn(f.facing, fr.c.turn));
     const Hex start = f.pos;
     if (m.range == 0 && f.pos != g.pos) {
@@ -662,10 +703,38 @@ void declare(Combat& c, AttackFrame& fr) {
     }
 }
 
+// aom3221: closing into a hex is a closing for every opponent in it, not only the target:
+// each may answer with what a closing allows (Martial Strike, Punch) before the attack goes
+// on. Returns whether anyone is asked.
+bool ask_hex_on_closing(Combat& c, const AttackFrame& fr) {
+    ReactionsFrame rf;
+    rf.i = fr.a;
+    rf.what = fr.c.maneuver;
+    rf.closing = true;
+    const Hex pos = c.f(fr.a).pos;
+    const int side = c.s.sides[static_cast<Z>(fr.a)];
+    auto one = [&](int g) {
+        const FighterState& fg = c.f(g);
+        if (g == fr.a || g == fr.t || !fg.active() || fg.pos != pos || c.s.sides[static_cast<Z>(g)] == side) return;
+        std::uint32_t tr = trig(kTrClosing);
+        if (c.s.hold_on(g) != nullptr) tr |= trig(kTrHeld);
+        rf.queue.push(g, tr);
+    };
+    if (c.s.order.empty()) {
+        for (int g = 0; g < c.s.n(); ++g) one(g);
+    } else {
+        for (int g : c.s.order) one(g);
+    }
+    if (rf.queue.empty()) return false;
+    c.push(rf);
+    return true;
+}
+
 Step step_attack(Combat& c, AttackFrame& fr) {
     if (fr.at == At::kDeclare) {
         declare(c, fr);
         fr.at = At::kReact;
+        if (fr.closed && ask_hex_on_closing(c, fr)) return std::nullopt;
     }
     if (!(c.f(fr.a).active() && c.f(fr.t).active())) {
         c.pop_self();
@@ -673,9 +742,7 @@ Step step_attack(Combat& c, AttackFrame& fr) {
     }
     if (fr.at == At::kReact) {
         const Maneuver& m = c.mv(fr.c.maneuver);
-        Window w;
-        w.kind = WindowKind::kReaction;
-        w.fighter = fr.t;
+        Window w = open_window(c, WindowKind::kReaction, fr.t);
         w.triggers = trig(kTrAttack);
         if (fr.closed) w.triggers |= trig(kTrClosing);
         if (fr.zone) w.triggers |= trig(kTrZone);
@@ -686,6 +753,7 @@ Step step_attack(Combat& c, AttackFrame& fr) {
         w.restrict_limb = fr.restrict.limb;
         w.restrict_location = fr.restrict.location;
         std::vector<Choice> choices = choices_in(c, w);
+        offer_release(c, fr.t, choices);
         choices.push_back(kPass);
         return Asked{Decision{fr.t, kDReaction, kAboutNone}, std::move(choices), true, w};
     }
@@ -701,6 +769,10 @@ Step step_attack(Combat& c, AttackFrame& fr) {
 
 void answer_attack(Combat& c, AttackFrame& fr, const Choice& ch) {
     if (fr.at == At::kReact) {
+        if (ch.kind == kCRelease) {  // free at once; the same window again (§1.18)
+            release(c, fr.t);
+            return;
+        }
         fr.at = At::kAttRisk;
         if (ch.kind != kCManeuver) return;
         fr.has_react = true;
@@ -712,6 +784,7 @@ void answer_attack(Combat& c, AttackFrame& fr, const Choice& ch) {
             return;
         }
         FighterState& f = c.f(fr.t);
+        if (m.limb == kLimbArm && m.weapon == kNone) fr.react_hand = striking_hand(*c.t, c.s, fr.t, fr.restrict.location);
         c.pay(fr.t, cost(*c.t, c.s, fr.t, ch.maneuver, ch.option));
         c.s.set_facing(fr.t, turn(f.facing, ch.turn));
         Event& e = c.log("reaction", m.pages[0]);
@@ -768,6 +841,9 @@ FollowOnFrame follow_on_after_defence(const Combat& c, const AttackFrame& fr) {
     if (m.weapon != kNone) {
         const int hand = split(*c.t, m, fr.c.option).hand;
         f.blocked_arm = c.t->armed.arm_locations[static_cast<Z>(hand)];
+    } else if (m.limb == kLimbArm) {  // aom3225: "the arm that attacked him/her"
+        const int hand = fr.hand != kNone ? fr.hand : c.t->attack.striking_hand;
+        f.blocked_arm = c.t->armed.arm_locations[static_cast<Z>(hand)];
     }
     f.own_hand = c.mv(fr.react.maneuver).category == kWeaponBlock ? fr.react.option : kNone;
     f.attacker = fr.a;
@@ -778,15 +854,41 @@ void schedule(Combat& c, std::vector<Frame>& frames) {
     for (auto it = frames.rbegin(); it != frames.rend(); ++it) c.push(*it);
 }
 
+// §1.6 (aom3221, aom3225): "both attacks hit their targets simultaneously": both blows'
+// damage is rolled from the fight as it stands before either lands (a stun or wound the one
+// gives does not weaken the other), and the fight's end waits for the second blow (both may
+// go down: a double knock-out).
+void strike_together(Combat& c, std::vector<Frame>& frames) {
+    HitFrame* last = nullptr;
+    for (Frame& f : frames) {
+        auto* h = std::get_if<HitFrame>(&f);
+        if (h == nullptr || h->kind != kHitAttack) continue;
+        roll_damage(c, *h);
+        const FighterState& v = c.f(h->victim);
+        h->at = can_soak(*c.t, h->level, v.ap, false) ? At::kSoak : At::kApply;
+        h->together = 1;
+        last = h;
+    }
+    if (last != nullptr) last->together = 2;
+    bool after_last = false;  // the self-injuries after the last blow wait for nothing
+    for (Frame& f : frames) {
+        auto* h = std::get_if<HitFrame>(&f);
+        if (h == nullptr) continue;
+        if (after_last) h->together = 0;
+        else if (h->kind == kHitSelf) h->together = 1;
+        if (h == last) after_last = true;
+    }
+}
+
 void resolve_counter(Combat& c, const AttackFrame& fr, int att, RollRecord arec, int bd, Terms dterms) {
     const Choice& ch = fr.c;
     const Choice& react = fr.react;
     RollRecord crec;
     const int cres = c.roll("attack", bd, std::move(dterms), fr.rd, crec);
-    struct Landed { int x, y; Choice ch; int margin; };
+    struct Landed { int x, y; Choice ch; int margin, hand; };
     std::vector<Landed> landed;
-    if (counter_hits(att, cres)) landed.push_back({fr.a, fr.t, ch, att - cres});
-    if (counter_hits(cres, att)) landed.push_back({fr.t, fr.a, react, cres - att});
+    if (counter_hits(att, cres)) landed.push_back({fr.a, fr.t, ch, att - cres, fr.hand});
+    if (counter_hits(cres, att)) landed.push_back({fr.t, fr.a, react, cres - att, fr.react_hand});
     const char* outcome = landed.size() == 2 ? "both hit" : (landed[0].x == fr.a ? "hit" : "countered");
     Event& e = c.log("attack", "§1.6");
     e.i("a", fr.a).i("t", fr.t).str("actor", c.name(fr.a)).str("target", c.name(fr.t))
@@ -796,12 +898,13 @@ void resolve_counter(Combat& c, const AttackFrame& fr, int att, RollRecord arec,
         .str("outcome", outcome);
     std::vector<Frame> frames;
     for (const Landed& l : landed) {
-        std::vector<Frame> more = success(c, l.x, l.y, l.ch, l.margin);
+        std::vector<Frame> more = success(c, l.x, l.y, l.ch, l.margin, l.hand);
         frames.insert(frames.end(), more.begin(), more.end());
     }
     // both blows land at once (§1.6): follow-on windows only after both hits
     std::stable_partition(frames.begin(), frames.end(),
                           [](const Frame& f) { return !std::holds_alternative<FollowOnFrame>(f); });
+    if (landed.size() == 2) strike_together(c, frames);
     schedule(c, frames);
 }
 
@@ -837,7 +940,7 @@ void resolve_attack(Combat& c, AttackFrame& fr) {
     const bool moves = !hit || !c.t->movement.dodge_moves_only_on_success;
     if (rm != nullptr && rm->moves != kNone && moves) dodge_move(c, me, *rm, frames);
     if (hit) {
-        std::vector<Frame> more = success(c, me.a, me.t, ch, margin);
+        std::vector<Frame> more = success(c, me.a, me.t, ch, margin, me.hand);
         frames.insert(frames.end(), more.begin(), more.end());
     } else if (rm != nullptr) {
         if (rm->category == kLegGrab) {
@@ -851,13 +954,16 @@ void resolve_attack(Combat& c, AttackFrame& fr) {
 
 // ======================================================================= success (§2 effects)
 // Create (or upgrade, e.g. Arm Grab -> Arm/wrist Lock) a hold (§1.18).
-void make_hold(Combat& c, int holder, int held, int kind, int location) {
+void make_hold(Combat& c, int holder, int held, int kind, int location, int hand) {
     const Hold* old = c.s.hold_by(holder);
     const bool from_behind = contains(c.t->attack.rear_arc, c.s.arc(holder, held));
-    Hold nw{holder, held, kind, location, c.s.turn, 0, from_behind};
+    // the hand that took it stays on it (aom3225), when the kind keeps one
+    const int keeps = c.t->hold_kinds[static_cast<Z>(kind)].holder_arms == 1 ? hand : kNone;
+    Hold nw{holder, held, kind, location, c.s.turn, 0, from_behind, keeps};
     if (old != nullptr && old->held == held) {
         const Hold o = *old;
         nw.attempts = o.attempts;
+        if (o.hand != kNone && nw.hand == kNone) nw.hand = o.hand;  // a lock keeps the grabbing hand
         c.replace_hold(o, nw);
     } else {
         if (old != nullptr) {
@@ -910,10 +1016,14 @@ HitFrame hit_frame(int src, int victim, int maneuver, int loc, int dtype, int ma
 }
 
 // §1.17: striking armour hurts: basic damage = target DR - striker's skill (+2 Head Butt).
-HitFrame self_injury(Combat& c, int x, int y, int maneuver, int loc) {
+// The striking part: a hand is the one that struck (aom3221: "hit on the hand"; aom3225: a
+// held fighter strikes with his free arm), a foot or the head the data's location.
+HitFrame self_injury(Combat& c, int x, int y, int maneuver, int loc, int hand) {
     const Maneuver& m = c.mv(maneuver);
     const int part = m.self_injury == kNone ? kPartHand : m.self_injury;
-    const int part_loc = c.t->self_injury.locations[static_cast<Z>(part)];
+    const int by = hand != kNone ? hand : c.t->attack.striking_hand;
+    const int part_loc = part == kPartHand ? c.t->armed.hand_locations[static_cast<Z>(by)]
+                                           : c.t->self_injury.locations[static_cast<Z>(part)];
     HitFrame h = hit_frame(y, x, maneuver, part_loc, c.t->self_injury.damage_type, 0, kHitSelf);
     const std::optional<int> fixed = self_injury_basic(*c.t, c.p(x), c.p(y), maneuver, loc);
     h.has_fixed = fixed.has_value();
@@ -930,7 +1040,7 @@ HitFrame lock_damage(Combat& c, const Hold& h) {
 }
 
 // The effects of x's successful maneuver ch on y; returns the frames to run.
-std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin) {
+std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin, int hand) {
     const Tables& t = *c.t;
     const Maneuver& m = c.mv(ch.maneuver);
     std::vector<Frame> frames;
@@ -943,7 +1053,7 @@ std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin
             c.end_hold(copy, m.name, m.pages[0]);
         }
     }
-    if (m.hold != kNone) make_hold(c, x, y, m.hold, ch.location);
+    if (m.hold != kNone) make_hold(c, x, y, m.hold, ch.location, hand);
     if (m.category == kThrow) {
         const Hex dest = throw_destination(c.fight(), x, 0, ch.option);
         if (c.s.on_board(dest)) c.s.place(y, dest);
@@ -966,7 +1076,7 @@ std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin
     } else if (m.has_damage) {
         frames.emplace_back(hit_frame(x, y, ch.maneuver, loc, damage_type(t, ch.maneuver, ch.option), margin,
                                       kHitAttack));
-        if (m.self_injury != kNone) frames.emplace_back(self_injury(c, x, y, ch.maneuver, loc));
+        if (m.self_injury != kNone) frames.emplace_back(self_injury(c, x, y, ch.maneuver, loc, hand));
     }
     if (has_follow_ons(t, ch.maneuver)) {
         FollowOnFrame f;
@@ -1184,7 +1294,7 @@ void apply_hit(Combat& c, HitFrame& fr) {
             c.log("wound", "aom316").i("a", fr.victim).str("actor", c.name(fr.victim))
                 .name("location", t.location_names, fr.loc).name("wound", t.wounds.levels, fr.level)
                 .str("effect", "killed");
-            c.check_over();
+            if (fr.together != 1) c.check_over();  // §1.6: a simultaneous blow still lands
             return;
         }
         if (fr.kind != kHitSelf || t.pain.self_injury_pain_roll) pain(c, fr);  // before the impairment
@@ -1193,7 +1303,7 @@ void apply_hit(Combat& c, HitFrame& fr) {
         c.log("wound", "aom316").i("a", fr.victim).str("actor", c.name(fr.victim))
             .name("location", t.location_names, fr.loc).name("wound", t.wounds.levels, fr.level)
             .name("worst", t.wounds.levels, v.worst);
-        if (c.check_over()) return;
+        if (fr.together != 1 && c.check_over()) return;
         stick(c, fr);
     }
     const Maneuver& m = c.mv(fr.maneuver);
@@ -1203,6 +1313,11 @@ void apply_hit(Combat& c, HitFrame& fr) {
 
 Step step_hit(Combat& c, HitFrame& fr) {
     const FighterState& v = c.f(fr.victim);
+    if (fr.together != 0 && !v.active() && fr.at != At::kHold) {  // a blow of a tie on one already down
+        c.pop_self();
+        if (fr.together == 2) c.check_over();
+        return std::nullopt;
+    }
     if (fr.at == At::kDamage) {
         if (!v.active() || (fr.kind == kHitSelf && !fr.has_fixed)) {
             c.pop_self();
@@ -1212,13 +1327,12 @@ Step step_hit(Combat& c, HitFrame& fr) {
         fr.at = can_soak(*c.t, fr.level, v.ap, fr.kind == kHitSelf) ? At::kSoak : At::kApply;
     }
     if (fr.at == At::kSoak) {
-        Window w;
-        w.kind = WindowKind::kReaction;
-        w.fighter = fr.victim;
+        Window w = open_window(c, WindowKind::kReaction, fr.victim);
         w.triggers = trig(kTrHit);
         w.has_reactions_only = true;
         w.reactions_only = {c.t->soak_maneuver};
         std::vector<Choice> choices = choices_in(c, w);
+        offer_release(c, fr.victim, choices);
         choices.push_back(kPass);
         return Asked{Decision{fr.victim, kDSoak, kAboutNone}, std::move(choices), true, w};
     }
@@ -1242,7 +1356,9 @@ Step step_hit(Combat& c, HitFrame& fr) {
 
 void answer_hit(Combat& c, HitFrame& fr, const Choice& ch) {
     if (fr.at == At::kSoak) {
-        if (ch.kind == kCManeuver) {
+        if (ch.kind == kCRelease) {  // free at once; the same window again (§1.18)
+            release(c, fr.victim);
+        } else if (ch.kind == kCManeuver) {
             c.pay(fr.victim, c.mv(c.t->soak_maneuver).ap);
             fr.at = At::kSoakRisk;
         } else {
@@ -1270,20 +1386,23 @@ Step step_follow_on(Combat& c, FollowOnFrame& fr) {
         return std::nullopt;
     }
     const Locked restrict = locked_of(c, fr);
-    Window w;
-    w.kind = WindowKind::kFollowOn;
-    w.fighter = fr.i;
+    Window w = open_window(c, WindowKind::kFollowOn, fr.i);
     w.after = fr.after;
     w.restrict_limb = restrict.limb;
     w.restrict_location = restrict.location;
     w.own_hand = fr.own_hand;
     w.locked_fighter = restrict.any() ? fr.attacker : kNone;
     std::vector<Choice> choices = choices_in(c, w);
+    offer_release(c, fr.i, choices);
     choices.push_back(kPass);
     return Asked{Decision{fr.i, kDFollowOn, kAboutNone}, std::move(choices), true, w};
 }
 
 void answer_follow_on(Combat& c, FollowOnFrame& fr, const Choice& ch) {
+    if (ch.kind == kCRelease) {  // free at once; the same window again (§1.18)
+        release(c, fr.i);
+        return;
+    }
     c.pop_self();
     if (ch.kind != kCManeuver) return;
     const FollowOnFrame me = fr;

@@ -71,6 +71,7 @@ struct Hold {  // RULES §1.18: holder holds held
     int turn = 0;  // the turn it was made (painful locks hurt again each later turn)
     int attempts = 0;  // failed Break Hold attempts so far (aom322d)
     bool from_behind = false;
+    int hand = kNone;  // the holder's hand on the hold (0 right, 1 left; aom3225), if it keeps one
     friend bool operator==(const Hold&, const Hold&) = default;
 };
 
@@ -98,6 +99,7 @@ struct Window {
     int follow_hexes = 0;
     int own_hand = kNone;
     int locked_fighter = kNone;
+    int phasing = kNone;  // whose phase it is (aom3221, aom3225: counters are a non-phasing fighter's)
 };
 
 struct State {

@@ -93,6 +93,7 @@ struct HoldKind {  // §1.18, §5.13-§5.17
     std::string source;
     int held_attack_mod = 0, holder_attack_bonus = 0, holder_other_mod = 0;
     int break_holder_bonus = 0, free_arms = 0;
+    int holder_arms = 0;  // the holder's arms the hold keeps busy (aom3225: the grabbing hand)
     std::vector<int> held_may;  // maneuver ids
     bool held_attacks_barred_from_behind = false, painful = false, drops_weapon = false;
     int lock_location = kNone;
@@ -148,6 +149,8 @@ struct AttackRules {
     std::vector<int> rear_arc;
     bool closing_requires_front_arc = true, range1_reaches_same_hex = true;
     bool leg_grab_pulls_kicker_in = true;
+    int striking_hand = 0;  // the hand (0 right, 1 left) a one-handed unarmed maneuver takes first
+    std::vector<int> counter_needs_non_phasing;  // maneuver ids the phasing fighter may not react with
     int default_aim = 0, whole_body_location = 0;
     RollSpec default_defence;
 };
@@ -209,6 +212,7 @@ struct ProneRules {  // §5.18
 
 struct MountedRules {  // §1.20, §5.26
     bool close_needs_same_height = true, range1_kicks_allowed = false;
+    bool close_from_other_hex = false;  // a rider's same-height maneuvers close from an adjacent hex
     int attack_mod = 0, stay_mounted_difficulty = 0;
     RollSpec stay_mounted;
     bool pull_down_lands_same = false;  // "same" (else "adjacent")
@@ -227,7 +231,10 @@ struct DropDodgeRules {  // §5.11
     std::vector<int> has_by_maneuver;   // 1: the maneuver is named
 };
 
-struct ForearmBlockRules { int vs_unarmed = 0, vs_close = 0, vs_melee = 0; };  // aom322e, §5.12
+struct ForearmBlockRules {  // aom322e, §5.12, aom3225
+    int vs_unarmed = 0, vs_close = 0, vs_melee = 0;
+    bool grab_after_kick_either_arm = false;  // an Arm Grab after blocking a kick takes either arm
+};
 
 struct ArmedRules {  // §1.7, §1.12, §1.15, §2.1, §3
     std::vector<int> hand_locations, arm_locations, reach_beyond;

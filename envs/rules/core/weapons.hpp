@@ -94,6 +94,23 @@ inline unsigned held_hands(const Tables& t, const Hold* hold_on) {
     return k == kNone ? 1U : 1U << k;
 }
 
+// The hands (bit 0 right, bit 1 left) fighter i keeps on the hold he has (aom3225: the Arm
+// Grab's grabbing hand stays on the arm; his follow-ups use "his/her other hand"): the hand
+// the hold names, or for a board set up without one the first empty hand in the striking
+// order (attack.striking_hand).
+inline unsigned grip_hands(const Tables& t, const State& s, int i) {
+    const Hold* h = s.hold_by(i);
+    if (h == nullptr) return 0;
+    const int n = t.hold_kinds[static_cast<std::size_t>(h->kind)].holder_arms;
+    if (n <= 0) return 0;
+    if (n >= 2) return 3;
+    if (h->hand == 0 || h->hand == 1) return 1U << h->hand;
+    const auto& hands = s.fighters[static_cast<std::size_t>(i)].hands;
+    const int first = t.attack.striking_hand;
+    return hands[static_cast<std::size_t>(first)] == kNone || hands[static_cast<std::size_t>(1 - first)] != kNone
+               ? 1U << first : 1U << (1 - first);
+}
+
 // The hand whose arm a block locked (restrict an arm location, aom3145, aom322e), or kNone.
 inline int locked_hand(const Tables& t, int restrict_location) {
     return restrict_location == kNone ? kNone : index_in(t.armed.arm_locations, restrict_location);
@@ -114,6 +131,20 @@ inline int busy_arms(const Tables& t, const State& s, int i, const Hold* hold_on
     const int lk = locked_hand(t, restrict_location);
     if (lk != kNone && !(held & (1U << lk))) busy |= 1U << lk;
     return __builtin_popcount(busy);
+}
+
+// The hand an unarmed one-handed maneuver of fighter i is made with (aom3221, aom3225: not a
+// held arm, not the hand keeping his own hold, not one holding a weapon or locked by a block):
+// attack.striking_hand when both are free; kNone when none is.
+inline int striking_hand(const Tables& t, const State& s, int i, int restrict_location = kNone) {
+    const auto& hands = s.fighters[static_cast<std::size_t>(i)].hands;
+    const unsigned busy = held_hands(t, s.hold_on(i)) | grip_hands(t, s, i);
+    const int locked = locked_hand(t, restrict_location);
+    const int first = t.attack.striking_hand;
+    for (int h : {first, 1 - first}) {
+        if (hands[static_cast<std::size_t>(h)] == kNone && !(busy & (1U << h)) && h != locked) return h;
+    }
+    return kNone;
 }
 
 // Can weapon w make maneuver m (its weapon need)?
@@ -181,7 +212,8 @@ inline Reason ready_reason(const Tables& t, const State& s, int i, int m, int op
     if (!contains(f.sheathed, option) && !lies_here(s, i, option)) {
         return {R::kReadyNotThere, m, {option}};
     }
-    const int empty = (f.hands[0] == kNone ? 1 : 0) + (f.hands[1] == kNone ? 1 : 0);
+    const unsigned grip = grip_hands(t, s, i);  // a hand kept on a hold readies nothing (aom3225)
+    const int empty = (f.hands[0] == kNone && !(grip & 1U) ? 1 : 0) + (f.hands[1] == kNone && !(grip & 2U) ? 1 : 0);
     const int need = t.weapons[static_cast<std::size_t>(option)].hands;
     if (empty < need) return {R::kReadyHands, m, {option, need}};
     return {};
