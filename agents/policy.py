@@ -92,6 +92,17 @@ class LearnedAgent(Agent):
 
             torch.manual_seed(int(seed) % (2**31))
 
+    def batch_act(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Catalogue ids for a batch of duel decisions (flat observations, one row each,
+        and their masks): one forward for all of them (issue 30: the native vector env asks
+        its past-self and checkpoint opponents this way). Sampled unless ``deterministic``."""
+        self._check_spaces(int(obs.shape[1]), int(masks.shape[1]))
+        if not self._flat:
+            raise AgentError(f"checkpoint {self.path or self.name!r}: batch_act takes flat "
+                             "observations; this model was trained on the Dict form")
+        ids, _ = self.model.predict(obs, action_masks=masks, deterministic=self.deterministic)
+        return np.asarray(ids, dtype=np.int64)
+
     def _check_spaces(self, n_obs: int, n_actions: int) -> None:
         """A model trained on another observation or action layout (an older hexdojo, other
         rules data) cannot play: say so instead of failing inside torch."""

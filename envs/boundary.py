@@ -12,7 +12,8 @@ the tables below.
 | key | values |
 |---|---|
 | ``result["winner"]`` | the winning fighter (duel) or side (skirmish); ``DRAW`` (-1) for a draw |
-| ``result["reason"]`` | index into ``RESULT_REASONS`` (0 last standing, 1 turn limit, 2 illegal limit) |
+| ``result["reason"]`` | index into ``RESULT_REASONS`` (0 last standing, 1 turn limit, 2 illegal limit, |
+| | 3 double knock-out) |
 | ``result["turn"]`` | the turn the fight ended in |
 | ``illegal`` | the rejected action id (its name: ``env.action_names[id]``) |
 | ``illegal_reason`` | index into ``ILLEGAL_REASONS``; the engine's full sentence is ``env.last_reason`` |
@@ -34,7 +35,8 @@ DEFAULT_ILLEGAL_LIMIT = 100
 DRAW = -1
 
 #: ``info["result"]["reason"]`` codes: the engine's result reasons, then the env's own.
-RESULT_REASONS: tuple[str, ...] = ("last standing", "turn limit", "illegal limit")
+RESULT_REASONS: tuple[str, ...] = ("last standing", "turn limit", "illegal limit",
+                                   "double knock-out")  # §1.6: a counter tie, both down
 
 #: ``info["illegal_reason"]`` codes (coarse classes of the engine's ``why_illegal``).
 ILLEGAL_REASONS: tuple[str, ...] = (

@@ -220,7 +220,7 @@ class DuelEnv(FightEnv):
     | ``illegal_limit`` | 100 | 100 | truncate after that many rejections in a row (None: never) |
     | ``render_mode`` | None | None | "ansi", "human" (prints the ANSI board) or "rgb_array" |
     | ``armed`` | None | None | armed catalogue + observation; None: if a fighter is armed (v2: True) |
-    | ``native`` | None | None | step in the native core (the random opponent only); None: when it can |
+    | ``native`` | None | None | step in the native core (random or a native opponent); None: when it can |
 
     ``scene`` (``docs/scenes.md``) sets where the two start (``"duel_1"``/``"duel_3"``: one
     or three hexes apart; ``"ambush"``: the second in the first's rear hex, behind his
@@ -228,9 +228,10 @@ class DuelEnv(FightEnv):
     overrides; ``fighters`` take its two places (pass ``fighters=None`` for the scene's
     own, e.g. Boris ambushed by Chu). ``scene="duel_2"`` is exactly the default set-up.
 
-    ``native`` (issue 15's fast path, ``envs/native_duel.py``): against the random opponent
-    and a start that rolls no dice, ``step()`` is one call into the native core (the agent's
-    choice, the opponent's, the observation and the mask); ``env.fight`` is then a
+    ``native`` (issue 15's fast path, ``envs/native_duel.py``): against the random opponent,
+    or an opponent with a native player (``native_player(game)``: the scripted styles, mcts,
+    search; issue 30), and a start that rolls no dice, ``step()`` is one call into the native
+    core (the agent's choice, the opponent's, the observation and the mask); ``env.fight`` is then a
     ``NativeState`` over a copy of the core's fight, built when read. Same rules, spaces,
     rewards and illegal-action policy; the random opponent draws from the core's generator
     (seeded from ``np_random``), so a seed plays other (equally distributed) fights than
@@ -305,17 +306,22 @@ class DuelEnv(FightEnv):
         self._fast = self._fast_path(native)
 
     def _fast_path(self, native: bool | None) -> FastDuel | None:
-        """The native fast path where it can run (the random opponent, a fixed start)."""
+        """The native fast path where it can run: the random opponent or one with a native
+        player (the scripted styles, the search: issue 30), a fixed start."""
         if native not in (None, True, False):
             raise ValueError(f"native {native!r}: allowed None (when possible), True or False")
-        why = ("an opponent other than random" if self._opponent_policy is not None else
-               "a start that rolls dice" if not fixed_start(self.game) else None)
+        player = None
+        if self._opponent_policy is not None and native is not False:
+            ask = getattr(self.opponent, "native_player", None)
+            player = ask(self.game) if callable(ask) else None
+        why = ("an opponent without a native player" if self._opponent_policy is not None and player is None
+               else "a start that rolls dice" if not fixed_start(self.game) else None)
         if native is True and why is not None:
-            raise ValueError(f"native=True: the fast path plays the random opponent from a "
-                             f"fixed start, not {why}; pass native=None or False")
+            raise ValueError(f"native=True: the fast path plays the random opponent or one with a "
+                             f"native player from a fixed start, not {why}; pass native=None or False")
         if native is False or why is not None:
             return None
-        return FastDuel(self, events=True)
+        return FastDuel(self, events=True, opponent=player)
 
     # ------------------------------------------------------------------ env.fight
     _fast: FastDuel | None = None

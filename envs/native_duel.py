@@ -1,5 +1,6 @@
 """The single duel env's fast path (issue 15): ``DuelEnv`` against the default random
-opponent steps in the native core, one call per ``step()``.
+opponent, or an opponent with a native player (a scripted style, mcts, search: issue 30),
+steps in the native core, one call per ``step()``.
 
 A one-slot ``_core.DuelVector`` without autoreset does the work: it applies the agent's
 choice, plays the random opponent until the agent must decide again (or the fight ends),
@@ -81,9 +82,12 @@ def make_vector(env: Any, n: int, *, autoreset: bool, events: bool) -> _core.Due
 class FastDuel:
     """One native duel for ``DuelEnv``'s fast path (see the module docstring)."""
 
-    def __init__(self, env: Any, events: bool) -> None:
+    def __init__(self, env: Any, events: bool, opponent: Any = None) -> None:
         self.game = env.game
         self.core = make_vector(env, 1, autoreset=False, events=events)
+        if opponent is not None:  # a native player (issue 30): the core plays it
+            self.core.set_pool(0, [opponent])
+        self.opponent = opponent
         size = env.encoder.size
         # bound once: a step hands the core one integer, and copies out what it returns
         self._obs, self._mask = np.zeros((1, size), np.float32), np.zeros((1, env.catalogue.n), np.int8)

@@ -16,9 +16,18 @@ it too. Same seed, same actions: the same episodes, whatever else runs in the pr
 random opponent's draws differ from the single env's (``np_random.random()``), so the two
 envs play different (equally distributed) fights from the same seed.
 
-Only the random opponent (an agent in Python would cost a Python call per decision, which is
-what this env avoids) and starts that roll no dice (a scene's distance range does) are taken;
-anything else is refused in one line. Arguments are Duel-v1's otherwise.
+Opponents (issue 30): uniform random legal play by default; an agent with a native player
+(``native_player(game)``: the scripted styles, mcts, search) plays inside the core; an
+opponent pool (``native_pool(game)``: ``(players, external, policies)``, e.g. the training
+pool ``hexdojo.agents.training.pool.PoolOpponent``) draws each episode one of its native
+players or, with probability ``external``, one of its ``policies``: objects with
+``batch_act(obs, masks) -> ids`` (a past self, a checkpoint) that the env asks once per
+vector step for every slot waiting on them, one batched forward instead of a Python call per
+decision; an object with ``batch_act`` alone is every episode's opponent. Each slot draws its
+opponent from its own generator (after the episode's dice), so the same seed gives the same
+episodes whatever the number of slots. Anything else (an agent only Python can play) is
+refused in one line, as are starts that roll dice (a scene's distance range).
+Arguments are Duel-v1's otherwise.
 """
 
 from __future__ import annotations
@@ -32,19 +41,17 @@ from gymnasium.vector.utils import batch_space
 from .duel import DuelEnv
 from .native_duel import fixed_start, make_vector, unstarted_fight
 from .native_duel import pcg64 as _pcg64
+from .opponents import resolve_opponent
 
 __all__ = ["NativeDuelVectorEnv", "is_native", "unstarted_fight"]
 
 
 class NativeDuelVectorEnv(VectorEnv):
-    """N Duel-v1 duels against random play, stepped natively (see the module docstring)."""
+    """N Duel-v1 duels stepped natively, their opponents too (see the module docstring)."""
 
     metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, num_envs: int = 64, opponent: Any = None, **kwargs: Any) -> None:
-        if opponent not in (None, "random"):
-            raise ValueError(f"opponent {opponent!r}: the native vector env plays the random "
-                             "opponent only; use vectorization_mode='sync' or 'async' for others")
         if not 1 <= int(num_envs) <= 100_000:
             raise ValueError(f"num_envs {num_envs!r}: allowed 1..100000")
         for bad in ("strict", "render_mode"):
@@ -66,6 +73,12 @@ class NativeDuelVectorEnv(VectorEnv):
         self.core = make_vector(single, self.num_envs, autoreset=True, events=False)
         enc = self.encoder
         n, size, m = self.num_envs, enc.size, self.catalogue.n
+        self.opponent = resolve_opponent(opponent)
+        self._policies: list[Any] = []
+        self._ext = {"opp_obs": np.zeros((n, size), np.float32), "opp_mask": np.zeros((n, m), np.int8),
+                     "waiting": np.zeros(n, np.int32)}
+        self.core.bind_external(**self._ext)
+        self.set_opponent_pool()
         self._buf = {"obs": np.zeros((n, size), np.float32), "mask": np.zeros((n, m), np.int8),
                      "reward": np.zeros(n, np.float32), "terminated": np.zeros(n, np.uint8),
                      "truncated": np.zeros(n, np.uint8), "final_obs": np.zeros((n, size), np.float32),
@@ -86,6 +99,7 @@ class NativeDuelVectorEnv(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"seed: {len(seeds)} seeds for {self.num_envs} envs")
         self.core.reset([_pcg64(s) for s in seeds], **self._buf)
+        self._answer_opponents(self._buf)
         return self._obs(self._buf["obs"]), {"action_mask": self._buf["mask"].copy(),
                                               "side": self._buf["side"].copy()}
 
@@ -104,9 +118,34 @@ class NativeDuelVectorEnv(VectorEnv):
                  reward=np.empty(n, np.float32), terminated=np.empty(n, np.uint8),
                  truncated=np.empty(n, np.uint8))
         self.core.step(np.ascontiguousarray(a, dtype=np.int64), **b)
+        self._answer_opponents(b)
         self._illegal_total += int((b["illegal"] >= 0).sum())
         obs = b["obs"] if self.flat else {k: b["obs"][:, s] for k, s in self.encoder.slices}
         return obs, b["reward"], b["terminated"].view(bool), b["truncated"].view(bool), self._infos()
+
+    def set_opponent_pool(self) -> None:
+        """Ask the opponent for its players again (a training pool's new snapshots), for the
+        episodes every slot starts from now on."""
+        got = opponent_pool(self.opponent, self.single_env.game)
+        if got is None:
+            return
+        players, external, policies = got
+        self._players, self._policies = players, list(policies)
+        for k in range(self.num_envs):
+            self.core.set_pool(k, players, float(external) if policies else 0.0, len(policies))
+
+    def _answer_opponents(self, b: dict[str, np.ndarray]) -> None:
+        """Every slot waiting on an external opponent: one batched ``batch_act`` per policy,
+        until each slot waits on its agent again."""
+        waiting = self._ext["waiting"]
+        while waiting.any():
+            acts = np.zeros(self.num_envs, np.int64)
+            for j in np.unique(waiting[waiting > 0]):
+                rows = np.flatnonzero(waiting == j)
+                got = self._policies[int(j) - 1].batch_act(self._ext["opp_obs"][rows],
+                                                           self._ext["opp_mask"][rows].astype(bool))
+                acts[rows] = np.asarray(got, dtype=np.int64).reshape(-1)
+            self.core.answer(acts, **b)
 
     def action_masks(self) -> np.ndarray:
         """The N exact masks (bool) of the current decisions."""
@@ -142,6 +181,26 @@ class NativeDuelVectorEnv(VectorEnv):
             infos.update(final_obs=final, _final_obs=done, final_info=final_info,
                          _final_info=done)
         return infos
+
+
+def opponent_pool(opponent: Any, game: Any) -> tuple[list[Any], float, list[Any]] | None:
+    """(native players, external probability, external policies) of an opponent; None for
+    random play; a ``ValueError`` in one line for an opponent only Python can play."""
+    if opponent is None or (isinstance(opponent, str) and opponent == "random"):
+        return None
+    pool = getattr(opponent, "native_pool", None)
+    got = pool(game) if callable(pool) else None
+    if got is not None:
+        return got
+    ask = getattr(opponent, "native_player", None)
+    player = ask(game) if callable(ask) else None
+    if player is not None:
+        return [player], 0.0, []
+    if callable(getattr(opponent, "batch_act", None)):
+        return [], 1.0, [opponent]
+    raise ValueError(f"opponent {getattr(opponent, 'name', opponent)!r}: the native vector env "
+                     "plays random play, agents with a native player (the scripted styles, mcts, "
+                     "search), pools and batch_act policies; use vectorization_mode='sync' for others")
 
 
 def is_native(env: Any) -> bool:

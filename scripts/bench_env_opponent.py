@@ -1,12 +1,16 @@
 """Env steps per CPU second with a scripted opponent (what the main job's training steps
 against), against random play's and PettingZoo connect_four_v3's in one run.
 
-Random legal actions for the learner, ``hexdojo/Duel-v1``, chu vs boris; the opponent is a
-scripted style, the native bot (issue 15; on the Python engine, deleted since, these steps
-were 3.4-3.5x slower). CPU time of this process, the steadier figure on a shared machine.
+Random legal actions for the learner (the same cheap pick as ``bench_env``'s
+connect_four_v3 loop), ``hexdojo/Duel-v1``, chu vs boris; the opponent is a scripted style.
+Since issue 30 a native opponent (``native_player``: the scripted styles, mcts, search) is
+played inside the core on the env's fast path; ``--python`` also measures the env's Python
+path (``native=False``: the opponent's ``act`` called from Python each decision), the path
+every non-random opponent took before. CPU time of this process, the steadier figure on a
+shared machine.
 
-    python scripts/bench_env_opponent.py                       # greedy and striker
-    python scripts/bench_env_opponent.py --opponents counter --steps 5000
+    python scripts/bench_env_opponent.py                       # greedy and striker, flat and Dict
+    python scripts/bench_env_opponent.py --opponents counter --steps 5000 --python
 """
 
 from __future__ import annotations
@@ -22,14 +26,17 @@ from bench_env import bench_connect_four
 import hexdojo.envs  # noqa: F401 - registers the ids
 
 
-def steps_per_cpu_second(opponent: str, steps: int) -> float:
+def steps_per_cpu_second(opponent: str, steps: int, flat: bool, native: bool | None = None) -> float:
     """Random legal play against ``opponent`` for ``steps`` env steps."""
-    env = gym.make("hexdojo/Duel-v1", opponent=opponent, fighters=("chu", "boris"))
+    env = gym.make("hexdojo/Duel-v1", opponent=opponent, fighters=("chu", "boris"),
+                   flat_observation=flat, native=native)
     rng = np.random.default_rng(0)
+    rand, flatnonzero = rng.random, np.flatnonzero
     _, info = env.reset(seed=0)
     t0 = time.process_time()
     for _ in range(steps):
-        _, _, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+        ids = flatnonzero(info["action_mask"])
+        _, _, term, trunc, info = env.step(int(ids[int(rand() * len(ids))]))
         if term or trunc:
             _, info = env.reset()
     return steps / (time.process_time() - t0)
@@ -38,17 +45,25 @@ def steps_per_cpu_second(opponent: str, steps: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--opponents", nargs="+", default=["greedy", "striker"])
-    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--steps", type=int, default=5000)
+    ap.add_argument("--python", action="store_true", help="also the env's Python path (native=False)")
     args = ap.parse_args(argv)
-    base = steps_per_cpu_second("random", args.steps)
     t0 = time.process_time()
     bench_connect_four(args.steps, 0)
     c4 = args.steps / (time.process_time() - t0)
-    print(f"random opponent: {base:,.0f} steps per CPU second; connect_four_v3: {c4:,.0f}")
-    for opp in args.opponents:
-        got = steps_per_cpu_second(opp, args.steps)
-        print(f"{opp}: {got:,.0f} steps per CPU second ({got / base:.2f}x random's, "
-              f"{got / c4:.2f}x connect_four_v3's)")
+    print(f"connect_four_v3: {c4:,.0f} steps per CPU second")
+    for flat in (True, False):
+        form = "flat" if flat else "Dict"
+        base = steps_per_cpu_second("random", args.steps, flat)
+        print(f"[{form}] random opponent: {base:,.0f} ({base / c4:.2f}x connect_four_v3's)")
+        for opp in args.opponents:
+            got = steps_per_cpu_second(opp, args.steps, flat)
+            line = (f"[{form}] {opp}: {got:,.0f} steps per CPU second ({got / base:.2f}x random's, "
+                    f"{got / c4:.2f}x connect_four_v3's)")
+            if args.python:
+                slow = steps_per_cpu_second(opp, args.steps, flat, native=False)
+                line += f"; its Python path {slow:,.0f} ({slow / c4:.2f}x): the core {got / slow:.1f}x faster"
+            print(line)
     return 0
 
 

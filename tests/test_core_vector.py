@@ -145,8 +145,8 @@ def test_the_same_seed_gives_the_same_episodes() -> None:
 
 
 def test_bad_arguments_are_one_line_errors() -> None:
-    with pytest.raises(ValueError, match="plays the random opponent only"):
-        NativeDuelVectorEnv(num_envs=2, opponent="greedy")
+    with pytest.raises(ValueError, match="plays random play, agents with a native player"):
+        NativeDuelVectorEnv(num_envs=2, opponent=lambda s: s.legal_choices()[0])  # Python only
     with pytest.raises(ValueError, match="fixed starts only"):
         NativeDuelVectorEnv(num_envs=2, scene={"name": "x", "fighters": [{"fighter": "chu"},
                                                                          {"fighter": "chu"}],

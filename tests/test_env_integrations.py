@@ -252,3 +252,12 @@ def test_unknown_reset_options_are_refused_with_the_allowed_keys(env_id: str, al
     with pytest.raises(ValueError, match=rf"\['sied'\]: unknown; allowed keys: \['{allowed}'\]"):
         env.reset(seed=0, options={"sied": 1})
     env.reset(seed=0, options={allowed: 0})
+
+
+def test_a_double_knock_out_has_its_own_result_code_aom3221():
+    """§1.6 (aom3221): a counter tie can knock both fighters out; the env's numeric info
+    names that end (code 3), not an unknown one."""
+    from hexdojo.envs.boundary import result_info
+
+    got = result_info({"winner": None, "reason": "double knock-out", "turn": 2})
+    assert RESULT_REASONS[got["reason"]] == "double knock-out" and got["winner"] == -1

@@ -112,9 +112,10 @@ def test_fast_path_is_taken_where_it_can_run_and_refused_in_one_line_elsewhere()
     assert DuelEnv()._fast is not None
     assert DuelEnv(native=False)._fast is None
     assert gym.make("hexdojo/Duel-v2").unwrapped._fast is not None
-    assert DuelEnv(opponent="greedy")._fast is None  # an agent: the Python path
+    assert DuelEnv(opponent="greedy")._fast is not None  # a native player (issue 30)
+    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast is None  # Python only
     with pytest.raises(ValueError, match="native=True: the fast path plays the random"):
-        DuelEnv(opponent="greedy", native=True)
+        DuelEnv(opponent=lambda s: s.legal_choices()[0], native=True)
     with pytest.raises(ValueError, match="native 'yes': allowed None"):
         DuelEnv(native="yes")
 

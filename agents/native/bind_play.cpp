@@ -31,10 +31,7 @@ nb::ndarray<nb::numpy, std::int32_t, nb::ndim<2>> as_array(const std::vector<Pla
 }  // namespace
 
 void bind_play(nb::module_& m) {
-    nb::class_<Player>(m, "Player", "A native player of core fights (player.hpp).")
-        .def("reset", &Player::reset, nb::arg("seed"), "Re-seed for a new fight.")
-        .def("act", &Player::act, nb::arg("fight"),
-             "The legal index of this player's choice at the fight's pending decision.");
+    m.attr("Player") = nb::module_::import_("hexdojo.envs.rules._core").attr("Player");  // the core's
     m.def(
         "fresh_dice",
         [](std::uint64_t seed, int sides) {

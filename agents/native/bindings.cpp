@@ -28,7 +28,8 @@ NB_MODULE(_bots, m) {
     nanobind::set_leak_warnings(false);
     hexdojo::bots::bind_probe(m);
     hexdojo::bots::bind_knowledge(m);
-    // the base classes first: Player (bind_play) before ScriptedBot and SearchPlayer
+    // the base classes first: Player (the core's, bound by _core; bind_play names it here)
+    // before ScriptedBot and SearchPlayer
     hexdojo::bots::bind_play(m);
     hexdojo::bots::bind_scripted(m);
     hexdojo::bots::bind_search(m);

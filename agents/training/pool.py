@@ -56,5 +56,15 @@ class PoolOpponent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self.seed(0 if seed is None else seed)
 
+    def native_pool(self, game: Any) -> tuple[list[Any], float, list[Agent]] | None:
+        """The pool for the native vector env (issue 30): the scripted bots as native
+        players, the snapshots found now as batched policies drawn with ``self_play_prob``;
+        None if a scripted bot has no native form (the env then refuses the pool)."""
+        players = [a.native_player(game) for a in self.scripted]
+        if any(p is None for p in players):
+            return None
+        snaps = [self._snapshot_agent(p) for p in self._snapshots()]
+        return players, self.self_play_prob if snaps else 0.0, snaps
+
     def act(self, state: Any) -> Any:
         return self.current.act(state)

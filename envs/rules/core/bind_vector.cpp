@@ -9,6 +9,7 @@
 #include <string>
 
 #include "bind.hpp"
+#include "player.hpp"
 #include "vector_env.hpp"
 
 namespace hexdojo {
@@ -49,6 +50,9 @@ VectorBuffers buffers(const DuelVector& v, F32 obs, I8 mask, F32 reward, U8 term
     b.side = rows(side, n, 0, "side");
     b.illegal = rows(illegal, n, 0, "illegal");
     b.outcome = rows(outcome, n, 0, "outcome");
+    b.opp_obs = v.external.opp_obs;
+    b.opp_mask = v.external.opp_mask;
+    b.waiting = v.external.waiting;
     return b;
 }
 
@@ -65,7 +69,16 @@ void guarded(F&& f) {  // the core's own errors as Python ones, never an abort
 
 }  // namespace
 
+void bind_player(nb::module_& m) {
+    nb::class_<Player>(m, "Player", "A native player of core fights (player.hpp): the agents' "
+                                    "C++ players (hexdojo.agents._bots) derive from it.")
+        .def("reset", &Player::reset, nb::arg("seed"), "Re-seed for a new fight.")
+        .def("act", &Player::act, nb::arg("fight"),
+             "The legal index of this player's choice at the fight's pending decision.");
+}
+
 void bind_vector(nb::module_& m) {
+    bind_player(m);
     nb::class_<Pcg64>(m, "Pcg64", "A PCG64 generator's state (numpy's, bit for bit).")
         .def(nb::init<>())
         .def("set", [](Pcg64& g, Half state, Half inc) {
@@ -154,6 +167,34 @@ void bind_vector(nb::module_& m) {
             guarded([&] { v.step(&action, v.bound); });
             return std::pair<bool, int>(v.bound.terminated[0] != 0, v.bound.outcome[0]);
         }, nb::arg("action"), "Step slot 0 with its bound buffers: (terminated, outcome).")
+        .def("set_pool", [](DuelVector& v, int k, std::vector<Player*> players, double external,
+                            int n_external) {
+            OpponentPool pool{std::move(players), external, n_external};
+            guarded([&] { v.set_pool(k, std::move(pool)); });
+        }, nb::arg("slot"), nb::arg("players"), nb::arg("external") = 0.0, nb::arg("n_external") = 0,
+             nb::keep_alive<1, 3>(),
+             "Slot k's opponents from its next episode on (issue 30): each episode one of the "
+             "native players, or with probability `external` one of `n_external` the caller "
+             "answers (answer()); no players and no external: random play.")
+        .def("bind_external", [](DuelVector& v, F32 opp_obs, I8 opp_mask, I32 waiting) {
+            v.external.opp_obs = rows(opp_obs, v.n(), v.layout().size, "opp_obs");
+            v.external.opp_mask = rows(opp_mask, v.n(), v.catalogue().n, "opp_mask");
+            v.external.waiting = rows(waiting, v.n(), 0, "waiting");
+        }, nb::arg("opp_obs"), nb::arg("opp_mask"), nb::arg("waiting"), nb::keep_alive<1, 2>(),
+             nb::keep_alive<1, 3>(), nb::keep_alive<1, 4>(),
+             "Bind the external opponents' buffers: a waiting slot's opponent observation and "
+             "mask, and waiting (0, or 1 + which external player).")
+        .def("answer", [](DuelVector& v, Arr<std::int64_t> actions, F32 obs, I8 mask, F32 reward,
+                          U8 terminated, U8 truncated, F32 final_obs, U8 has_final, I32 side,
+                          I32 illegal, I32 outcome) {
+            const VectorBuffers b = buffers(v, obs, mask, reward, terminated, truncated,
+                                            final_obs, has_final, side, illegal, outcome);
+            const std::int64_t* a = rows(actions, v.n(), 0, "actions");
+            guarded([&] { v.answer(a, b); });
+        }, nb::arg("actions"), nb::arg("obs"), nb::arg("mask"), nb::arg("reward"),
+             nb::arg("terminated"), nb::arg("truncated"), nb::arg("final_obs"),
+             nb::arg("has_final"), nb::arg("side"), nb::arg("illegal"), nb::arg("outcome"),
+             "Answer the waiting slots' external opponents (catalogue ids), then go on as step().")
         .def("fight", [](DuelVector& v, int k) {
             if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
             return Combat(v.slot(k).fight);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 
 namespace hexdojo {
 
@@ -105,36 +106,75 @@ DuelVector::DuelVector(const Combat& proto, Catalogue cat, ObsLayout layout,
     }
 }
 
-void DuelVector::start_episode(Slot& s) {
-    // never an episode that ends before the agent is asked anything (FightEnv.reset)
-    for (int attempt = 0; attempt < 1000; ++attempt) {
-        s.side = opt_.side != kNone ? opt_.side : static_cast<int>(s.rng.bounded(1));
-        s.fight = proto_;
-        Dice& d = s.fight.dice;
-        const std::uint64_t hi = s.rng.next64(), lo = s.rng.next64();
-        const std::uint64_t ihi = s.rng.next64(), ilo = s.rng.next64();
-        d.rng.state = make_u128(hi, lo);
-        d.rng.inc = make_u128(ihi, ilo | 1U);
-        d.rng.has_uint32 = false;
-        d.pos = d.len = 0;
-        ++episodes_;
-        s.fight.start();
-        run_opponent(s);
-        if (!s.fight.over) {
-            s.streak = s.illegal = 0;
-            return;
-        }
+void DuelVector::set_pool(int k, OpponentPool pool) {
+    if (k < 0 || k >= n()) throw std::out_of_range("slot: outside the vector");
+    if (pool.external < 0.0 || pool.external > 1.0) throw std::invalid_argument("external: a probability");
+    if (pool.external > 0.0 && pool.n_external < 1) throw std::invalid_argument("external: no external player");
+    if (pool.external < 1.0 && pool.players.empty() && pool.n_external > 0) {
+        throw std::invalid_argument("a pool needs native players unless every episode is external");
     }
-    throw std::runtime_error("1000 fights in a row ended before the agent had a decision");
+    for (const Player* p : pool.players) {
+        if (p == nullptr) throw std::invalid_argument("a pool's player is None");
+    }
+    if (pools_.empty()) pools_.resize(slots_.size());
+    pools_[static_cast<std::size_t>(k)] = std::move(pool);
+    external_ = false;
+    for (const OpponentPool& q : pools_) external_ = external_ || q.n_external > 0;
 }
 
-void DuelVector::run_opponent(Slot& s) {
+// An episode of slot k: the agent's side, the dice's generator, the opponent (a slot with a
+// pool draws it after the dice: a slot without one draws exactly what it always drew), the
+// first turn. The agent's first decision comes from settle().
+void DuelVector::begin_episode(Slot& s, int k) {
+    s.side = opt_.side != kNone ? opt_.side : static_cast<int>(s.rng.bounded(1));
+    s.fight = proto_;
+    Dice& d = s.fight.dice;
+    const std::uint64_t hi = s.rng.next64(), lo = s.rng.next64();
+    const std::uint64_t ihi = s.rng.next64(), ilo = s.rng.next64();
+    d.rng.state = make_u128(hi, lo);
+    d.rng.inc = make_u128(ihi, ilo | 1U);
+    d.rng.has_uint32 = false;
+    d.pos = d.len = 0;
+    ++episodes_;
+    s.opponent = kRandomOpponent;
+    if (!pools_.empty()) {
+        OpponentPool& pool = pools_[static_cast<std::size_t>(k)];
+        if (!pool.players.empty() || pool.n_external > 0) {
+            const double u = static_cast<double>(s.rng.next64() >> 11) * 0x1.0p-53;
+            if (u < pool.external) {
+                s.opponent = kExternalBase + static_cast<int>(s.rng.bounded(static_cast<std::uint32_t>(pool.n_external - 1)));
+            } else {
+                s.opponent = static_cast<int>(s.rng.bounded(static_cast<std::uint32_t>(pool.players.size() - 1)));
+                pool.players[static_cast<std::size_t>(s.opponent)]->reset(s.rng.next64());
+            }
+        }
+    }
+    s.fight.start();
+    s.fresh = true;
+    s.waiting = s.scoring = s.end_pending = false;
+    s.streak = s.illegal = 0;
+}
+
+bool DuelVector::run_opponent(Slot& s, int k) {
     while (s.fight.has_pending && s.fight.pending.fighter != s.side) {
         const auto n = static_cast<std::uint32_t>(s.fight.choices.size());
-        const std::uint32_t k = n == 1 ? 0U : s.rng.bounded(n - 1U);
-        const Choice ch = s.fight.choices[k];
+        std::uint32_t idx = 0;
+        if (s.opponent == kRandomOpponent) {
+            idx = n == 1 ? 0U : s.rng.bounded(n - 1U);
+        } else if (s.opponent >= kExternalBase) {
+            return true;
+        } else {
+            Player* p = pools_[static_cast<std::size_t>(k)].players[static_cast<std::size_t>(s.opponent)];
+            const int got = p->act(s.fight);
+            if (got < 0 || static_cast<std::uint32_t>(got) >= n) {
+                throw std::out_of_range("an opponent player returned a legal index outside the list");
+            }
+            idx = static_cast<std::uint32_t>(got);
+        }
+        const Choice ch = s.fight.choices[idx];
         s.fight.apply(ch);
     }
+    return false;
 }
 
 void DuelVector::observe(Slot& s, float* obs, std::int8_t* mask) {
@@ -148,23 +188,88 @@ void DuelVector::observe(Slot& s, float* obs, std::int8_t* mask) {
     }
 }
 
+// The observation and mask an external opponent decides on: the duel seen from its side.
+void DuelVector::observe_opponent(Slot& s, float* obs, std::int8_t* mask) {
+    const int opp = 1 - s.side;
+    ObsContext ctx = obs_context(s.fight, cat_, *t_, opp);
+    std::fill(mask, mask + cat_.n, static_cast<std::int8_t>(0));
+    for (int id : ctx.legal_ids) mask[id] = 1;
+    write_observation(*t_, cat_, lay_, s.fight.s, ctx, opp, s.side, obs);
+    s.opp_legal = std::move(ctx.legal_ids);
+    if (opt_.unit) {
+        for (int k = 0; k < lay_.size; ++k) obs[k] *= unit_[static_cast<std::size_t>(k)];
+    }
+}
+
+// The step's reward once the opponent has answered: wound levels inflicted - taken since the
+// agent's action (shaping), and +1/-1/0 if the fight ended.
+void DuelVector::score(Slot& s, int k, const VectorBuffers& b) {
+    const int me = s.side;
+    s.delta = (wound_total(s.fight, 1 - me) - s.inflicted) - (wound_total(s.fight, me) - s.taken);
+    float r = opt_.shaping * static_cast<float>(s.delta);
+    if (s.fight.over) {
+        b.terminated[k] = 1;
+        const int w = s.fight.result.winner;
+        b.outcome[k] = w == kNone ? 0 : (w == me ? 1 : -1);
+        r += static_cast<float>(b.outcome[k]);
+        s.end_pending = opt_.autoreset;
+    }
+    b.reward[k] = r;
+    s.scoring = false;
+}
+
+// Slot k goes on until its agent must decide: the opponent plays (or the slot waits for the
+// caller's), the step is scored, an ended episode restarts (same-step autoreset), and the
+// observation is written.
+void DuelVector::settle(int k, const VectorBuffers& b) {
+    Slot& s = slot(k);
+    for (int attempt = 0;; ++attempt) {
+        if (run_opponent(s, k)) {
+            if (b.waiting == nullptr) throw std::invalid_argument("an external opponent needs the waiting buffers");
+            s.waiting = true;
+            b.waiting[k] = 1 + (s.opponent - kExternalBase);
+            observe_opponent(s, b.opp_obs + static_cast<std::ptrdiff_t>(k) * lay_.size,
+                             b.opp_mask + static_cast<std::ptrdiff_t>(k) * cat_.n);
+            return;
+        }
+        if (s.fresh && s.fight.over) {  // never an episode that ends before the agent decides
+            if (attempt >= 1000) throw std::runtime_error("1000 fights in a row ended before the agent had a decision");
+            begin_episode(s, k);
+            continue;
+        }
+        if (s.scoring) score(s, k, b);
+        if (s.end_pending) {
+            observe(s, b.final_obs + static_cast<std::ptrdiff_t>(k) * lay_.size,
+                    b.mask + static_cast<std::ptrdiff_t>(k) * cat_.n);
+            b.has_final[k] = 1;
+            begin_episode(s, k);
+            continue;
+        }
+        break;
+    }
+    if (b.waiting != nullptr) b.waiting[k] = 0;
+    observe(s, b.obs + static_cast<std::ptrdiff_t>(k) * lay_.size, b.mask + static_cast<std::ptrdiff_t>(k) * cat_.n);
+    b.side[k] = s.side;
+}
+
 void DuelVector::reset(const std::vector<Pcg64>& rngs, const VectorBuffers& b) {
     if (static_cast<int>(rngs.size()) != n()) throw std::invalid_argument("one generator per slot");
+    if (external_ && b.waiting == nullptr) throw std::invalid_argument("an external opponent needs the waiting buffers");
     for (int k = 0; k < n(); ++k) {
         Slot& s = slot(k);
         s.rng = rngs[static_cast<std::size_t>(k)];
-        start_episode(s);
-        observe(s, b.obs + static_cast<std::ptrdiff_t>(k) * lay_.size,
-                b.mask + static_cast<std::ptrdiff_t>(k) * cat_.n);
-        b.side[k] = s.side;
+        begin_episode(s, k);
+        b.terminated[k] = b.truncated[k] = b.has_final[k] = 0;
+        settle(k, b);
     }
 }
 
 void DuelVector::step(const std::int64_t* actions, const VectorBuffers& b) {
     for (int k = 0; k < n(); ++k) {
+        if (slot(k).waiting) throw std::invalid_argument("answer the waiting opponents before the next step");
+    }
+    for (int k = 0; k < n(); ++k) {
         Slot& s = slot(k);
-        float* obs = b.obs + static_cast<std::ptrdiff_t>(k) * lay_.size;
-        std::int8_t* mask = b.mask + static_cast<std::ptrdiff_t>(k) * cat_.n;
         const std::int64_t a = actions[k];
         b.terminated[k] = b.truncated[k] = b.has_final[k] = 0;
         b.illegal[k] = kNone;
@@ -177,30 +282,34 @@ void DuelVector::step(const std::int64_t* actions, const VectorBuffers& b) {
             s.delta = 0;
             b.illegal[k] = static_cast<std::int32_t>(a);
             b.reward[k] = opt_.illegal_penalty;
-            if (opt_.illegal_limit != kNone && s.streak >= opt_.illegal_limit) b.truncated[k] = 1;
+            if (opt_.illegal_limit != kNone && s.streak >= opt_.illegal_limit) {
+                b.truncated[k] = 1;
+                s.end_pending = opt_.autoreset;
+            }
         } else {
             s.streak = 0;
-            const int me = s.side;
-            const int inflicted = wound_total(s.fight, 1 - me), taken = wound_total(s.fight, me);
-            s.fight.apply(choice_for(cat_, *t_, static_cast<int>(a), me));
-            run_opponent(s);
-            s.delta = (wound_total(s.fight, 1 - me) - inflicted) - (wound_total(s.fight, me) - taken);
-            float r = opt_.shaping * static_cast<float>(s.delta);
-            if (s.fight.over) {
-                b.terminated[k] = 1;
-                const int w = s.fight.result.winner;
-                b.outcome[k] = w == kNone ? 0 : (w == me ? 1 : -1);
-                r += static_cast<float>(b.outcome[k]);
-            }
-            b.reward[k] = r;
+            s.fresh = false;
+            s.inflicted = wound_total(s.fight, 1 - s.side);
+            s.taken = wound_total(s.fight, s.side);
+            s.fight.apply(choice_for(cat_, *t_, static_cast<int>(a), s.side));
+            s.scoring = true;
         }
-        if (opt_.autoreset && (b.terminated[k] != 0 || b.truncated[k] != 0)) {
-            observe(s, b.final_obs + static_cast<std::ptrdiff_t>(k) * lay_.size, mask);
-            b.has_final[k] = 1;
-            start_episode(s);
+        settle(k, b);
+    }
+}
+
+void DuelVector::answer(const std::int64_t* actions, const VectorBuffers& b) {
+    for (int k = 0; k < n(); ++k) {
+        Slot& s = slot(k);
+        if (!s.waiting) continue;
+        const std::int64_t a = actions[k];
+        if (std::find(s.opp_legal.begin(), s.opp_legal.end(), a) == s.opp_legal.end()) {
+            throw std::invalid_argument("slot " + std::to_string(k) + ": the opponent's id " + std::to_string(a) +
+                                        " is not legal (answer with its mask)");
         }
-        observe(s, obs, mask);
-        b.side[k] = s.side;
+        s.waiting = false;
+        s.fight.apply(choice_for(cat_, *t_, static_cast<int>(a), 1 - s.side));
+        settle(k, b);
     }
 }
 

@@ -20,6 +20,7 @@
 #include "context.hpp"
 #include "fight.hpp"
 #include "observe.hpp"
+#include "player.hpp"
 
 namespace hexdojo {
 
@@ -38,10 +39,31 @@ struct VectorOptions {
     bool events = false;       // keep the fights' event logs (the single env's render, env.fight)
 };
 
+// A slot's opponents (issue 30): each episode draws one. With probability `external` it is one
+// of `n_external` players the caller answers for (a Python policy, one batch for every slot
+// waiting on it: DuelVector::answer), else one of `players` (native: the scripted fighters,
+// the search) uniformly. A slot without a pool plays uniform random legal play (Duel-v1's
+// default), drawing nothing more than before.
+struct OpponentPool {
+    std::vector<Player*> players;  // kept alive by the caller
+    double external = 0.0;
+    int n_external = 0;
+};
+inline constexpr int kRandomOpponent = -1;
+
 struct Slot {
     Combat fight;
     Pcg64 rng;
     int side = 0;
+    // this episode's opponent: kRandomOpponent, a player's index in the pool, or
+    // kExternalBase + j for the caller's j-th
+    int opponent = kRandomOpponent;
+    bool waiting = false;      // stopped at an external opponent's decision
+    bool scoring = false;      // the step's reward is still to be written (after the opponent)
+    bool fresh = true;         // the agent has not decided yet this episode
+    bool end_pending = false;  // the episode ended this step: restart it (autoreset)
+    int inflicted = 0, taken = 0;  // wound levels before the step's action
+    std::vector<int> opp_legal;    // catalogue ids of a waiting opponent's legal choices
     int streak = 0;            // rejected actions in a row
     int illegal = 0;           // rejected actions this episode
     int delta = 0;             // the last step's wound levels inflicted - taken (shaping's unit)
@@ -59,7 +81,13 @@ struct VectorBuffers {
     std::int32_t* side = nullptr;       // n: the agent's fighter this episode
     std::int32_t* illegal = nullptr;    // n: -1, or the id rejected this step
     std::int32_t* outcome = nullptr;    // n: an episode that ended: +1 won, -1 lost, 0 draw
+    // external opponents (issue 30), or null: the waiting opponent's observation and mask,
+    // and which of the caller's players it is (0: none waiting, 1 + j: the j-th)
+    float* opp_obs = nullptr;           // n x size
+    std::int8_t* opp_mask = nullptr;    // n x catalogue
+    std::int32_t* waiting = nullptr;    // n
 };
+inline constexpr int kExternalBase = 1 << 20;
 
 class DuelVector {
   public:
@@ -72,8 +100,17 @@ class DuelVector {
     // Seed slot k's generator (numpy's PCG64 state for seed + k) and start its episode.
     void reset(const std::vector<Pcg64>& rngs, const VectorBuffers& b);
     void step(const std::int64_t* actions, const VectorBuffers& b);
+    // Answer every waiting slot's external opponent (ids of the catalogue, one per slot; the
+    // others' entries are ignored), then go on as step() does.
+    void answer(const std::int64_t* actions, const VectorBuffers& b);
+    // Slot k's opponents from its next episode on (an empty pool: random play).
+    void set_pool(int k, OpponentPool pool);
+    bool has_external() const { return external_; }
     // The buffers bound once (the single env's fast path: no arrays cross per call).
     VectorBuffers bound;
+    // The external opponents' buffers (opp_obs, opp_mask, waiting), bound once and added to
+    // every call's (bind_external).
+    VectorBuffers external;
     Slot& slot(int k) { return slots_[static_cast<std::size_t>(k)]; }
     // The agent's fighter of the episodes started from now on (kNone: drawn each episode).
     int side() const { return opt_.side; }
@@ -82,9 +119,12 @@ class DuelVector {
     std::uint64_t episodes() const { return episodes_; }
 
   private:
-    void start_episode(Slot& s);
-    void run_opponent(Slot& s);
+    void begin_episode(Slot& s, int k);
+    bool run_opponent(Slot& s, int k);  // true: stopped at an external opponent
+    void settle(int k, const VectorBuffers& b);
+    void score(Slot& s, int k, const VectorBuffers& b);
     void observe(Slot& s, float* obs, std::int8_t* mask);
+    void observe_opponent(Slot& s, float* obs, std::int8_t* mask);
 
     Combat proto_;  // a fight set up and not started: every episode is a copy of it
     const Tables* t_;
@@ -93,6 +133,8 @@ class DuelVector {
     std::vector<float> unit_;
     VectorOptions opt_;
     std::vector<Slot> slots_;
+    std::vector<OpponentPool> pools_;  // one per slot
+    bool external_ = false;            // some pool has external opponents
     std::uint64_t episodes_ = 0;
 };
 
