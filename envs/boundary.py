@@ -12,8 +12,7 @@ the tables below.
 | key | values |
 |---|---|
 | ``result["winner"]`` | the winning fighter (duel) or side (skirmish); ``DRAW`` (-1) for a draw |
-| ``result["reason"]`` | index into ``RESULT_REASONS`` (0 last standing, 1 turn limit, 2 illegal limit, |
-| | 3 double knock-out) |
+| ``result["reason"]`` | index into ``RESULT_REASONS`` (last standing, turn limit, illegal limit, double KO) |
 | ``result["turn"]`` | the turn the fight ended in |
 | ``illegal`` | the rejected action id (its name: ``env.action_names[id]``) |
 | ``illegal_reason`` | index into ``ILLEGAL_REASONS``; the engine's full sentence is ``env.last_reason`` |
