@@ -32,6 +32,7 @@ Arguments are Duel-v1's otherwise.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import numpy as np
@@ -85,6 +86,8 @@ class NativeDuelVectorEnv(VectorEnv):
                      "has_final": np.zeros(n, np.uint8), "side": np.zeros(n, np.int32),
                      "illegal": np.zeros(n, np.int32), "outcome": np.zeros(n, np.int32)}
         self._illegal_total = 0
+        #: seconds spent in the external opponents' batch_act (training's time profile)
+        self._external_seconds = 0.0
 
     # ------------------------------------------------------------------ gymnasium API
     def reset(self, *, seed: int | list[int] | None = None, options: dict | None = None):
@@ -138,6 +141,9 @@ class NativeDuelVectorEnv(VectorEnv):
         """Every slot waiting on an external opponent: one batched ``batch_act`` per policy,
         until each slot waits on its agent again."""
         waiting = self._ext["waiting"]
+        if not waiting.any():
+            return
+        t0 = time.perf_counter()
         while waiting.any():
             acts = np.zeros(self.num_envs, np.int64)
             for j in np.unique(waiting[waiting > 0]):
@@ -146,6 +152,13 @@ class NativeDuelVectorEnv(VectorEnv):
                                                            self._ext["opp_mask"][rows].astype(bool))
                 acts[rows] = np.asarray(got, dtype=np.int64).reshape(-1)
             self.core.answer(acts, **b)
+        self._external_seconds += time.perf_counter() - t0
+
+    @property
+    def opponent_seconds(self) -> float:
+        """Seconds the opponents have thought: the native players inside the core and the
+        external policies' batches (training's time profile)."""
+        return self.core.opponent_ns * 1e-9 + self._external_seconds
 
     def action_masks(self) -> np.ndarray:
         """The N exact masks (bool) of the current decisions."""

@@ -26,7 +26,8 @@ TINY = {
     "total_steps": 256, "n_envs": 2, "checkpoint_every": 128, "turn_limit": 6,
     "ppo": {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]},
     "imitation": {"fights": 0},
-    "pool": {"scripted": ["random"], "snapshot_every": 128, "max_snapshots": 2},
+    # greedy: a bot whose thinking the time profile can see (random play costs microseconds)
+    "pool": {"scripted": ["random", "greedy"], "snapshot_every": 128, "max_snapshots": 2},
     "eval": {"every": 128, "episodes": 2, "opponents": ["random"]},
 }
 

@@ -153,8 +153,11 @@ class TrainConfig(_Model):
     total_steps: int = Field(250_000, ge=1, le=1_000_000_000,
                              description="environment steps of the learner")
     n_envs: int = Field(4, ge=1, le=256, description="vectorised environments")
-    vec_env: Literal["dummy", "subproc"] = Field(
-        "dummy", description="`dummy` (one process) or `subproc` (a process per environment)")
+    vec_env: Literal["dummy", "subproc", "native"] = Field(
+        "dummy", description="`dummy` (one process) or `subproc` (a process per environment) of "
+        "Python envs; `native`: every duel stepped in the core, the pool's scripted bots played "
+        "there and its snapshots answered in one batch per step (issue 30; a scene's or a "
+        "style's run trains on `dummy` envs instead)")
     seed: int = Field(0, ge=0, description="seed of the model, the environments and the pool")
     checkpoint_every: int = Field(25_000, ge=1, description="env steps between checkpoints "
                                   "(`checkpoints/latest.zip`, `run.json`)")

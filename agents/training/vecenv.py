@@ -96,8 +96,34 @@ class VecTimer(VecEnvWrapper):
         return out
 
 
+def make_native_vec_env(cfg: TrainConfig, snapshot_dir: Path | None) -> Any:
+    """The run's ``n_envs`` duels in the core (``hexdojo.envs.sb3.NativeVecEnv``): one pool
+    (its draws per slot and episode come from the slots' generators), the learner's side
+    drawn each episode (``alternate`` or ``random``; ``0``/``1`` fixed)."""
+    from hexdojo.envs.sb3 import NativeVecEnv
+
+    opp = PoolOpponent(cfg.pool.scripted, snapshot_dir if cfg.pool.self_play else None,
+                       cfg.pool.self_play_prob, seed=cfg.seed * 1000)
+    side = None if cfg.side in ("random", "alternate") else int(cfg.side)
+    return NativeVecEnv(num_envs=cfg.n_envs, fighters=cfg.fighters, rules=cfg.rules,
+                        radius=cfg.radius, turn_limit=cfg.turn_limit, opponent=opp,
+                        agent_side=side, shaping=cfg.shaping, flat_observation=True,
+                        observation_scale=cfg.observation_scale)
+
+
+def native_fits(cfg: TrainConfig) -> bool:
+    """Can the run use the native vector env (a duel without a style reward)? Otherwise
+    ``vec_env = "native"`` (the shipped default) trains on ``dummy`` Python envs."""
+    return cfg.scene is None and cfg.style is None
+
+
 def make_vec_env(cfg: TrainConfig, snapshot_dir: Path | None) -> VecTimer:
-    """The run's ``n_envs`` environments, seeded from ``cfg.seed`` and timed."""
+    """The run's ``n_envs`` environments, seeded from ``cfg.seed`` and timed (``native``
+    where it fits: :func:`native_fits`)."""
+    if cfg.vec_env == "native" and native_fits(cfg):
+        vec = make_native_vec_env(cfg, snapshot_dir)
+        vec.seed(cfg.seed)
+        return VecTimer(vec)
     fns = [make_env_fn(cfg, r, snapshot_dir) for r in range(cfg.n_envs)]
     vec = SubprocVecEnv(fns) if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv(fns)
     vec.seed(cfg.seed)

@@ -114,6 +114,8 @@ void bind_vector(nb::module_& m) {
              nb::arg("options"), nb::arg("n"), nb::keep_alive<1, 2>())
         .def_prop_ro("n", &DuelVector::n)
         .def_prop_ro("episodes", &DuelVector::episodes)
+        .def_prop_ro("opponent_ns", &DuelVector::opponent_ns,
+                     "Nanoseconds the native opponent players have thought so far.")
         .def_prop_rw("side", &DuelVector::side, [](DuelVector& v, int side) {
             if (side < kNone || side > 1) throw nb::value_error("side: allowed -1, 0, 1");
             v.set_side(side);

@@ -2,6 +2,7 @@
 #include "vector_env.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <string>
 
@@ -165,7 +166,10 @@ bool DuelVector::run_opponent(Slot& s, int k) {
             return true;
         } else {
             Player* p = pools_[static_cast<std::size_t>(k)].players[static_cast<std::size_t>(s.opponent)];
+            const auto t0 = std::chrono::steady_clock::now();
             const int got = p->act(s.fight);
+            opponent_ns_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                std::chrono::steady_clock::now() - t0).count();
             if (got < 0 || static_cast<std::uint32_t>(got) >= n) {
                 throw std::out_of_range("an opponent player returned a legal index outside the list");
             }

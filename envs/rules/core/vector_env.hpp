@@ -106,6 +106,8 @@ class DuelVector {
     // Slot k's opponents from its next episode on (an empty pool: random play).
     void set_pool(int k, OpponentPool pool);
     bool has_external() const { return external_; }
+    // Nanoseconds the native players have thought (training's time profile).
+    std::int64_t opponent_ns() const { return opponent_ns_; }
     // The buffers bound once (the single env's fast path: no arrays cross per call).
     VectorBuffers bound;
     // The external opponents' buffers (opp_obs, opp_mask, waiting), bound once and added to
@@ -135,6 +137,7 @@ class DuelVector {
     std::vector<Slot> slots_;
     std::vector<OpponentPool> pools_;  // one per slot
     bool external_ = false;            // some pool has external opponents
+    std::int64_t opponent_ns_ = 0;
     std::uint64_t episodes_ = 0;
 };
 

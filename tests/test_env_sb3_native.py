@@ -1,0 +1,94 @@
+"""``hexdojo.envs.sb3.NativeVecEnv`` (issue 30): SB3's VecEnv conventions over the native
+vector of duels (terminal observations, Monitor's episode records, exact masks through
+``action_masks`` and ``env_method``, seeding), MaskablePPO trains on it without an illegal
+action, and ``hexdojo train`` runs on it (``vec_env = "native"``)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from sb3_contrib import MaskablePPO  # noqa: E402
+from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported  # noqa: E402
+
+from hexdojo.envs.sb3 import NativeVecEnv  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+
+def _play(venv: NativeVecEnv, steps: int, seed: int = 0) -> tuple[list, list]:
+    venv.seed(seed)
+    obs = venv.reset()
+    rng = np.random.default_rng(0)
+    rewards, ends = [], []
+    for _ in range(steps):
+        masks = venv.action_masks()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs, r, dones, infos = venv.step(acts)
+        rewards.append(r.tolist())
+        for k in np.flatnonzero(dones):
+            ends.append((k, infos[k]["outcome"], infos[k]["episode"]["l"]))
+            assert infos[k]["terminal_observation"].shape == obs[k].shape
+            assert infos[k]["TimeLimit.truncated"] is False
+            assert infos[k]["episode"]["r"] == pytest.approx(infos[k]["outcome"], abs=1e-6)
+    return rewards, ends
+
+
+def test_sb3_conventions_and_seeding() -> None:
+    """dones, terminal observations and Monitor's records per SB3; the masks MaskablePPO
+    reads (both ways) are the env's; the same seed replays the same rewards."""
+    venv = NativeVecEnv(num_envs=6, opponent="greedy", flat_observation=True)
+    assert is_masking_supported(venv)
+    venv.reset()
+    assert np.array_equal(get_action_masks(venv), venv.action_masks())
+    assert venv.get_attr("num_envs") == [6] * 6 and venv.env_is_wrapped(object) == [False] * 6
+    a, ends = _play(venv, 80)
+    b, _ = _play(venv, 80)
+    assert a == b and len(ends) >= 6
+    assert {o for _, o, _ in ends} <= {-1, 0, 1}
+
+
+def test_maskable_ppo_learns_on_it_without_an_illegal_action() -> None:
+    venv = NativeVecEnv(num_envs=16, opponent="random", flat_observation=True)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=128, n_epochs=1, seed=0, verbose=0)
+    model.learn(1024)
+    assert model.num_timesteps >= 1024 and venv.venv.illegal_total == 0
+
+
+def test_hexdojo_train_runs_on_the_native_vector_env(tmp_path) -> None:
+    """The main job's configuration on the native path, a few rollouts: a model is written
+    and the time profile counts the environments."""
+    import json
+
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.ppo import train
+
+    cfg = load_config(None, {"total_steps": 1024, "n_envs": 16, "ppo": {"n_steps": 32, "batch_size": 128},
+                             "imitation": {"fights": 0}, "eval": {"every": 100_000}})
+    assert cfg.vec_env == "native"
+    final = train(cfg, tmp_path / "run", progress=False)
+    assert final.is_file()
+    prof = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert prof["steps"] >= 1024 and prof["env_seconds"] > 0
+
+
+def test_a_scene_or_a_style_trains_on_python_envs() -> None:
+    """The style reward and a scene's places need the Python envs: vec_env = "native" (the
+    shipped default) gives them DummyVecEnv; a plain duel gets the native env."""
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    from hexdojo.agents.training.config import load_config
+    from hexdojo.agents.training.vecenv import make_vec_env
+
+    styled = make_vec_env(load_config(None, {"style": "grappler", "n_envs": 2}), None)
+    plain = make_vec_env(load_config(None, {"n_envs": 2}), None)
+    assert isinstance(styled.venv, DummyVecEnv) and isinstance(plain.venv, NativeVecEnv)
+    styled.close()
+    plain.close()
