@@ -100,8 +100,14 @@ class LearnedAgent(Agent):
         if not self._flat:
             raise AgentError(f"checkpoint {self.path or self.name!r}: batch_act takes flat "
                              "observations; this model was trained on the Dict form")
-        ids, _ = self.model.predict(obs, action_masks=masks, deterministic=self.deterministic)
-        return np.asarray(ids, dtype=np.int64)
+        import torch
+
+        policy = self.model.policy
+        with torch.no_grad():  # the policy's own forward, without predict()'s per-call checks
+            obs_t = torch.as_tensor(obs, dtype=torch.float32, device=policy.device)
+            dist = policy.get_distribution(obs_t, action_masks=masks)
+            ids = dist.get_actions(deterministic=self.deterministic)
+        return ids.cpu().numpy().astype(np.int64)
 
     def _check_spaces(self, n_obs: int, n_actions: int) -> None:
         """A model trained on another observation or action layout (an older hexdojo, other

@@ -37,6 +37,9 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
           progress: bool = True) -> Path:
     """Train (or resume) a run; returns the path of the final model ``npc.zip``."""
     torch.set_num_threads(1)
+    # the distributions' argument checks cost a fifth of an update (scripts/bench_train.py)
+    # and check what the masked policy builds itself
+    torch.distributions.Distribution.set_default_validate_args(False)
     game, run = prepare_run(cfg, out, resume)
     vec = make_vec_env(cfg, run.snapshots)
     resumed = resume and run.latest.exists()
