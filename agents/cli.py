@@ -15,7 +15,8 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli_common import EXIT_BAD_INPUT, clean_errors, fail, out_folder, parse_fighters
+from .cli_common import EXIT_BAD_INPUT, clean_errors, fail, parse_fighters
+from .folders import check_out_folder, report_folder
 from .registry import agent_names
 
 app = typer.Typer(
@@ -170,8 +171,8 @@ def tournament(
     seed: SeedOpt = 0,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-j", min=1, max=256, help="processes (default: one per core)")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results",
-                                      callback=out_folder)] = Path("tournament"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results")
+                   ] = Path("tournament"),
     rules: RulesOpt = None,
     radius: RadiusOpt = 4,
     turn_limit: TurnLimitOpt = None,
@@ -183,9 +184,9 @@ def tournament(
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
     from .registry import make_agent
-    from .report import write_report
-    from .tournament import TournamentConfig, default_workers, run_tournament
+    from .tournament import TournamentConfig, default_workers
 
+    check_out_folder(out)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
     if rules is not None and not rules.is_file():
         raise ValueError(f"rules: file {str(rules)!r} not found")
@@ -195,22 +196,31 @@ def tournament(
                            seed, str(rules) if rules else None, radius, turn_limit,
                            workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)
+    with report_folder(out, "tournament", owns=("tactics",)) as tmp:
+        _tournament_report(cfg, built, tmp, out, progress, tactics)
+
+
+def _tournament_report(cfg: Any, built: list[Any], tmp: Path, out: Path, progress: bool,
+                       tactics: bool) -> None:
+    """Play the round robin and write its report (and tactics) into ``tmp``, which becomes
+    ``out`` when all of it is written."""
+    from .report import summary, write_report
+    from .tournament import run_tournament
+
     tty = sys.stderr.isatty()
     result = run_tournament(cfg, built, progress=progress and tty, lines=progress and not tty)
-    paths = write_report(result, out)
-    from .report import summary
-
+    paths = write_report(result, tmp)
     s = summary(result)
     typer.echo(f"{s['fights']} fights in {s['elapsed_s']:.1f} s "
                f"({s['fights_per_s']} fights/s, {cfg.workers} worker(s))")
     for r in s["ratings"]["table"]:
         typer.echo(f"{r['rank']:>3}. {r['agent']:<32} {r['elo']:7.1f}  "
                    f"[{r['ci_lo']:.0f}, {r['ci_hi']:.0f}]")
-    typer.echo(f"report: {paths['html']}")
+    typer.echo(f"report: {out / paths['html'].relative_to(tmp)}")
     if tactics:
         from .lab.cli import tournament_tactics
 
-        tournament_tactics(out, built, cfg.workers, progress)
+        tournament_tactics(tmp, built, cfg.workers, progress, shown=out)
 
 
 def _tournament_setup(built: list[Any], fighters: str | None,

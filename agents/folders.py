@@ -262,3 +262,9 @@ def report_folder(target: str | Path, command: str, owns: Iterable[str] = (),
                         Path(target).is_dir() else f"nothing was written to {target}")
                 raise write_failed(exc, kept) from None
             raise
+
+
+def moved(paths: dict[str, Path], tmp: Path, target: str | Path) -> dict[str, Path]:
+    """The paths a report was written to under ``tmp``, as they are after the swap."""
+    return {k: Path(target) / p.relative_to(tmp) if p.is_relative_to(tmp) else p
+            for k, p in paths.items()}

@@ -11,6 +11,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ..folders import check_out_folder
+
 DEFAULT_FIELD = "greedy,striker,grappler,counter"
 
 Fighters = Annotated[list[str] | None, typer.Option(
@@ -95,6 +97,7 @@ def compare(
     from .compare_report import run_and_report
 
     _check_correction(correction)
+    check_out_folder(out)
     built = _agents(agents)
     if len(built) < 2:
         raise ValueError("agents: give at least two")
@@ -104,8 +107,19 @@ def compare(
     warn_outside(built, game_for(fps[0], ra.spec, radius, turn_limit), scene, _say)
     cfg = CompareConfig(tuple(a.name for a in built), ra, rb, fps, seed, fights,
                         _precision(precision), radius, turn_limit, _workers(workers), correction)
-    res, paths = run_and_report(cfg, built, out, progress, _say)
+    res, paths = _in_folder(out, "compare", lambda tmp: run_and_report(
+        cfg, built, tmp, progress, _say))
     _finish(res, paths)
+
+
+def _in_folder(out: Path, command: str, work: Any) -> tuple[dict, dict]:
+    """Run ``work(folder)`` and write its report into ``out`` whole (replaced at the end,
+    never a mix of an old and a new report), with ``out`` locked against a second run."""
+    from ..folders import moved, report_folder
+
+    with report_folder(out, command, warn=_say) as tmp:
+        res, paths = work(tmp)
+    return res, moved(paths, tmp, out)
 
 
 def ablate(
@@ -130,6 +144,7 @@ def ablate(
     from .common import game_for, parse_rules
 
     _check_correction(correction)
+    check_out_folder(out)
     rs = parse_rules(rules)
     field_specs = [f.strip() for f in field.split(",") if f.strip()]
     built = _agents(list(dict.fromkeys(agents + field_specs)))
@@ -145,7 +160,8 @@ def ablate(
     cfg = AblateConfig(ablated, fld, tuple(ms), rs, fps, seed, fights,
                        _precision(precision), radius, turn_limit, _workers(workers),
                        correction, essential / 100)
-    res, paths = run_and_report(cfg, built, out, progress, _say)
+    res, paths = _in_folder(out, "ablate", lambda tmp: run_and_report(
+        cfg, built, tmp, progress, _say))
     _finish(res, paths)
 
 
@@ -173,20 +189,23 @@ def tactics(
     """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
     from .tactics_report import load_config, run_tactics
 
+    folder = results if results.is_dir() else results.parent
+    target = check_out_folder(out or folder / "tactics")
     conf = load_config(results)
     built = _agents(list(conf["agents"]))
-    folder = results if results.is_dir() else results.parent
-    res, paths = run_tactics(conf, built, out or folder / "tactics", _workers(workers),
-                             progress, _say)
+    res, paths = _in_folder(target, "tactics", lambda tmp: run_tactics(
+        conf, built, tmp, _workers(workers), progress, _say))
     _finish(res, paths)
 
 
-def tournament_tactics(out: Path, built: list, workers: int, progress: bool = True) -> None:
-    """The tactics report of a tournament just written to ``out`` (``OUT/tactics``)."""
+def tournament_tactics(out: Path, built: list, workers: int, progress: bool = True,
+                       shown: Path | None = None) -> None:
+    """The tactics report of a tournament just written to ``out`` (``OUT/tactics``; said
+    as under ``shown``, the folder ``out`` becomes when the report is swapped in)."""
     from .tactics_report import load_config, run_tactics
 
     _, paths = run_tactics(load_config(out), built, out / "tactics", workers, progress, _say)
-    typer.echo(f"tactics: {paths['html']}")
+    typer.echo(f"tactics: {(shown or out) / paths['html'].relative_to(out)}")
 
 
 def _finish(res: dict, paths: dict) -> None:

@@ -29,7 +29,7 @@ from ..policy import check_checkpoint_observation
 from ..registry import make_agent
 from .callbacks import RunCallback
 from .config import PPOConfig, TrainConfig
-from .rundir import RunDir, check_same_config
+from .rundir import RunDir, check_resume_steps, check_same_config
 from .vecenv import VecTimer, make_vec_env, time_profile
 
 
@@ -110,6 +110,8 @@ def prepare_run(cfg: TrainConfig, out: str | Path | None, resume: bool) -> tuple
         )
     if resume and run.config.is_file():
         check_same_config(run, cfg)
+    if resume:
+        check_resume_steps(run, cfg.total_steps)
     run.root.mkdir(parents=True, exist_ok=True)
     from ..report import atomic_write_text
 
