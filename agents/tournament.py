@@ -26,7 +26,7 @@ from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 
 from . import native_bots
 from .base import Agent, AgentError
-from .registry import as_agent
+from .registry import as_agent, spec_of
 
 CHAIN_SEP = " > "
 #: the core's id of a maneuver choice (its decisions' kinds are DECISION_KINDS, in order)
@@ -278,6 +278,8 @@ class TournamentResult:
     rules_id: str = ""
     #: each side's name and fighters (side 0 is played by a pairing's first agent)
     sides: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: the spec that re-builds each agent (``registry.spec_of``: plug-ins and checkpoints too)
+    specs: list[str] = field(default_factory=list)
 
 
 _W: dict[str, Any] = {}
@@ -346,7 +348,8 @@ def run_tournament(
     elapsed = time.perf_counter() - t0
     pairs, usage, chains, fights = _collect(results, names)
     return TournamentResult(config, names, pairs, usage, chains, fights, elapsed,
-                            getattr(game.tables, "id", ""), side_roster(game))
+                            getattr(game.tables, "id", ""), side_roster(game),
+                            [spec_of(a) for a in built])
 
 
 def _play_units(config: TournamentConfig, built: list[Agent], game: Game,

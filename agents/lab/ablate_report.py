@@ -8,7 +8,7 @@ from typing import Any
 
 from ..base import Agent
 from .ablate import AblateConfig, run_ablate
-from .common import game_for
+from .common import game_for, sides_text
 from .lab_report import E, ci, hbars, img, page, pts, table, write_all
 from .replay_html import record, viewer_html
 from .runner import Fight
@@ -142,7 +142,7 @@ def _write(cfg: AblateConfig, res: dict[str, Any], heads: list[dict[str, Any]],
     c = res["config"]
     intro = (f"Ablated agents {E(', '.join(cfg.agents))} against the unrestricted field "
              f"{E(', '.join(cfg.field))}, both sides; fighter pairings "
-             f"{E('; '.join(f'{a} is side A, {b} is side B' for a, b in cfg.fighters))}; rules "
+             f"{E(sides_text(cfg.fighters))}; rules "
              f"{E(cfg.rules.label)} ({E(cfg.rules.id)}); {c['seeds_per_pairing']} seeds per "
              f"ordered pairing from seed {cfg.seed}; {res['fights']} fights in "
              f"{res['elapsed_s']:.1f} s with {cfg.workers} worker(s). {E(res['statistics'])}. "

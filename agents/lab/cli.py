@@ -192,7 +192,7 @@ def tactics(
     folder = results if results.is_dir() else results.parent
     target = check_out_folder(out or folder / "tactics")
     conf = load_config(results)
-    built = _agents(list(conf["agents"]))
+    built = _agents(list(conf["specs"]))  # plug-ins and checkpoints by their recorded spec
     res, paths = _in_folder(target, "tactics", lambda tmp: run_tactics(
         conf, built, tmp, _workers(workers), progress, _say))
     _finish(res, paths)

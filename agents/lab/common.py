@@ -7,7 +7,9 @@ inline overrides ``section.key=value;...`` (values in TOML syntax), e.g.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -112,6 +114,35 @@ def pairing_label(fp: tuple[str, str]) -> str:
     if fp[0].startswith(SCENE):
         return f"scene {fp[0][len(SCENE):]} (side 0 vs side 1)"
     return f"{fp[0]} (A) vs {fp[1]} (B)"
+
+
+@functools.lru_cache(maxsize=64)
+def side_names(fp: tuple[str, str]) -> tuple[str, str]:
+    """Who side A and side B are: a duel's two fighters, or a scene's two sides with their
+    fighters (``guards (Boris, Novice)``), so that no report says ``scene:x is side A``."""
+    if not fp[0].startswith(SCENE):
+        return fp[0], fp[1]
+    from ..tournament import side_roster
+
+    roster = side_roster(Game.from_scene(fp[0][len(SCENE):]))
+    a, b = (f"{nm} ({', '.join(fs)})" for nm, fs in roster[:2])
+    return a, b
+
+
+def sides_text(fps: Sequence[tuple[str, str]]) -> str:
+    """``scene two_vs_one: side A = heroes (Chu), side B = ...`` for every pairing."""
+    out = []
+    for fp in fps:
+        a, b = side_names(tuple(fp))
+        where = f"scene {fp[0][len(SCENE):]}: " if fp[0].startswith(SCENE) else ""
+        out.append(f"{where}side A = {a}, side B = {b}")
+    return "; ".join(out)
+
+
+def asymmetric(fp: Sequence[str]) -> bool:
+    """Whether the two sides of a pairing differ (other fighters, or a scene's two roles):
+    then every answer is given per side first, a pooled figure only beside it."""
+    return fp[0] != fp[1] or fp[0].startswith(SCENE)
 
 
 def check_game(rules: RuleSet, fighters: list[tuple[str, str]], radius: int,

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import Agent
-from .common import game_for, pairing_label
+from .common import game_for, pairing_label, sides_text
 from .compare import CompareConfig
 from .lab_report import E, forest, img, page, pts, table, write_all
 from .metamatrix import meta_of
@@ -146,7 +146,7 @@ def _write(cfg: CompareConfig, res: dict[str, Any], heads: list[dict[str, Any]],
                 "<h2>Meta-game</h2>", mtab_a, mtab_b]
     c = res["config"]
     intro = (f"Agents {E(', '.join(c['agents']))}; fighter pairings "
-             f"{E('; '.join(f'{a} is side A, {b} is side B' for a, b in cfg.fighters))}; "
+             f"{E(sides_text(cfg.fighters))}; "
              f"{c['seeds_per_pairing']} seeds per ordered pairing from seed {cfg.seed}, the same "
              f"under both rule sets. A = {E(cfg.rules_a.label)} ({E(cfg.rules_a.id)}), B = "
              f"{E(cfg.rules_b.label)} ({E(cfg.rules_b.id)}). {res['fights']} fights in "

@@ -73,7 +73,7 @@ def record(game: Game, agents: Sequence[Agent], seed: int,
     while not state.is_over:
         d = state.decision
         assert d is not None
-        c = checked_act(obs[d.fighter], state)
+        c = checked_act(obs[game.sides[d.fighter]], state)  # a side's agent plays its fighters
         n0 = len(state.events)
         what = _choice_text(state, d, c)
         state.apply(c)

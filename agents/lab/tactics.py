@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ratings import Z95
+from .common import side_names
 from .runner import Fight
 from .stats import correct, diff_proportions, mean_ci, npq_ok, proportion
 
@@ -108,7 +109,7 @@ def collect(fights: Sequence[Fight], names: Sequence[str],
         _, fp, i, j, _ = f.key
         for s, a in ((0, i), (1, j)):
             items = _side_items(f, s)
-            label = f"{fighters[fp][s]} as {'AB'[s]}"
+            label = f"{side_names(tuple(fighters[fp]))[s]} as {'AB'[s]}"
             for key in ((names[a], label), (names[a], "all"), ("*", "all")):
                 _add(groups[key], f, s, items)
     return groups
