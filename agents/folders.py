@@ -247,21 +247,26 @@ def write_failed(exc: OSError, kept: str) -> WriteFailed:
 
 
 @contextlib.contextmanager
+def whole_folder(target: str | Path, owns: Iterable[str] = ()) -> Iterator[Path]:
+    """``replacing_folder``, with a disk-full or permission error turned into one line
+    naming the file and saying that the old folder was kept."""
+    try:
+        with replacing_folder(target, owns) as tmp:
+            yield tmp
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS):
+            kept = (f"{target} is left as it was (the earlier report)" if
+                    Path(target).is_dir() else f"nothing was written to {target}")
+            raise write_failed(exc, kept) from None
+        raise
+
+
+@contextlib.contextmanager
 def report_folder(target: str | Path, command: str, owns: Iterable[str] = (),
                   warn: Callable[[str], None] | None = None) -> Iterator[Path]:
-    """A command's report folder: locked for this run and replaced whole at the end. A
-    disk-full or permission error names the file and says the old report was kept."""
-    with folder_lock(target, command, warn):
-        try:
-            with replacing_folder(target, owns) as tmp:
-                yield tmp
-        except OSError as exc:
-            if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM,
-                             errno.EROFS):
-                kept = (f"{target} is left as it was (the earlier report)" if
-                        Path(target).is_dir() else f"nothing was written to {target}")
-                raise write_failed(exc, kept) from None
-            raise
+    """A command's report folder: locked for this run and replaced whole at the end."""
+    with folder_lock(target, command, warn), whole_folder(target, owns) as tmp:
+        yield tmp
 
 
 def moved(paths: dict[str, Path], tmp: Path, target: str | Path) -> dict[str, Path]:
