@@ -133,6 +133,8 @@ def ablate(
     precision: Annotated[float, typer.Option(help="target ±points of each value (sets -n)")] = 5.0,
     essential: Annotated[float, typer.Option(help="points a significant value needs to be "
                                              "flagged essential")] = 10.0,
+    negligible: Annotated[float, typer.Option(help="points under which a value's upper bound "
+                                              "reads 'worth at most X points'")] = 2.0,
     seed: Seed = 0, workers: Workers = None, out: Out = Path("ablate"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
     progress: Progress = True,
@@ -155,11 +157,12 @@ def ablate(
     fps = _pairings(fighters, scene, (rs,), radius, turn_limit)
     warn_outside(built, game_for(fps[0], rs.spec, radius, turn_limit), scene, _say)
     ms = _ablated_maneuvers(maneuvers, rs, fps, radius, turn_limit)
-    if not 0 <= essential <= 100:
-        raise ValueError(f"essential: value {essential:g}: allowed 0..100 points")
+    for opt, v in (("essential", essential), ("negligible", negligible)):
+        if not 0 <= v <= 100:
+            raise ValueError(f"{opt}: value {v:g}: allowed 0..100 points")
     cfg = AblateConfig(ablated, fld, tuple(ms), rs, fps, seed, fights,
                        _precision(precision), radius, turn_limit, _workers(workers),
-                       correction, essential / 100)
+                       correction, essential / 100, negligible / 100)
     res, paths = _in_folder(out, "ablate", lambda tmp: run_and_report(
         cfg, built, tmp, progress, _say))
     _finish(res, paths)

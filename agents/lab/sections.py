@@ -9,31 +9,54 @@ from .runner import Fight
 
 
 def tactics_heads(tac: dict[str, Any], prefix: str = "") -> list[dict[str, Any]]:
-    """Headlines from the tactics: dominance alerts, else the strongest tactic and blow."""
+    """Headlines from the tactics: dominance alerts, else the strongest tactic and blow.
+    Where the sides differ, each side's answers come first and the pooled ones are
+    labelled as such."""
     heads = []
     th = tac["thresholds"]
-    for a in sorted(tac["alerts"], key=lambda a: (-a["low"], a["name"]))[:3]:
+    ranked = sorted(tac["alerts"], key=lambda a: (a.get("pooled", False), -a["low"], a["name"]))
+    for a in ranked[:4]:
         who = "the field" if a["agent"] == "*" else a["agent"]
-        heads.append({"text": f"{prefix}dominance alert: {a['what']} {a['name']} ({who}): "
+        where = _where(a.get("fighter", "all"), tac)
+        heads.append({"text": f"{prefix}dominance alert{where}: {a['what']} {a['name']} ({who}): "
                               f"{a['measure']} {ci(a)} points", "alert": a})
-    if len(tac["alerts"]) > 3:
-        heads[-1]["text"] += f" (and {len(tac['alerts']) - 3} more alerts in the table)"
-    if not tac["alerts"]:
+    if len(ranked) > 4:
+        heads[-1]["text"] += f" (and {len(ranked) - 4} more alerts in the table)"
+    if not ranked:
         heads.append({"text": f"{prefix}no dominance alert: no agent scores at least "
                               f"{th['win']:.0%} against the field and no tactic lifts the "
-                              f"score by {100 * th['lift']:.0f}+ points significantly"})
-    field = next((g for g in tac["groups"] if g["agent"] == "*" and g["fighter"] == "all"), None)
-    if field:
-        chains = [r for r in field["tactics"] if r["kind"] == "chain"]
-        if chains:
-            top = max(chains, key=lambda r: (r["lift"]["estimate"], r["name"]))
-            heads.append({"text": f"{prefix}chain with the largest lift: {top['name']} "
-                                  f"(in {top['fights']} fights): {ci(top['lift'])} points"
-                                  + _verdict(top["lift"]), "chain": top["name"]})
-        if field["decisive_blow"]:
-            d = field["decisive_blow"][0]
-            heads.append({"text": f"{prefix}decisive blow most often: {d['maneuver']} "
-                                  f"({ci(d, fmt='{:.0f}')} % of wins)"})
+                              f"score by {100 * th['lift']:.0f}+ points significantly"
+                              + (" on either side" if tac.get("per_side") else "")})
+    labels = sorted({g["fighter"] for g in tac["groups"]} - {"all"}) if tac.get("per_side") else []
+    for label in [*labels, "all"]:
+        heads += _field_heads(tac, label, prefix + _where(label, tac).lstrip() + (
+            ": " if _where(label, tac) else ""))
+    return heads
+
+
+def _where(label: str, tac: dict[str, Any]) -> str:
+    if label != "all":
+        return f" (side {label.rsplit(' as ', 1)[-1]}: {label.rsplit(' as ', 1)[0]})"
+    return " (pooled over both sides)" if tac.get("per_side") else ""
+
+
+def _field_heads(tac: dict[str, Any], label: str, prefix: str) -> list[dict[str, Any]]:
+    """The chain with the largest lift and the most frequent decisive blow of the field on
+    one side (or pooled)."""
+    heads: list[dict[str, Any]] = []
+    field = next((g for g in tac["groups"] if g["agent"] == "*" and g["fighter"] == label), None)
+    if not field:
+        return heads
+    chains = [r for r in field["tactics"] if r["kind"] == "chain"]
+    if chains:
+        top = max(chains, key=lambda r: (r["lift"]["estimate"], r["name"]))
+        heads.append({"text": f"{prefix}chain with the largest lift: {top['name']} "
+                              f"(in {top['fights']} fights): {ci(top['lift'])} points"
+                              + _verdict(top["lift"]), "chain": top["name"]})
+    if field["decisive_blow"]:
+        d = field["decisive_blow"][0]
+        heads.append({"text": f"{prefix}decisive blow most often: {d['maneuver']} "
+                              f"({ci(d, fmt='{:.0f}')} % of wins)"})
     return heads
 
 
@@ -85,9 +108,9 @@ def tactics_plot(tac: dict[str, Any], title: str) -> str:
 def tactics_tables(tac: dict[str, Any]) -> str:
     out = ["<h3>Dominance alerts</h3>"]
     if tac["alerts"]:
-        out.append(table(["what", "agent", "name", "measure", "estimate [95%]"],
-                         [[E(a["what"]), E(a["agent"]), E(a["name"]), E(a["measure"]),
-                           ci(a)] for a in tac["alerts"]]))
+        out.append(table(["what", "agent", "side", "name", "measure", "estimate [95%]"],
+                         [[E(a["what"]), E(a["agent"]), E(a.get("fighter", "all")), E(a["name"]),
+                           E(a["measure"]), ci(a)] for a in tac["alerts"]]))
     else:
         out.append("<p>none</p>")
     out.append("<h3>Decisive blow and first wound</h3>")
@@ -99,21 +122,24 @@ def tactics_tables(tac: dict[str, Any]) -> str:
                      fst or "-", ci(g["first_wound_score"])])
     out.append(table(["agent", "fighter", "fights", "score %", "decisive blow (share of wins)",
                       "first wound dealt (share)", "score % after dealing the first wound"], rows))
-    out.append("<h3>Tactics per agent (all fighters)</h3>")
+    per_side = tac.get("per_side", False)
+    out.append("<h3>Tactics per agent" + (" and side (the pooled rows, 'all', only for "
+                                          "reference)" if per_side else " (all fighters)")
+               + "</h3>")
     rows = []
-    for g in tac["groups"]:
-        if g["fighter"] != "all":
+    for g in sorted(tac["groups"], key=lambda g: g["fighter"] == "all"):
+        if g["fighter"] != "all" and not per_side:
             continue
         for r in g["tactics"]:
             if r["kind"] == "maneuver" and r["fights"] < 0.05 * g["fights"]:
                 continue
             lf = r["lift"]
-            rows.append([E(g["agent"]), E(r["kind"]), E(r["name"]), r["fights"],
+            rows.append([E(g["agent"]), E(g["fighter"]), E(r["kind"]), E(r["name"]), r["fights"],
                          ci(r["among_winners"]), ci(r["among_losers"]),
                          ci(r["success"]) if "success" in r else "-",
                          ci(r["wounds_per_use"], 1, "{:.2f}") if "wounds_per_use" in r else "-",
                          f'<span class="{"sig" if lf["significant"] else ""}">{ci(lf)}</span>'])
-    out.append(table(["agent", "kind", "name", "fights", "in won fights %", "in lost fights %",
+    out.append(table(["agent", "side", "kind", "name", "fights", "in won fights %", "in lost fights %",
                       "success %", "wounds per use", "lift (points)"], rows))
     return "".join(out)
 
