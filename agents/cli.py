@@ -17,6 +17,7 @@ import typer
 
 from .cli_common import EXIT_BAD_INPUT, clean_errors, fail, parse_fighters
 from .folders import check_out_folder, report_folder
+from .interrupts import on_sigterm
 from .registry import agent_names
 
 app = typer.Typer(
@@ -411,7 +412,9 @@ _register_extras()
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``hexdojo`` script: Typer's usage errors (an unknown option, a
     value out of range, a missing argument) as the one line ``error: ...`` on stderr with
-    exit status 2, like every other bad input, instead of Typer's boxed message."""
+    exit status 2, like every other bad input, instead of Typer's boxed message. SIGTERM
+    is handled as Ctrl-C is (one line, exit 143; ``interrupts.Terminated``)."""
+    on_sigterm()
     try:
         rc = app(args=argv, standalone_mode=False, prog_name="hexdojo")
     except typer.Abort:

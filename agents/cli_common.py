@@ -55,8 +55,8 @@ def clean_errors(fn: F) -> F:
                  "needs a folder)".lstrip(": "))
         except OSError as exc:
             fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
-        except KeyboardInterrupt:
-            fail("interrupted", 130)
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as interrupts.Terminated
+            fail(getattr(exc, "message", "interrupted"), getattr(exc, "exit_code", 130))
         return None
 
     return wrapper  # type: ignore[return-value]

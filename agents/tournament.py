@@ -26,6 +26,7 @@ from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 
 from . import native_bots
 from .base import Agent, AgentError
+from .interrupts import worker_pool
 from .registry import as_agent, spec_of
 
 CHAIN_SEP = " > "
@@ -364,8 +365,7 @@ def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
     if config.workers > 1 and len(units) > 1:
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         # the pool forks before the progress bar starts its refresh thread
-        with ctx.Pool(config.workers, initializer=_init_worker,
-                      initargs=(built, config)) as pool:
+        with worker_pool(ctx, config.workers, _init_worker, (built, config)) as pool:
             bar = _progress(progress, total, lines)
             try:
                 for res in pool.imap_unordered(_run_unit, units):

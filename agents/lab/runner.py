@@ -27,6 +27,7 @@ from typing import Any
 from hexdojo.envs.rules import Choice, Game, State
 
 from ..base import Agent
+from ..interrupts import worker_pool
 from ..tournament import Progress, play_fight
 from .common import game_for
 
@@ -265,7 +266,7 @@ def run_units(plan: Plan, units: list[Unit], workers: int, progress: bool = True
     try:
         if workers > 1 and len(parts) > 1:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            with ctx.Pool(workers, initializer=_init, initargs=(plan,)) as pool:
+            with worker_pool(ctx, workers, _init, (plan,)) as pool:
                 for fights in pool.imap_unordered(run_unit, parts):
                     out += fights
                     bar.advance(len(fights))

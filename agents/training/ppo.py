@@ -47,8 +47,13 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
         t0 = time.perf_counter()
         remaining = cfg.total_steps - model.num_timesteps
         if remaining > 0:
-            model.learn(total_timesteps=remaining, callback=callback,
-                        reset_num_timesteps=not resumed, tb_log_name="ppo", progress_bar=progress)
+            try:
+                model.learn(total_timesteps=remaining, callback=callback,
+                            reset_num_timesteps=not resumed, tb_log_name="ppo",
+                            progress_bar=progress)
+            except KeyboardInterrupt:  # Ctrl-C or SIGTERM (interrupts.Terminated)
+                save_interrupted(model, run, cfg, game)
+                raise
         profile = time_profile(vec, time.perf_counter() - t0, callback.eval_seconds)
         if warm is not None:
             profile["imitation"] = warm
@@ -159,3 +164,12 @@ def save_final(model: MaskablePPO, run: RunDir, cfg: TrainConfig, game: Game,
     run.save(model, run.latest, cfg, game, steps)
     run.save(model, run.final, cfg, game, steps)
     run.write_progress(steps, cfg, done=True, **profile)
+
+
+def save_interrupted(model: MaskablePPO, run: RunDir, cfg: TrainConfig, game: Game) -> None:
+    """On Ctrl-C or SIGTERM: the learner as ``checkpoints/latest.zip`` and ``run.json``,
+    so ``--resume`` continues from here, not from the last periodic checkpoint. A second
+    interrupt during the save keeps the older checkpoint (the save is atomic)."""
+    steps = int(model.num_timesteps)
+    run.save(model, run.latest, cfg, game, steps)
+    run.write_progress(steps, cfg, done=False)

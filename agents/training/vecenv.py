@@ -5,6 +5,7 @@ time spent inside them."""
 
 from __future__ import annotations
 
+import multiprocessing as mp
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +19,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnvW
 from hexdojo.envs.duel import DuelEnv
 from hexdojo.envs.skirmish import SkirmishEnv
 
+from ..interrupts import worker_signals
 from .config import TrainConfig
 from .pool import PoolOpponent
 
@@ -61,6 +63,8 @@ def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path | None) -> Calla
     """A factory of environment ``rank`` (what ``DummyVecEnv``/``SubprocVecEnv`` take)."""
 
     def _init() -> gym.Env:
+        if mp.parent_process() is not None:  # a SubprocVecEnv worker: the parent answers
+            worker_signals()                 # Ctrl-C, and the worker dies with it
         return make_env(cfg, rank, snapshot_dir)
 
     return _init
