@@ -6,13 +6,15 @@ from __future__ import annotations
 
 from collections import Counter
 
+import numpy as np
 import pytest
 
 from hexdojo.agents.lab.common import asymmetric, side_names
 from hexdojo.agents.lab.compare import CompareConfig
 from hexdojo.agents.lab.compare_report import headlines
+from hexdojo.agents.lab.metagame import leaders, role_solution
 from hexdojo.agents.lab.runner import Fight, Side
-from hexdojo.agents.lab.sections import tactics_heads
+from hexdojo.agents.lab.sections import meta_heads, tactics_heads
 from hexdojo.agents.lab.stats import resolvable
 from hexdojo.agents.lab.tactics import mine
 
@@ -101,3 +103,33 @@ def test_a_tactic_lift_is_per_side_where_the_pooled_one_hides_it():
     heads = [h["text"] for h in tactics_heads(tac)]
     assert heads[0].startswith("dominance alert (side B: guard): maneuver Stand and attack")
     assert any(h.startswith("(pooled over both sides): ") for h in heads)
+
+
+def test_each_sides_meta_game_by_hand():
+    """Side A's row 0 dominates (0.9, 0.8 against 0.3, 0.2): side A plays agent 0; side B
+    then holds side A to 0.8 with agent 1. Matching pennies mixes half and half."""
+    x, y, pa, pb = role_solution(np.array([[0.9, 0.8], [0.3, 0.2]]))
+    assert x == pytest.approx([1, 0]) and y == pytest.approx([0, 1])
+    assert pa.argmax() == 0 and pb.argmax() == 1
+    x, y, _, _ = role_solution(np.array([[1.0, 0.0], [0.0, 1.0]]))
+    assert x == pytest.approx([0.5, 0.5]) and y == pytest.approx([0.5, 0.5])
+
+
+def test_leaders_too_close_to_call_or_separated():
+    close = np.full((20, 2, 2), 0.5)
+    close[:, 0, 1] = [0.4, 0.7] * 10  # 55 % with a wide spread
+    ld = leaders(["a", "b"], close, [0, 1])
+    assert ld["too_close"] and ld["seeds_to_separate"] > 20
+    half = (ld["score"]["high"] - ld["score"]["low"]) / 2
+    assert half * (20 / ld["seeds_to_separate"]) ** 0.5 <= 0.05 + 1e-9  # then it would clear 50 %
+    apart = np.full((20, 2, 2), 0.5)
+    apart[:, 0, 1] = [0.7, 0.8] * 10
+    assert not leaders(["a", "b"], apart, [0, 1])["too_close"]
+    text = [h["text"] for h in meta_heads({"agents": [
+        {"agent": "a", "nash": {"estimate": 1.0, "low": 0.9, "high": 1.0}, "non_dominated": True,
+         "alpharank": {"estimate": 0.8, "low": 0.6, "high": 0.9}},
+        {"agent": "b", "nash": {"estimate": 0.0, "low": 0.0, "high": 0.1}, "non_dominated": False,
+         "alpharank": {"estimate": 0.2, "low": 0.1, "high": 0.4}}], "leaders": ld}, separate=True)]
+    assert text[0] == ("meta-game: Nash mixture: a 1.00 [0.90, 1.00]; alpha-rank top: "
+                       "a 0.80 [0.60, 0.90]")
+    assert "too close to call" in text[1] and f"~{ld['seeds_to_separate']} seeds" in text[1]

@@ -188,13 +188,15 @@ def tactics(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="report folder "
                                              "(default: RESULTS/tactics)")] = None,
     workers: Workers = None, progress: Progress = True,
+    separate: Annotated[bool, typer.Option(
+        "--separate", help="size the run that would separate the meta-game's two leaders")] = False,
 ) -> None:
     """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
     from .tactics_report import load_config, run_tactics
 
     folder = results if results.is_dir() else results.parent
     target = check_out_folder(out or folder / "tactics")
-    conf = load_config(results)
+    conf = {**load_config(results), "separate": separate}
     built = _agents(list(conf["specs"]))  # plug-ins and checkpoints by their recorded spec
     res, paths = _in_folder(target, "tactics", lambda tmp: run_tactics(
         conf, built, tmp, _workers(workers), progress, _say))

@@ -13,7 +13,7 @@ from .lab_report import E, forest, img, page, pts, table, write_all
 from .metamatrix import meta_of
 from .replay_html import record, viewer_html
 from .runner import Fight
-from .sections import meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
+from .sections import meta_heads, meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
 from .tactics import mine
 
 
@@ -141,9 +141,10 @@ def build(cfg: CompareConfig, agents: list[Agent], res: dict[str, Any], fights: 
            for c in "AB"}  # every pairing: groups per fighter, pooled in "all"
     # the meta-game of the first fighter pairing
     meta = {c: meta_of([f for f in fights if f.key[0] == c and f.key[1] == 0], names, seeds,
-                       cfg.seed) for c in "AB"}
+                       cfg.seed, asymmetric(cfg.fighters[0])) for c in "AB"}
     res["tactics"], res["metagame"] = tac, meta
     heads += tactics_heads(tac["B"], f"{cfg.rules_b.label}: ")
+    heads += meta_heads(meta["B"], f"{cfg.rules_b.label}: ")
     replays: list[dict[str, Any]] = []
     rules = {"A": cfg.rules_a, "B": cfg.rules_b}
     labels = [pairing_label(fp) for fp in cfg.fighters]

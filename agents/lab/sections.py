@@ -27,7 +27,8 @@ def tactics_heads(tac: dict[str, Any], prefix: str = "") -> list[dict[str, Any]]
                               f"{th['win']:.0%} against the field and no tactic lifts the "
                               f"score by {100 * th['lift']:.0f}+ points significantly"
                               + (" on either side" if tac.get("per_side") else "")})
-    labels = sorted({g["fighter"] for g in tac["groups"]} - {"all"}) if tac.get("per_side") else []
+    labels = sorted({g["fighter"] for g in tac["groups"]} - {"all"},
+                    key=lambda lab: (lab.rsplit(" as ", 1)[-1], lab)) if tac.get("per_side") else []
     for label in [*labels, "all"]:
         heads += _field_heads(tac, label, prefix + _where(label, tac).lstrip() + (
             ": " if _where(label, tac) else ""))
@@ -145,7 +146,28 @@ def tactics_tables(tac: dict[str, Any]) -> str:
 
 
 def meta_section(meta: dict[str, Any], title: str) -> tuple[str, str]:
-    """(plot, table) of the Nash mixture and the alpha-rank."""
+    """(plot, table) of the Nash mixture and the alpha-rank; each side's game first where
+    the sides differ (``roles``), the symmetrised one labelled pooled."""
+    roles = meta.get("roles")
+    if not roles:
+        return _meta_pooled(meta, title)
+    plot, tab = _meta_pooled(meta, title + " (pooled over both sides, symmetrised)")
+    side_tabs = []
+    for side, rows in roles["sides"].items():
+        side_tabs.append(f"<h3>{E(title)}: side {side}</h3>" + table(
+            ["agent", "Nash weight", "alpha-rank mass", "non-dominated (in Nash support)"],
+            [[E(r["agent"]), ci(r["nash"], 1, "{:.2f}"), ci(r["alpharank"], 1, "{:.2f}"),
+              "yes" if r["non_dominated"] else "no"] for r in rows]))
+    names = [r["agent"] for r in roles["sides"]["A"]]
+    side_plot = img(bars(names, {f"side {s} Nash": [r["nash"] for r in rows]
+                                 for s, rows in roles["sides"].items()},
+                         f"{title}: each side's Nash mixture", "weight (95% bootstrap)"),
+                    "Nash bars per side")
+    return side_plot + plot, (f"<p class='small'>{E(roles['method'])}.</p>"
+                              + "".join(side_tabs) + tab)
+
+
+def _meta_pooled(meta: dict[str, Any], title: str) -> tuple[str, str]:
     names = [r["agent"] for r in meta["agents"]]
     plot = img(bars(names, {"Nash mixture": [r["nash"] for r in meta["agents"]],
                             "alpha-rank": [r["alpharank"] for r in meta["agents"]]},
@@ -158,3 +180,39 @@ def meta_section(meta: dict[str, Any], title: str) -> tuple[str, str]:
            + table(["agent", "Nash weight", "alpha-rank mass", "non-dominated (in Nash support)"],
                    rows) + f"<p>rock-paper-scissors cycles (every edge significant): {E(cyc)}</p>")
     return plot, tab
+
+
+def _meta_text(rows: list[dict[str, Any]]) -> str:
+    """'Nash mixture: a 0.62 [0.40, 0.85], b 0.38 [...]; alpha-rank top: a 0.91 [...]'."""
+    nash = sorted([r for r in rows if r["non_dominated"]], key=lambda r: -r["nash"]["estimate"])
+    top = max(rows, key=lambda r: r["alpharank"]["estimate"])
+    ar = top["alpharank"]
+    ar_text = ("alpha-rank not computed" if ar["estimate"] != ar["estimate"] else
+               f"alpha-rank top: {top['agent']} {ci(ar, 1, '{:.2f}')}")
+    return ("Nash mixture: " + ", ".join(f"{r['agent']} {ci(r['nash'], 1, '{:.2f}')}"
+                                         for r in nash) + f"; {ar_text}")
+
+
+def meta_heads(meta: dict[str, Any], prefix: str = "", separate: bool = False
+               ) -> list[dict[str, Any]]:
+    """What the meta-game found, as answers: who is in the Nash mixture, alpha-rank's top
+    (each side's first where the sides differ, the symmetrised game beside, labelled), and
+    whether the two leaders are too close to call (with ``separate``: the seeds that would
+    separate them)."""
+    heads = [{"text": f"{prefix}meta-game of side {side}: {_meta_text(rows)}"}
+             for side, rows in meta.get("roles", {}).get("sides", {}).items()]
+    label = " (pooled over both sides, symmetrised)" if meta.get("pooled") else ""
+    heads.append({"text": f"{prefix}meta-game{label}: {_meta_text(meta['agents'])}"})
+    ld = meta.get("leaders")
+    if ld:
+        sc = ld["score"]
+        duel = f"{ld['first']} scores {ci(sc)} % against {ld['second']} (both sides)"
+        if ld["too_close"]:
+            need = ld["seeds_to_separate"]
+            size = (f"; ~{need} seeds per ordered pairing would separate them if the gap holds"
+                    f" (now {ld['seeds']})" if separate and need else
+                    "" if separate else " (--separate sizes the run that would separate them)")
+            heads.append({"text": f"{prefix}the leaders are too close to call: {duel}{size}"})
+        else:
+            heads.append({"text": f"{prefix}the leaders are separated: {duel}"})
+    return heads

@@ -16,12 +16,12 @@ from typing import Any
 from hexdojo.envs.rules import RulesError
 
 from ..base import Agent, AgentError
-from .common import SCENE, game_for, parse_rules, sides_text
+from .common import SCENE, asymmetric, game_for, parse_rules, sides_text
 from .lab_report import page, write_all
 from .metamatrix import meta_of
 from .replay_html import record, viewer_html
 from .runner import Fight, Plan, Unit, run_units
-from .sections import meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
+from .sections import meta_heads, meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
 from .tactics import mine
 
 
@@ -74,7 +74,8 @@ def run_tactics(conf: dict[str, Any], agents: list[Agent], out: Path, workers: i
              for i in range(k) for j in range(k) if i != j]
     fights, played = run_units(plan, units, workers, progress, say)
     tac = mine(fights, names, conf["fighters"])
-    meta = meta_of([f for f in fights if f.key[1] == 0], names, list(range(s0, s0 + n)), s0)
+    meta = meta_of([f for f in fights if f.key[1] == 0], names, list(range(s0, s0 + n)), s0,
+                   asymmetric(conf["fighters"][0]))
     res = {"command": "tactics", "config": {**conf, "workers": workers,
                                             "rules_label": rules.label},
            "fights": len(fights), "play_s": round(played, 2), "tactics": tac, "metagame": meta}
@@ -84,7 +85,8 @@ def run_tactics(conf: dict[str, Any], agents: list[Agent], out: Path, workers: i
 def _write(res: dict[str, Any], fights: list[Fight], agents: list[Agent], rules: Any,
            conf: dict[str, Any], out: Path) -> dict[str, Path]:
     names = [a.name for a in agents]
-    heads = tactics_heads(res["tactics"])
+    heads = tactics_heads(res["tactics"]) + meta_heads(res["metagame"],
+                                                       separate=conf.get("separate", False))
     replays: list[dict[str, Any]] = []
     for h in heads:
         a = h.pop("alert", None) or ({"agent": "*", "what": "chain", "name": h["chain"]}
