@@ -15,7 +15,7 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli_common import EXIT_BAD_INPUT, clean_errors, fail, parse_fighters
+from .cli_common import EXIT_BAD_INPUT, ForfeitOpt, clean_errors, fail, parse_fighters
 from .folders import check_out_folder, report_folder
 from .interrupts import on_sigterm
 from .registry import agent_names
@@ -181,13 +181,16 @@ def tournament(
     tactics: Annotated[bool, typer.Option(
         help="also mine tactics (re-plays the fights): OUT/tactics/report.html")] = True,
     scene: SceneOpt = None,
+    forfeit_on_error: ForfeitOpt = False,
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
+    from .plugins import set_forfeit_on_error
     from .registry import make_agent
     from .tournament import TournamentConfig, default_workers
 
     check_out_folder(out)
+    set_forfeit_on_error(forfeit_on_error)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
     if rules is not None and not rules.is_file():
         raise ValueError(f"rules: file {str(rules)!r} not found")

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -21,6 +21,9 @@ from hexdojo.envs.rules import preset_names
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_BAD_INPUT = 2
+ForfeitOpt = Annotated[bool, typer.Option(
+    "--forfeit-on-error", help="a plug-in agent that fails (raises, returns no legal choice) "
+    "loses that fight and the run goes on (default: the command stops, exit 2)")]
 
 
 def out_folder(value: Path | None) -> Path | None:

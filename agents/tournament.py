@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -27,6 +28,7 @@ from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 from . import native_bots
 from .base import Agent, AgentError
 from .interrupts import worker_pool
+from .plugins import PluginFault, forfeit_on_error
 from .registry import as_agent, spec_of
 
 CHAIN_SEP = " > "
@@ -75,18 +77,24 @@ def play_fight(
     fast = play_native(game, agents, seed, record_choices, spans)
     if fast is not None:
         return fast
-    for side, a in enumerate(agents):
-        a.reset(agent_seed(seed, side))
     state = game.new_state(seed)
     usage: tuple[Counter, Counter] = (Counter(), Counter())
     walks = (ChainWalk(), ChainWalk())
     choices: list[Choice] | None = [] if record_choices else None
+    for side, a in enumerate(agents):
+        try:
+            a.reset(agent_seed(seed, side))
+        except PluginFault as exc:
+            return forfeit(exc, side, seed, state, 0, choices)
     n = 0
     while not state.is_over:
         d = state.decision
         assert d is not None
         i = game.sides[d.fighter]
-        c = checked_act(agents[i], state)
+        try:
+            c = checked_act(agents[i], state)
+        except PluginFault as exc:
+            return forfeit(exc, i, seed, state, n, choices)
         if c.kind == "maneuver" and i < 2:
             usage[i][c.maneuver or ""] += 1
             walks[i].note(state, c)
@@ -96,6 +104,19 @@ def play_fight(
         n += 1
     return _record(seed, state.result or {}, state.turn, n, usage, walks, len(state.events),
                    choices, spans)
+
+
+def forfeit(exc: PluginFault, side: int, seed: int, state: State, n: int,
+            choices: list[Choice] | None) -> FightRecord:
+    """A plug-in's fault: without ``--forfeit-on-error`` the command stops on it (one
+    line); with it, the fight is a loss of the plug-in's side, said on stderr."""
+    if not forfeit_on_error():
+        raise exc
+    print(f"warning: {exc} (seed {seed}): the fight is scored as a loss of side "
+          f"{'AB'[side] if side < 2 else side} (--forfeit-on-error)", file=sys.stderr)
+    empty = (Counter(), Counter())
+    return FightRecord(seed, 1 - side if side < 2 else None, "forfeit", state.turn, n, empty,
+                       empty, choices, ([], []))
 
 
 def _record(seed: int, res: dict[str, Any], turn: int, n: int, usage: tuple[Counter, Counter],

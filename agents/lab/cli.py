@@ -11,7 +11,9 @@ from typing import Annotated, Any
 
 import typer
 
+from ..cli_common import ForfeitOpt
 from ..folders import check_out_folder
+from ..plugins import set_forfeit_on_error
 
 DEFAULT_FIELD = "greedy,striker,grappler,counter"
 
@@ -88,7 +90,7 @@ def compare(
                                              "difference (sets -n)")] = 3.0,
     seed: Seed = 0, workers: Workers = None, out: Out = Path("compare"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
-    progress: Progress = True,
+    progress: Progress = True, forfeit_on_error: ForfeitOpt = False,
 ) -> None:
     """Same agents and seeds under two rule sets: paired score shifts with 95 % intervals."""
     from ..checkpoint_meta import lab_defaults, warn_outside
@@ -98,6 +100,7 @@ def compare(
 
     _check_correction(correction)
     check_out_folder(out)
+    set_forfeit_on_error(forfeit_on_error)
     built = _agents(agents)
     if len(built) < 2:
         raise ValueError("agents: give at least two")
@@ -137,7 +140,7 @@ def ablate(
                                               "reads 'worth at most X points'")] = 2.0,
     seed: Seed = 0, workers: Workers = None, out: Out = Path("ablate"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
-    progress: Progress = True,
+    progress: Progress = True, forfeit_on_error: ForfeitOpt = False,
 ) -> None:
     """Restricted play: each maneuver's value to an agent = its score drop when banned."""
     from ..checkpoint_meta import lab_defaults, warn_outside
@@ -147,6 +150,7 @@ def ablate(
 
     _check_correction(correction)
     check_out_folder(out)
+    set_forfeit_on_error(forfeit_on_error)
     rs = parse_rules(rules)
     field_specs = [f.strip() for f in field.split(",") if f.strip()]
     built = _agents(list(dict.fromkeys(agents + field_specs)))
