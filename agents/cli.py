@@ -55,6 +55,9 @@ FightersOpt = Annotated[str, typer.Option(
     "--fighters", help="two fighter presets or TOML files, comma-separated (one = mirror)")]
 RulesOpt = Annotated[Path | None, typer.Option(
     "--rules", help="TOML file overriding rule values", dir_okay=False)]
+#: a tournament's rules: a TOML file, or the lab's inline form (issue 34)
+TournamentRulesOpt = Annotated[str | None, typer.Option(
+    "--rules", help="TOML file overriding rule values, or inline section.key=value;...")]
 SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="dice seed")]
 TurnLimitOpt = Annotated[int | None, typer.Option(
     "--turn-limit", min=1, max=10_000, help="turns before a draw (default: rules data)")]
@@ -174,7 +177,7 @@ def tournament(
         "--workers", "-j", min=1, max=256, help="processes (default: one per core)")] = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results")
                    ] = Path("tournament"),
-    rules: RulesOpt = None,
+    rules: TournamentRulesOpt = None,
     radius: RadiusOpt = 4,
     turn_limit: TurnLimitOpt = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
@@ -192,13 +195,14 @@ def tournament(
     check_out_folder(out)
     set_forfeit_on_error(forfeit_on_error)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
-    if rules is not None and not rules.is_file():
-        raise ValueError(f"rules: file {str(rules)!r} not found")
+    if rules is not None:
+        from .lab.common import parse_rules
+
+        parse_rules(rules)  # a missing file or a bad key: one line before any fight
     fighters, scene = _tournament_setup(built, fighters, scene)
     turn_limit = _npc_turn_limit(built, turn_limit)
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(parse_fighters(fighters)),
-                           seed, str(rules) if rules else None, radius, turn_limit,
-                           workers or default_workers(), scene)
+                           seed, rules, radius, turn_limit, workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)
     with report_folder(out, "tournament", owns=("tactics",)) as tmp:
         _tournament_report(cfg, built, tmp, out, progress, tactics)

@@ -260,13 +260,16 @@ class TournamentConfig:
             raise ValueError(f"seed: value {self.seed!r}: allowed 0..2^62")
 
     def game(self) -> Game:
+        from .lab.common import rules_spec  # a TOML file or inline section.key=value;...
+
+        rules = rules_spec(self.rules)
         if self.scene is not None:
-            g = Game.from_scene(self.scene, rules=self.rules)
+            g = Game.from_scene(self.scene, rules=rules)
             if len(set(g.sides)) != 2:
                 raise ValueError(f"scene: value {self.scene!r}: a tournament pits two agents, "
                                  f"one per side; this scene has {len(set(g.sides))} sides")
             return g
-        return Game.create(list(self.fighters), rules=self.rules, radius=self.radius,
+        return Game.create(list(self.fighters), rules=rules, radius=self.radius,
                            turn_limit=self.turn_limit)
 
 

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from hexdojo.agents.cli import app
+from hexdojo.agents.lab.common import parse_rules
 from hexdojo.agents.lab.replay_html import record
 from hexdojo.agents.registry import make_agent
 from hexdojo.envs.rules import Game
@@ -90,3 +91,17 @@ def test_tactics_rebuilds_a_plugin_agent_from_the_results(tmp_path):
     _ok(["tactics", str(out), "-j", "1", "--no-progress"])
     data = json.loads((out / "tactics" / "results.json").read_text())
     assert data["fights"] == 6 and data["config"]["agents"] == conf["agents"]
+
+
+def test_tournament_takes_inline_rules_and_tactics_replays_them(tmp_path):
+    out = tmp_path / "t"
+    _ok(["tournament", "greedy", "striker", "--rules", "attack.rear_bonus=8", "-n", "2", "-j",
+         "1", "-o", str(out), "--no-progress"])
+    conf = json.loads((out / "results.json").read_text())["config"]
+    assert conf["rules"] == "attack.rear_bonus=8"
+    assert conf["rules_id"] == parse_rules("attack.rear_bonus=8").id != parse_rules(None).id
+    tac = json.loads((out / "tactics" / "results.json").read_text())
+    assert tac["config"]["rules_id"] == conf["rules_id"]
+    bad = CliRunner().invoke(app, ["tournament", "greedy", "striker", "--rules", "attack.nope=1",
+                                   "-o", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and bad.output.startswith("error: ") and "attack.nope" in bad.output

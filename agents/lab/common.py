@@ -60,18 +60,23 @@ def _inline(text: str) -> dict[str, Any]:
     return out
 
 
-def parse_rules(text: str | None) -> RuleSet:
-    """A rule set from ``default``, a TOML path or inline overrides; checked (id filled)."""
+def rules_spec(text: str | None) -> Any:
+    """What ``Game.create(rules=...)`` takes for ``default``, a TOML path or inline
+    overrides (``section.key=value;...``): None, the path, or the overrides as a dict."""
     t = (text or "default").strip()
     if t in ("", "default", "defaults", "shipped", "shipped rules"):
-        spec: Any = None
-        label = "shipped rules"
-    elif "=" in t and not Path(t).is_file():
-        spec, label = _inline(t), t
-    else:
-        if not Path(t).is_file():
-            raise RulesError(f"rules: file {t!r} not found (or give section.key=value overrides)")
-        spec, label = t, t
+        return None
+    if "=" in t and not Path(t).is_file():
+        return _inline(t)
+    if not Path(t).is_file():
+        raise RulesError(f"rules: file {t!r} not found (or give section.key=value overrides)")
+    return t
+
+
+def parse_rules(text: str | None) -> RuleSet:
+    """A rule set from ``default``, a TOML path or inline overrides; checked (id filled)."""
+    spec = rules_spec(text)
+    label = "shipped rules" if spec is None else (text or "").strip()
     from hexdojo.envs.rules import load_tables
 
     return RuleSet(label, spec, load_tables(spec).id)
@@ -122,11 +127,12 @@ def side_names(fp: tuple[str, str]) -> tuple[str, str]:
     fighters (``guards (Boris, Novice)``), so that no report says ``scene:x is side A``."""
     if not fp[0].startswith(SCENE):
         return fp[0], fp[1]
-    from ..tournament import side_roster
-
-    roster = side_roster(Game.from_scene(fp[0][len(SCENE):]))
-    a, b = (f"{nm} ({', '.join(fs)})" for nm, fs in roster[:2])
-    return a, b
+    g = Game.from_scene(fp[0][len(SCENE):])
+    names = []
+    for side in sorted(set(g.sides))[:2]:
+        members = [p.name for p, sd in zip(g.profiles, g.sides, strict=True) if sd == side]
+        names.append(f"{g.side_name(side)} ({', '.join(members)})")
+    return names[0], names[1]
 
 
 def sides_text(fps: Sequence[tuple[str, str]]) -> str:
