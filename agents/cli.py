@@ -195,9 +195,11 @@ def tournament(
     check_out_folder(out)
     set_forfeit_on_error(forfeit_on_error)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
-    if rules is not None:
-        from .lab.common import parse_rules
+    from .lab.common import parse_rules, require_lab
 
+    if tactics:
+        require_lab()  # the tactics report's statistics: one line before any fight
+    if rules is not None:
         parse_rules(rules)  # a missing file or a bad key: one line before any fight
     fighters, scene = _tournament_setup(built, fighters, scene)
     turn_limit = _npc_turn_limit(built, turn_limit)

@@ -105,3 +105,17 @@ def test_tournament_takes_inline_rules_and_tactics_replays_them(tmp_path):
     bad = CliRunner().invoke(app, ["tournament", "greedy", "striker", "--rules", "attack.nope=1",
                                    "-o", str(tmp_path / "x")])
     assert bad.exit_code == 2 and bad.output.startswith("error: ") and "attack.nope" in bad.output
+
+
+@pytest.mark.parametrize("args", [["compare", "greedy", "striker"], ["ablate", "greedy"],
+                                  ["tactics", "nowhere"], ["tournament", "greedy", "striker"]])
+def test_a_missing_lab_extra_is_one_line_before_any_fight(tmp_path, monkeypatch, args):
+    from hexdojo.agents.lab import common
+
+    real = common.find_spec
+    monkeypatch.setattr(common, "find_spec", lambda m: None if m == "nashpy" else real(m))
+    r = CliRunner().invoke(app, [*args, "-o", str(tmp_path / "x")])
+    assert r.exit_code == 2, r.output
+    assert r.output.count("\n") == 1 and r.output.startswith("error: lab: ")
+    assert "nashpy" in r.output and '.[lab]' in r.output
+    assert not (tmp_path / "x").exists()

@@ -46,9 +46,12 @@ def _say(text: str) -> None:
 
 
 def _check_correction(correction: str) -> None:
-    """A bad ``--correction`` fails before any fight (``correct`` names what is allowed)."""
+    """A bad ``--correction`` fails before any fight (``correct`` names what is allowed),
+    and so does a missing ``lab`` extra."""
+    from .common import require_lab
     from .stats import correct
 
+    require_lab()
     correct([], correction)
 
 
@@ -196,8 +199,10 @@ def tactics(
         "--separate", help="size the run that would separate the meta-game's two leaders")] = False,
 ) -> None:
     """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
+    from .common import require_lab
     from .tactics_report import load_config, run_tactics
 
+    require_lab()
     folder = results if results.is_dir() else results.parent
     target = check_out_folder(out or folder / "tactics")
     conf = {**load_config(results), "separate": separate}
