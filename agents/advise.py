@@ -72,6 +72,7 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
     """A scenario file: ``[game]`` (fighters, scene, rules, radius, turn_limit, seed) and
     the engine's scenario fields (turn, fighters, holds, phase, approach)."""
     from hexdojo.envs.rules import Game, RulesError
+    from hexdojo.envs.rules.input_models import GameTable, check_model
     from hexdojo.envs.rules.ruleset import read_toml
     from hexdojo.envs.rules.scenario import TOP_FIELDS
 
@@ -85,17 +86,15 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
                 "table header into that table)" if bad[0] in TOP_FIELDS else "")
         raise RulesError(f"{path}: [game] field {bad[0]!r}: unknown; allowed: "
                          f"{sorted(GAME_FIELDS)}{hint}")
-    scene = scene or setup.get("scene")
-    rules = setup.get("rules")
+    g = check_model(GameTable, setup, f"{path}: [game]")
+    scene = scene or g.scene
     try:
         if scene:
-            game = Game.from_scene(scene, rules=rules)
+            game = Game.from_scene(scene, rules=g.rules)
         else:
-            fs = fighters or list(setup.get("fighters", ["chu", "chu"]))
-            game = Game.create(fs, rules=rules, radius=int(setup.get("radius", 4)),
-                               turn_limit=setup.get("turn_limit"))
-        state = game.new_state(int(seed if seed is not None else setup.get("seed", 0)),
-                               scenario=raw)
+            fs = fighters or list(g.fighters or ["chu", "chu"])
+            game = Game.create(fs, rules=g.rules, radius=g.radius, turn_limit=g.turn_limit)
+        state = game.new_state(seed if seed is not None else g.seed, scenario=raw)
     except RulesError as exc:
         raise RulesError(f"{path}: {exc}") from None
     if state.decision is None:

@@ -123,7 +123,7 @@ class SkirmishEnv(FightEnv):
         self._setup(strict, illegal_penalty, illegal_limit, render_mode)
         self.game = make_scene_game(scene, rules, fighters)
         n = len(self.game.profiles)
-        if fighter is not None and fighter not in range(n):
+        if fighter is not None and (isinstance(fighter, bool) or fighter not in range(n)):
             raise ValueError(f"fighter {fighter!r}: allowed None (random) or 0..{n - 1} "
                              f"(the scene's places)")
         self.fighter = fighter

@@ -93,6 +93,9 @@ def train_game(cfg: TrainConfig) -> Game:
     sides the evaluation fights pit the learner against each opponent on)."""
     if cfg.scene is not None:
         game = Game.from_scene(cfg.scene, rules=cfg.rules)
+        if len(set(game.sides)) < 2:
+            raise ValueError(f"scene: value {cfg.scene!r}: every fighter is on one side; a "
+                             "scene to train on needs two sides")
         if cfg.place is not None and cfg.place >= len(game.profiles):
             raise ValueError(f"place: value {cfg.place}: the scene {cfg.scene!r} has places "
                              f"0..{len(game.profiles) - 1}")
