@@ -78,8 +78,58 @@ def sweep(
     _finish(res, paths)
 
 
+def balance(
+    key: Annotated[str, typer.Argument(help="KEY=a..b: the number to solve for and its bracket "
+                                       "(whole numbers: an integer key)")],
+    agents: Annotated[list[str], typer.Argument(help="the target agent and its opponent (one "
+                                                "agent: it plays both sides; the target is side A)")],
+    goal: Annotated[float, typer.Option(help="the target's score to reach, in %")] = 50.0,
+    side: Annotated[str, typer.Option(help="the target agent's side: both, A or B")] = "both",
+    rules: Annotated[str, typer.Option("--rules", help=RULES_HELP)] = "default",
+    fighters: OneFighters = None, scene: OneScene = None,
+    fights: Annotated[int, typer.Option("-n", "--fights", min=2, max=1_000_000,
+                                        help="seeds per value")] = 200,
+    steps: Annotated[int, typer.Option(min=0, max=20, help="bisection steps")] = 4,
+    seed: Seed = 0, workers: Workers = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the report")] = Path("balance"),
+    radius: Radius = 4, turn_limit: TurnLimit = None, progress: Progress = True,
+) -> None:
+    """The value of one number that brings a target's score to a goal, with its 95 % interval."""
+    from ..folders import check_out_folder
+    from ..registry import make_agent
+    from .balance_run import BalanceConfig, check_balance
+    from .common import parse_rules, require_lab
+    from .sweep import parse_sweep
+
+    require_lab()
+    check_out_folder(out)
+    if len(agents) not in (1, 2) or side not in ("both", "A", "B"):
+        raise ValueError(f"agents/side: value {agents!r}/{side!r}: give one or two agents and "
+                         "--side both, A or B")
+    pair = (agents * 2)[:2]
+    built = [make_agent(a) for a in pair]  # two instances: each side its own agent
+    cfg = BalanceConfig(parse_sweep(key), (built[0].name, built[1].name), side, goal / 100,
+                        parse_rules(rules), _pairing(fighters, scene), seed, fights, steps,
+                        radius, turn_limit, _workers(workers))
+    check_balance(cfg)
+    res, paths = _in_folder(out, "balance", lambda tmp: _solve(cfg, built, tmp, progress))
+    for h in res["headlines"]:
+        typer.echo(f"* {h}")
+    typer.echo(f"{res['fights']} fights in {res['elapsed_s']:.1f} s ({cfg.workers} worker(s))")
+    typer.echo(f"report: {paths['html']}")
+
+
+def _solve(cfg, built, tmp, progress):  # noqa: ANN001, ANN202 - the folder's work
+    from .balance_report import build
+    from .balance_run import run_balance
+
+    res = run_balance(cfg, built, progress, _say)
+    return res, build(cfg, built, res, tmp)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``sweep`` (and ``balance``) to the ``hexdojo`` app."""
+    """Add ``sweep`` and ``balance`` to the ``hexdojo`` app."""
     from ..cli_common import clean_errors
 
     app.command("sweep")(clean_errors(sweep))
+    app.command("balance")(clean_errors(balance))
