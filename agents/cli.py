@@ -87,7 +87,7 @@ def _save(save: Path, fs: list[str], seed: int, choices: list[Any], pair: list[A
 
     save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
                               str(rules) if rules else None, radius, turn_limit,
-                              state.events, state.result, scene))
+                              state.events, state.result, scene, state.game.tables.id))
     typer.echo(f"saved to {save}")
 
 
@@ -352,10 +352,14 @@ def replay(
     board: Annotated[bool, typer.Option(help="draw the board")] = True,
 ) -> None:
     """Step through a saved fight's event log with the board."""
+    from .fightfile import rules_changed
     from .play import load_fight
     from .play import replay as run_replay
 
     log = load_fight(file)
+    warning = rules_changed(file, log, log.game())
+    if warning:
+        typer.echo(warning, err=True)
     interactive = pause and sys.stdin.isatty()
     run_replay(log, say=typer.echo, pause=input if interactive else None, board=board)
 

@@ -40,6 +40,8 @@ class FightLog:
     events: list[dict[str, Any]] | None = None
     result: dict[str, Any] | None = None
     scene: str | None = None  #: the scene that set the fight up (its fighters and sides)
+    #: the rule set's id when it was played (a reader warns if the rules changed since)
+    rules_id: str | None = None
 
     def game(self) -> Game:
         if self.scene is not None:
@@ -51,7 +53,8 @@ class FightLog:
         return json.dumps({
             "format": FORMAT, "version": VERSION, "fighters": self.fighters,
             "agents": self.agents, "rules": self.rules, "radius": self.radius,
-            "turn_limit": self.turn_limit, "scene": self.scene, "seed": self.seed,
+            "turn_limit": self.turn_limit, "scene": self.scene, "rules_id": self.rules_id,
+            "seed": self.seed,
             "choices": [list(c) for c in self.choices], "result": self.result,
             "events": self.events or [],
         }, indent=1) + "\n"
@@ -76,6 +79,16 @@ def load_fight(path: str | Path) -> FightLog:
                         choices=choices, agents=list(raw.get("agents", [])),
                         rules=raw.get("rules"), radius=int(raw.get("radius", 4)),
                         turn_limit=raw.get("turn_limit"), events=raw.get("events"),
-                        result=raw.get("result"), scene=raw.get("scene"))
+                        result=raw.get("result"), scene=raw.get("scene"),
+                        rules_id=raw.get("rules_id"))
     except (KeyError, TypeError, ValueError) as exc:
         raise FightFileError(f"fight file {str(p)!r}: missing or bad field ({exc})") from None
+
+
+def rules_changed(path: str | Path, log: FightLog, game: Game) -> str | None:
+    """A warning line if the fight was recorded under another rule set than ``game``'s
+    (its choices may not replay), else None (or for a file from before rule ids)."""
+    if log.rules_id is None or log.rules_id == game.tables.id:
+        return None
+    return (f"warning: fight file {str(path)!r} was recorded under rule set {log.rules_id}; "
+            f"its rules are {game.tables.id} now: the position may differ")
