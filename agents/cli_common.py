@@ -8,6 +8,7 @@ without importing each other (issue 16: no import cycles).
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
 import sys
@@ -57,12 +58,26 @@ def clean_errors(fn: F) -> F:
             fail(f"{exc.filename or ''}: a file is where a folder must be written (--out/-o "
                  "needs a folder)".lstrip(": "))
         except OSError as exc:
-            fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
+            fail(_os_error(exc))
         except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as interrupts.Terminated
             fail(getattr(exc, "message", "interrupted"), getattr(exc, "exit_code", 130))
         return None
 
     return wrapper  # type: ignore[return-value]
+
+
+#: errors of a write that found no room or no right to write
+WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for a failed read or write: the file and the reason; for a full or
+    read-only disk also what was kept (hexdojo writes every file whole or not at all)."""
+    text = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    if exc.errno in WRITE_ERRNOS:
+        text += ("; it was left as it was (every file is written whole or not at all), "
+                 "as were the files written before it")
+    return text
 
 
 def parse_fighters(text: str) -> list[str]:

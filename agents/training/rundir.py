@@ -37,8 +37,10 @@ def atomic_save_model(model: Any, path: Path) -> None:
     try:
         model.save(str(tmp))
         os.replace(tmp, path)
-    except BaseException:  # a full disk, an interrupt: the old file stays, no temp file
+    except BaseException as exc:  # a full disk, an interrupt: the old file stays, no temp file
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
 
 
