@@ -146,11 +146,12 @@ def test_compare_with_forfeit_goes_on(bad: Path, tmp_path: Path):
     assert (tmp_path / "c" / "results.json").is_file()
 
 
-def test_a_failing_plugin_in_the_training_pool_is_one_line(bad: Path, tmp_path: Path):
+@pytest.mark.parametrize("vec", ["n_envs = 1", "n_envs = 2\nvec_env = 'subproc'"])
+def test_a_failing_plugin_in_the_training_pool_is_one_line(bad: Path, tmp_path: Path, vec: str):
     pytest.importorskip("sb3_contrib")
     cfg = tmp_path / "tiny.toml"
     cfg.write_text(
-        "total_steps = 128\nn_envs = 1\nturn_limit = 4\ncheckpoint_every = 128\n"
+        f"total_steps = 128\n{vec}\nturn_limit = 4\ncheckpoint_every = 128\n"
         "[ppo]\nn_steps = 64\nbatch_size = 64\nn_epochs = 1\nnet_arch = [16]\n"
         "[imitation]\nfights = 0\n"
         f"[pool]\nscripted = ['{bad}:ReturnsNone']\nself_play = false\n"

@@ -30,7 +30,7 @@ from ..registry import make_agent
 from .callbacks import RunCallback
 from .config import PPOConfig, TrainConfig
 from .rundir import RunDir, check_resume_steps, check_same_config
-from .vecenv import VecTimer, make_vec_env, time_profile
+from .vecenv import VecTimer, make_vec_env, time_profile, worker_fault
 
 
 def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
@@ -54,13 +54,26 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
             except KeyboardInterrupt:  # Ctrl-C or SIGTERM (interrupts.Terminated)
                 save_interrupted(model, run, cfg, game)
                 raise
+            except (EOFError, BrokenPipeError, ConnectionResetError):
+                raise worker_fault(run.root) or ValueError(
+                    f"{run.root}: a training environment's process stopped (its message, if "
+                    "any, is above); the last checkpoint is kept: resume with --resume") from None
         profile = time_profile(vec, time.perf_counter() - t0, callback.eval_seconds)
         if warm is not None:
             profile["imitation"] = warm
         save_final(model, run, cfg, game, profile)
     finally:
-        vec.close()
+        close_quietly(vec)
     return run.final
+
+
+def close_quietly(vec: VecTimer) -> None:
+    """Close the environments; a worker process already gone (it failed, the reason is
+    being raised) is no second error."""
+    try:
+        vec.close()
+    except (EOFError, BrokenPipeError, ConnectionResetError):
+        pass
 
 
 def warm_start(model: MaskablePPO, cfg: TrainConfig, game: Game) -> dict[str, Any] | None:
