@@ -19,6 +19,7 @@ from .cli_common import EXIT_BAD_INPUT, ForfeitOpt, clean_errors, fail, parse_fi
 from .folders import check_out_folder, report_folder
 from .interrupts import on_sigterm
 from .registry import agent_names
+from .scaleout import RayOpt, use_ray
 
 app = typer.Typer(
     add_completion=False,
@@ -185,6 +186,7 @@ def tournament(
         help="also mine tactics (re-plays the fights): OUT/tactics/report.html")] = True,
     scene: SceneOpt = None,
     forfeit_on_error: ForfeitOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
@@ -199,6 +201,7 @@ def tournament(
 
     if tactics:
         require_lab()  # the tactics report's statistics: one line before any fight
+    use_ray(ray)
     if rules is not None:
         parse_rules(rules)  # a missing file or a bad key: one line before any fight
     fighters, scene = _tournament_setup(built, fighters, scene)

@@ -30,6 +30,7 @@ from .base import Agent, AgentError
 from .interrupts import worker_pool
 from .plugins import PluginFault, forfeit_on_error
 from .registry import as_agent, spec_of
+from .scaleout import ray_address, ray_pool
 
 CHAIN_SEP = " > "
 #: the core's id of a maneuver choice (its decisions' kinds are DECISION_KINDS, in order)
@@ -386,10 +387,11 @@ def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
     units = _units(n, config.seed, config.fights, chunk)
     total = n * (n - 1) * config.fights
     results: dict[tuple[int, int, int], tuple] = {}
-    if config.workers > 1 and len(units) > 1:
+    if (config.workers > 1 and len(units) > 1) or ray_address():
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        # the pool forks before the progress bar starts its refresh thread
-        with worker_pool(ctx, config.workers, _init_worker, (built, config)) as pool:
+        # the pool forks before the progress bar starts its refresh thread; --ray: on Ray
+        with (ray_pool(_init_worker, (built, config)) if ray_address() else
+              worker_pool(ctx, config.workers, _init_worker, (built, config))) as pool:
             bar = _progress(progress, total, lines)
             try:
                 for res in pool.imap_unordered(_run_unit, units):

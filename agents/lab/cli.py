@@ -14,6 +14,7 @@ import typer
 from ..cli_common import ForfeitOpt
 from ..folders import check_out_folder
 from ..plugins import set_forfeit_on_error
+from ..scaleout import RayOpt, use_ray
 
 DEFAULT_FIELD = "greedy,striker,grappler,counter"
 
@@ -93,7 +94,7 @@ def compare(
                                              "difference (sets -n)")] = 3.0,
     seed: Seed = 0, workers: Workers = None, out: Out = Path("compare"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
-    progress: Progress = True, forfeit_on_error: ForfeitOpt = False,
+    progress: Progress = True, forfeit_on_error: ForfeitOpt = False, ray: RayOpt = None,
 ) -> None:
     """Same agents and seeds under two rule sets: paired score shifts with 95 % intervals."""
     from ..checkpoint_meta import lab_defaults, warn_outside
@@ -102,6 +103,7 @@ def compare(
     from .compare_report import run_and_report
 
     _check_correction(correction)
+    use_ray(ray)
     check_out_folder(out)
     set_forfeit_on_error(forfeit_on_error)
     built = _agents(agents)
@@ -143,7 +145,7 @@ def ablate(
                                               "reads 'worth at most X points'")] = 2.0,
     seed: Seed = 0, workers: Workers = None, out: Out = Path("ablate"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
-    progress: Progress = True, forfeit_on_error: ForfeitOpt = False,
+    progress: Progress = True, forfeit_on_error: ForfeitOpt = False, ray: RayOpt = None,
 ) -> None:
     """Restricted play: each maneuver's value to an agent = its score drop when banned."""
     from ..checkpoint_meta import lab_defaults, warn_outside
@@ -152,6 +154,7 @@ def ablate(
     from .common import game_for, parse_rules
 
     _check_correction(correction)
+    use_ray(ray)
     check_out_folder(out)
     set_forfeit_on_error(forfeit_on_error)
     rs = parse_rules(rules)
@@ -197,12 +200,14 @@ def tactics(
     workers: Workers = None, progress: Progress = True,
     separate: Annotated[bool, typer.Option(
         "--separate", help="size the run that would separate the meta-game's two leaders")] = False,
+    ray: RayOpt = None,
 ) -> None:
     """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
     from .common import require_lab
     from .tactics_report import load_config, run_tactics
 
     require_lab()
+    use_ray(ray)
     folder = results if results.is_dir() else results.parent
     target = check_out_folder(out or folder / "tactics")
     conf = {**load_config(results), "separate": separate}

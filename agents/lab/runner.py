@@ -28,6 +28,7 @@ from hexdojo.envs.rules import Choice, Game, State
 
 from ..base import Agent
 from ..interrupts import worker_pool
+from ..scaleout import ray_address, ray_pool
 from ..tournament import Progress, play_fight
 from .common import game_for
 
@@ -264,9 +265,10 @@ def run_units(plan: Plan, units: list[Unit], workers: int, progress: bool = True
     out: list[Fight] = []
     t0 = time.perf_counter()
     try:
-        if workers > 1 and len(parts) > 1:
+        if (workers > 1 and len(parts) > 1) or ray_address():
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            with worker_pool(ctx, workers, _init, (plan,)) as pool:
+            with (ray_pool(_init, (plan,)) if ray_address() else  # --ray: the units on Ray
+                  worker_pool(ctx, workers, _init, (plan,))) as pool:
                 for fights in pool.imap_unordered(run_unit, parts):
                     out += fights
                     bar.advance(len(fights))

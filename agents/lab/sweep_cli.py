@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from ..scaleout import RayOpt, use_ray
 from .cli import (
     Correction,
     Progress,
@@ -56,7 +57,7 @@ def sweep(
     seed: Seed = 0, workers: Workers = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="folder for the report")] = Path("sweep"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
-    progress: Progress = True,
+    progress: Progress = True, ray: RayOpt = None,
 ) -> None:
     """Every agent's score per side against one number, the same seeds at every value."""
     from ..folders import check_out_folder
@@ -65,6 +66,7 @@ def sweep(
     from .sweep_report import run_and_report
 
     _check_correction(correction)
+    use_ray(ray)
     check_out_folder(out)
     built = _agents(agents)
     if len(built) < 2:
@@ -93,6 +95,7 @@ def balance(
     seed: Seed = 0, workers: Workers = None,
     out: Annotated[Path, typer.Option("--out", "-o", help="folder for the report")] = Path("balance"),
     radius: Radius = 4, turn_limit: TurnLimit = None, progress: Progress = True,
+    ray: RayOpt = None,
 ) -> None:
     """The value of one number that brings a target's score to a goal, with its 95 % interval."""
     from ..folders import check_out_folder
@@ -102,6 +105,7 @@ def balance(
     from .sweep import parse_sweep
 
     require_lab()
+    use_ray(ray)
     check_out_folder(out)
     if len(agents) not in (1, 2) or side not in ("both", "A", "B"):
         raise ValueError(f"agents/side: value {agents!r}/{side!r}: give one or two agents and "
