@@ -115,7 +115,7 @@ def position_from_fight(path: Path, step: int, say: Callable[[str], None] = prin
     if not 0 <= step < len(log.choices) + 1:
         raise FightFileError(f"fight file {str(path)!r}: step {step}: allowed 0.."
                              f"{len(log.choices)} (the file has {len(log.choices)} choices)")
-    state = log.game().new_state(log.seed)
+    state = log.game().new_state(log.seed, scenario=log.scenario)
     for n, c in enumerate(log.choices[:step], 1):
         reason = state.why_illegal(c) if state.decision is not None else "the fight is over"
         if reason is not None:

@@ -42,6 +42,9 @@ class FightLog:
     scene: str | None = None  #: the scene that set the fight up (its fighters and sides)
     #: the rule set's id when it was played (a reader warns if the rules changed since)
     rules_id: str | None = None
+    #: the position the fight started from (a scenario, ``envs/rules/scenario.py``), if
+    #: not the game's own start: a fight played from a set-up at ``hexdojo table``
+    scenario: dict[str, Any] | None = None
 
     def game(self) -> Game:
         if self.scene is not None:
@@ -54,7 +57,7 @@ class FightLog:
             "format": FORMAT, "version": VERSION, "fighters": self.fighters,
             "agents": self.agents, "rules": self.rules, "radius": self.radius,
             "turn_limit": self.turn_limit, "scene": self.scene, "rules_id": self.rules_id,
-            "seed": self.seed,
+            "scenario": self.scenario, "seed": self.seed,
             "choices": [list(c) for c in self.choices], "result": self.result,
             "events": self.events or [],
         }, indent=1) + "\n"
@@ -80,7 +83,7 @@ def load_fight(path: str | Path) -> FightLog:
                         rules=raw.get("rules"), radius=int(raw.get("radius", 4)),
                         turn_limit=raw.get("turn_limit"), events=raw.get("events"),
                         result=raw.get("result"), scene=raw.get("scene"),
-                        rules_id=raw.get("rules_id"))
+                        rules_id=raw.get("rules_id"), scenario=raw.get("scenario"))
     except (KeyError, TypeError, ValueError) as exc:
         raise FightFileError(f"fight file {str(p)!r}: missing or bad field ({exc})") from None
 
