@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import functools
 import os
+import select
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -49,9 +50,11 @@ def clean_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except ValueError as exc:  # AgentError, RulesError, FightFileError are ValueErrors
             fail(str(exc).replace("\n", " "))
-        except BrokenPipeError:  # e.g. `hexdojo demo | head`: the reader left
-            sys.stdout = open(os.devnull, "w")  # nothing more can be written
-            raise typer.Exit(0) from None
+        except BrokenPipeError as exc:
+            if not _stdout_reader_gone():  # a worker's pipe, not the terminal's reader
+                fail(f"a worker process ended unexpectedly ({exc.strerror or exc})", 1)
+            sys.stdout = open(os.devnull, "w")  # e.g. `hexdojo demo | head`: the reader
+            raise typer.Exit(0) from None      # left, nothing more can be written
         except (FileExistsError, NotADirectoryError) as exc:
             if exc.filename is None and exc.args:  # raised with its own sentence
                 fail(str(exc).replace("\n", " "))
@@ -64,6 +67,17 @@ def clean_errors(fn: F) -> F:
         return None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _stdout_reader_gone() -> bool:
+    """Whether stdout is a pipe whose reader has left (POLLERR on its write end); when
+    that cannot be told (not a file), assume it is, as before."""
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poll.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return True
 
 
 #: errors of a write that found no room or no right to write

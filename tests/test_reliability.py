@@ -114,3 +114,23 @@ def test_a_read_only_or_file_output_is_refused_before_any_fight(tmp_path, monkey
     (tmp_path / "ro").mkdir()
     one_error_line(run(*command, "--out", str(tmp_path / "ro" / "out")), "permission denied",
                    str(tmp_path / "ro"))
+
+
+def test_a_broken_pipe_is_silent_only_when_the_reader_left():
+    """`hexdojo demo | head` ends quietly (exit 0); a broken pipe of a worker while the
+    terminal still reads is an error line, not a silent exit 0."""
+    quiet = subprocess.run(["bash", "-o", "pipefail", "-c", f"{sys.executable} -c "
+                            "'from hexdojo.agents.cli import main; main()' demo | head -1"],
+                           capture_output=True, text=True, timeout=120)
+    assert quiet.returncode == 0 and quiet.stderr == ""
+    code = textwrap.dedent("""
+        from hexdojo.agents.cli_common import clean_errors
+        @clean_errors
+        def work():
+            raise BrokenPipeError(32, "Broken pipe")
+        work()
+    """)
+    loud = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert loud.returncode == 1
+    assert loud.stderr.strip() == "error: a worker process ended unexpectedly (Broken pipe)"
