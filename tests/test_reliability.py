@@ -124,11 +124,15 @@ def test_a_broken_pipe_is_silent_only_when_the_reader_left():
                            capture_output=True, text=True, timeout=120)
     assert quiet.returncode == 0 and quiet.stderr == ""
     code = textwrap.dedent("""
+        import sys, typer
         from hexdojo.agents.cli_common import clean_errors
         @clean_errors
         def work():
             raise BrokenPipeError(32, "Broken pipe")
-        work()
+        try:
+            work()
+        except typer.Exit as exc:  # as the typer app would
+            sys.exit(exc.exit_code)
     """)
     loud = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=60)
