@@ -138,3 +138,15 @@ def test_a_broken_pipe_is_silent_only_when_the_reader_left():
                           timeout=60)
     assert loud.returncode == 1
     assert loud.stderr.strip() == "error: a worker process ended unexpectedly (Broken pipe)"
+
+
+@pytest.mark.parametrize("command", ["train", "run"])
+def test_train_and_run_on_a_folder_in_use_are_refused_before_any_step(tmp_path, command):
+    pytest.importorskip("sb3_contrib")
+    from hexdojo.agents.folders import folder_lock
+
+    out = tmp_path / "npc"
+    with folder_lock(out, "train"):  # as if another training held it
+        res = run(command, "--out", str(out), "--steps", "64", "--no-progress")
+    one_error_line(res, "in use by `hexdojo train`", f"pid {os.getpid()}")
+    assert not out.exists()  # nothing written
