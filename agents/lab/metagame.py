@@ -207,6 +207,7 @@ def leaders(names: Sequence[str], per_seed: np.ndarray, order: Sequence[int]) ->
 
     a, b = order[0], order[1]
     est, lo, hi = mean_ci(per_seed[:, a, b])
+    lo, hi = max(0.0, lo), min(1.0, hi)  # a score: the t interval clipped to [0, 1]
     n = per_seed.shape[0]
     gap, half = abs(est - 0.5), (hi - lo) / 2
     close = lo <= 0.5 <= hi
