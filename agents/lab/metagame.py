@@ -207,9 +207,9 @@ def leaders(names: Sequence[str], per_seed: np.ndarray, order: Sequence[int]) ->
 
     a, b = order[0], order[1]
     est, lo, hi = mean_ci(per_seed[:, a, b])
-    lo, hi = max(0.0, lo), min(1.0, hi)  # a score: the t interval clipped to [0, 1]
     n = per_seed.shape[0]
     gap, half = abs(est - 0.5), (hi - lo) / 2
+    lo, hi = max(0.0, lo), min(1.0, hi)  # a score: the t interval clipped to [0, 1]
     close = lo <= 0.5 <= hi
     need = None if not close or gap <= 0 else max(n + 1, math.ceil(n * (half / gap) ** 2))
     return {"first": names[a], "second": names[b], "score": {"estimate": est, "low": lo,
