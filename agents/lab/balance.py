@@ -114,8 +114,9 @@ def _bisect(evaluate: Evaluate, data: dict[float, np.ndarray], bracket: tuple[fl
 
 
 def _point(x: float, data: dict[float, np.ndarray]) -> dict[str, float]:
+    """The target's mean at ``x`` with its 95 % t interval, within [0, 1] (a score)."""
     est, lo, hi = mean_ci(data[x])
-    return {"value": x, "estimate": est, "low": lo, "high": hi}
+    return {"value": x, "estimate": est, "low": max(0.0, lo), "high": min(1.0, hi)}
 
 
 def _best_integer(evaluate: Evaluate, data: dict[float, np.ndarray], bracket: tuple[float, float],

@@ -246,7 +246,8 @@ def analyse(cfg: SweepConfig, names: list[str], fights: list[Fight]
                 est, lo, hi = mean_ci(tab.means((v, nm, side), seeds))
                 who = {"agent": nm, "side": side, "fighter": sides[side == "B"]
                        if side != "both" else "pooled over both sides"}
-                points.append({"value": value, **who, "estimate": est, "low": lo, "high": hi,
+                points.append({"value": value, **who, "estimate": est, "low": max(0.0, lo),
+                               "high": min(1.0, hi),  # a score: the t interval within [0, 1]
                                "n_fights": tab.fights((v, nm, side))})
                 if v:
                     changes.append(quantity(tab, (0, nm, side), (v, nm, side), seeds, True,
