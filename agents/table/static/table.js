@@ -31,19 +31,21 @@ function fighterSvg(f, s) {
   let g = `<g class="fighter" id="f${f.idx}" data-idx="${f.idx}">`;
   if (f.deciding) g += `<circle class="deciding-ring" cx="${f.x}" cy="${f.y}" r="${r + 4}"/>`;
   if (f.status) g += `<circle cx="${f.x}" cy="${f.y}" r="${r + 1.5}" fill="none" stroke="#e07000" stroke-width="2"/>`;
-  g += `<circle cx="${f.x}" cy="${f.y}" r="${r}" fill="${fill}" stroke="${f.colour}" stroke-width="${f.prone ? 4 : 1}"/>`;
+  g += `<circle class="disc" cx="${f.x}" cy="${f.y}" r="${r}" fill="${fill}" stroke="${f.colour}" stroke-width="${f.prone ? 4 : 1}"/>`;
   const tx = f.x + f.fx * r * 1.35, ty = f.y + f.fy * r * 1.35, nx = -f.fy * r * 0.35, ny = f.fx * r * 0.35;
   const bx = f.x + f.fx * r * 0.8, by = f.y + f.fy * r * 0.8;
   g += `<polygon class="arrow" points="${tx},${ty} ${bx + nx},${by + ny} ${bx - nx},${by - ny}" fill="#141414"/>`;
   g += `<text x="${f.x}" y="${f.y + 4}" text-anchor="middle" font-size="11" font-weight="bold" fill="${f.prone || f.out ? f.colour : '#fff'}">${esc(f.letter)}</text>`;
-  g += `<text x="${f.x}" y="${f.y - r - 3}" text-anchor="middle" font-size="7.5">${esc(f.name)}${f.mounted ? ' ▲' + f.height : ''}</text>`;
+  // two on one hex (close combat): the left one's words end at its centre, the right one's start there
+  const anchor = f.slot < 0 ? 'end' : (f.slot > 0 ? 'start' : 'middle'), lx = f.x + f.slot * 2;
+  g += `<text x="${lx}" y="${f.y - r - 3}" text-anchor="${anchor}" font-size="7.5">${esc(f.name)}${f.mounted ? ' ▲' + f.height : ''}</text>`;
   const bits = ['AP ' + f.ap];
   if (f.worst) bits.push(f.worst);
   if (f.status) bits.push(f.status);
   if (f.prone) bits.push('prone');
   if (f.out) bits.push(f.out);
-  g += `<text x="${f.x}" y="${f.y + r + 8}" text-anchor="middle" font-size="6.5" fill="#333">${esc(bits.join(' · '))}</text>`;
-  if (f.weapons) g += `<text x="${f.x}" y="${f.y + r + 15}" text-anchor="middle" font-size="6" fill="#664">${esc(f.weapons)}</text>`;
+  g += `<text x="${lx}" y="${f.y + r + 8}" text-anchor="${anchor}" font-size="6.5" fill="#333">${esc(bits.join(' · '))}</text>`;
+  if (f.weapons) g += `<text x="${lx}" y="${f.y + r + 15}" text-anchor="${anchor}" font-size="6" fill="#664">${esc(f.weapons)}</text>`;
   return g + '</g>';
 }
 function drawBoard() {
@@ -54,6 +56,8 @@ function drawBoard() {
   for (const f of V.fighters) at[f.idx] = f;
   for (const h of V.holds) {
     const a = at[h.holder], b = at[h.held];
+    const rb = s * (b.small ? 0.4 : 0.55) + 3;
+    svg += `<circle class="hold-ring" cx="${b.x}" cy="${b.y}" r="${rb}" fill="none" stroke="#f0c814" stroke-width="3"/>`;
     svg += `<line class="hold" x1="${a.x}" y1="${a.y}" x2="${b.x}" y2="${b.y}"><title>${esc(a.name)} holds ${esc(b.name)} (${esc(h.kind)}${h.location ? ' on ' + esc(h.location) : ''})</title></line>`;
   }
   for (const f of V.fighters) svg += fighterSvg(f, s);
@@ -122,6 +126,7 @@ function drawEditor() {
   $('wounds').innerHTML = fd.wounds.map(([loc, lv], k) => `<span class="tag">${esc(lv)} ${esc(loc)}<button data-w="${k}" title="heal">×</button></span>`).join('') || 'none';
   const mine = V.scenario.holds.map((h, k) => [h, k]).filter(([h]) => h.holder === sel || h.held === sel);
   $('holds').innerHTML = mine.map(([h, k]) => `<span class="tag">${esc(V.fighters[h.holder].letter)} holds ${esc(V.fighters[h.held].letter)} (${esc(h.kind)}${h.location ? ' ' + esc(h.location) : ''})<button data-h="${k}" title="let go">×</button></span>`).join('') || 'none';
+  $('holder').textContent = V.fighters[sel].letter;
   options($('hheld'), V.fighters.filter(f => f.idx !== sel).map(f => [f.idx, f.letter + ' ' + f.name]));
   const ph = V.scenario.phase;
   options($('phase'), [['', 'the turn’s phase choice']].concat(V.fighters.map(f => [f.idx, f.letter + ' ' + f.name + '’s action'])), ph === undefined ? '' : String(ph));
