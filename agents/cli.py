@@ -17,7 +17,7 @@ import typer
 
 from .cli_common import EXIT_BAD_INPUT, ForfeitOpt, clean_errors, fail, parse_fighters
 from .folders import check_out_folder, report_folder
-from .interrupts import on_sigterm
+from .interrupts import exit_within, on_sigterm
 from .registry import agent_names
 from .scaleout import RayOpt, use_ray
 
@@ -442,7 +442,10 @@ def main(argv: list[str] | None = None) -> None:
         hint = f" (try '{ctx.command_path} --help')" if ctx is not None else ""
         typer.echo(f"error: {message}{hint}", err=True)
         raise SystemExit(getattr(exc, "exit_code", EXIT_BAD_INPUT)) from None
-    raise SystemExit(rc if isinstance(rc, int) else 0)
+    rc = rc if isinstance(rc, int) else 0
+    if rc in (130, 143):  # interrupted: the exit itself must not hang either
+        exit_within(3.0, rc)
+    raise SystemExit(rc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -40,6 +40,20 @@ def exit_code(exc: BaseException) -> int:
     return getattr(exc, "exit_code", 130)
 
 
+def exit_within(seconds: float, code: int) -> None:
+    """After an interrupt has been said: should the interpreter's shutdown (joining
+    threads, ``atexit`` handlers of libraries) take longer than ``seconds``, end the
+    process anyway with ``code``: an interrupted command ends within seconds."""
+    def force() -> None:
+        with contextlib.suppress(Exception):
+            sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(seconds, force)
+    timer.daemon = True
+    timer.start()
+
+
 def _raise_terminated(signum: int, frame: Any) -> None:
     raise Terminated()
 

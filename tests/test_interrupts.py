@@ -101,7 +101,7 @@ def test_sigterm_during_training_checkpoints_and_exits_143(tmp_path):
     pytest.importorskip("sb3_contrib")
     cfg = tmp_path / "tiny.toml"
     cfg.write_text(
-        "total_steps = 10000000\nn_envs = 2\nvec_env = 'subproc'\nturn_limit = 6\n"
+        "total_steps = 10000000\nn_envs = 1\nturn_limit = 6\n"
         "checkpoint_every = 100000000\n"
         "[ppo]\nn_steps = 64\nbatch_size = 64\nn_epochs = 1\nnet_arch = [16]\n"
         "[imitation]\nfights = 0\n[pool]\nscripted = ['random']\nself_play = false\n"
@@ -113,7 +113,7 @@ def test_sigterm_during_training_checkpoints_and_exits_143(tmp_path):
     deadline = time.monotonic() + 120
     while not (out / "tb").exists() and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(2.0)  # learning
+    time.sleep(1.0)  # learning
     proc.terminate()
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 143, err

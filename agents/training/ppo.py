@@ -62,18 +62,28 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
         if warm is not None:
             profile["imitation"] = warm
         save_final(model, run, cfg, game, profile)
-    finally:
-        close_quietly(vec)
+    except BaseException:
+        stop_envs(vec)
+        raise
+    vec.close()
     return run.final
 
 
-def close_quietly(vec: VecTimer) -> None:
-    """Close the environments; a worker process already gone (it failed, the reason is
-    being raised) is no second error."""
-    try:
+def stop_envs(vec: VecTimer) -> None:
+    """The environments of a run that stops on an exception (Ctrl-C, SIGTERM, a worker's
+    fault): subprocess workers are killed, not asked to close: one may have died, or the
+    interrupt may have cut a message on its pipe, and a polite close would wait on it."""
+    procs = getattr(vec.unwrapped, "processes", None)
+    if not procs:
         vec.close()
-    except (EOFError, BrokenPipeError, ConnectionResetError):
-        pass
+        return
+    for proc in procs:
+        proc.kill()
+    for proc in procs:
+        proc.join(timeout=5)
+    for remote in getattr(vec.unwrapped, "remotes", ()):
+        remote.close()
+    vec.unwrapped.closed = True  # nothing left to close
 
 
 def warm_start(model: MaskablePPO, cfg: TrainConfig, game: Game) -> dict[str, Any] | None:
