@@ -194,3 +194,30 @@ def test_every_asset_is_in_the_package_and_nothing_is_fetched_from_elsewhere():
     assert {p.name for p in static.iterdir()} >= {"index.html", "table.js", "table.css"}
     for text in (page, (static / "table.js").read_text(), (static / "table.css").read_text()):
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
+
+
+def test_a_lab_reports_example_fight_opens_at_the_table(table, tmp_path):
+    from hexdojo.agents.lab.replay_html import record, viewer_html
+    from hexdojo.agents.registry import make_agent
+    from hexdojo.envs.render import header_line
+    from hexdojo.envs.rules import Game
+
+    changed = Game.create(["chu", "urlik"], rules={"maneuvers": {"Martial Strike": {"damage": 0}}})
+    fights = [record(changed, (make_agent("greedy"), make_agent("counter")), 4, title="B: damage 0"),
+              record(Game.from_scene("monk_vs_guard"), (make_agent("greedy"), make_agent("swordsman")), 1)]
+    path = tmp_path / "fight.json"
+    path.write_text(json.dumps(fights[0]["fight"]))
+    end = replay(load_fight(path), say=lambda _: None, board=False)
+    assert header_line(end) == fights[0]["result"]  # the same fight, under its changed rules
+    page = viewer_html(fights)
+    status, view = call(table, "/api/load", {"text": page, "name": "replay.html", "index": 1})
+    assert status == 200, view
+    assert view["examples"][0].startswith("0: B: damage 0") and view["at"] == 0
+    assert view["length"] == len(fights[1]["frames"]) - 1
+    assert call(table, "/api/goto", {"to": 3})[1]["at"] == 3
+    assert call(table, "/api/advise", {"agent": "greedy"})[1]["rows"]
+    fights[1].pop("fight")
+    status, out = call(table, "/api/load", {"text": viewer_html(fights), "name": "r.html", "index": 1})
+    assert status == 400 and "without its choices" in out["error"]
+    status, out = call(table, "/api/load", {"text": "<html></html>", "name": "r.html"})
+    assert status == 400 and "not a lab report's replay page" in out["error"]

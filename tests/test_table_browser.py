@@ -209,7 +209,7 @@ def test_bad_input_is_one_line_naming_the_field(tab, tmp_path):
     tab.set_input_files("#sheetfile", str(bad))
     tab.select_option("#slots .fsel >> nth=1", "giant.toml")
     tab.click("#newfight")
-    tab.wait_for_function("document.getElementById('error').textContent !== ''")
+    tab.wait_for_function("document.getElementById('error').textContent.includes('giant.toml')")
     err = tab.inner_text("#error")
     assert "giant.toml" in err and "Martial Arts" in err and "\n" not in err
     tab.click("#pospanel summary")
@@ -221,3 +221,29 @@ def test_bad_input_is_one_line_naming_the_field(tab, tmp_path):
     tab.wait_for_function("document.getElementById('error').textContent === ''")
     # the refusals were HTTP 400s, which Chromium logs; nothing else went wrong
     assert all("status of 400" in e for e in tab.errors), tab.errors
+
+
+def test_a_lab_reports_example_fight_steps_and_takes_advice(tab, tmp_path):
+    from hexdojo.agents.lab.replay_html import record, viewer_html
+    from hexdojo.agents.registry import make_agent
+    from hexdojo.envs.rules import Game
+
+    game = Game.create(["chu", "boris"])
+    fights = [record(game, (make_agent("greedy"), make_agent(a)), 2, title=f"greedy vs {a}")
+              for a in ("counter", "striker")]
+    page = tmp_path / "replay.html"
+    page.write_text(viewer_html(fights))
+    tab.click("#fightpanel summary")
+    tab.set_input_files("#loadfile", str(page))
+    tab.wait_for_selector("#example:not([hidden])")
+    assert tab.locator("#example option").count() == 2
+    with tab.expect_response("**/api/load"):
+        tab.select_option("#example", "1")
+    n = len(fights[1]["frames"]) - 1
+    tab.wait_for_function(f"document.getElementById('step').textContent === 'decision 0 / {n}'")
+    tab.click("#next")
+    tab.wait_for_function(f"document.getElementById('step').textContent === 'decision 1 / {n}'")
+    assert fights[1]["frames"][1]["what"].split(": ", 1)[1] in tab.inner_text("#log li >> nth=0")
+    tab.click("#advise")
+    tab.wait_for_selector("#advice tr.pick")
+    assert tab.errors == []

@@ -22,6 +22,7 @@ from hexdojo.envs.rules import hexgrid as hx
 from hexdojo.envs.rules.notation import words
 
 from ..base import Agent
+from ..fightfile import fight_of
 from ..plugins import PluginFault, forfeit_on_error
 from ..tournament import agent_seed, checked_act
 from .runner import Observer
@@ -69,6 +70,7 @@ def record(game: Game, agents: Sequence[Agent], seed: int,
     obs = [Observer(a, s, bans[s]) for s, a in enumerate(agents)]
     state = game.new_state(seed)
     frames = [_frame(state, 0, "start")]
+    made: list[Choice] = []  # the fight as a fight file too (`hexdojo table` opens it)
     try:
         for s, o in enumerate(obs):
             o.reset(agent_seed(seed, s))
@@ -88,8 +90,10 @@ def record(game: Game, agents: Sequence[Agent], seed: int,
         n0 = len(state.events)
         what = _choice_text(state, d, c)
         state.apply(c)
+        made.append(c)
         frames.append(_frame(state, n0, what))
-    return _recorded(game, agents, seed, bans, title, state, frames)
+    return dict(_recorded(game, agents, seed, bans, title, state, frames),
+                fight=fight_of(game, seed, made, [a.name for a in agents]))
 
 
 def _recorded(game: Game, agents: Sequence[Agent], seed: int, bans: Sequence[Sequence[str]],

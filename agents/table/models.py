@@ -72,10 +72,11 @@ class Controllers(_Req):
 
 
 class Upload(_Req):
-    """A file the page read: a scenario TOML or a fight JSON, with its name."""
+    """A file the page read: a scenario TOML, a fight JSON or a lab report's replay page."""
 
-    text: Text
+    text: Annotated[str, Strict(), Field(max_length=50_000_000)]  # a lab report's page is large
     name: Annotated[str, Strict(), Field(max_length=500)] = "upload"
+    index: Step = 0  #: which example fight of a lab report's replay page
 
 
 def parse(model: type[BaseModel], body: Any) -> Any:

@@ -10,6 +10,8 @@ directly, so requests are served one at a time (the fight is one object, not sha
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 import tempfile
 import traceback
@@ -78,8 +80,14 @@ class Table:
                         radius=int(game.get("radius", 4)), turn_limit=game.get("turn_limit"))
         self.session = Session(spec, sc)
 
-    def load(self, text: str, name: str) -> None:
-        """A fight file's text, read by ``load_fight`` (its checks and messages)."""
+    def load(self, text: str, name: str, index: int = 0) -> list[str]:
+        """A fight file's text, read by ``load_fight`` (its checks and messages), or a lab
+        report's replay page (``replay.html``) and its example fight ``index``; returns the
+        report's fight titles (none for a fight file)."""
+        titles: list[str] = []
+        if name.lower().endswith((".html", ".htm")):
+            text, titles = _report_fight(text, name, index)
+            name = f"{Path(name).stem}-{index}.json"
         with tempfile.TemporaryDirectory() as tmp:
             p = Path(tmp) / (Path(name).name or "fight.json")
             p.write_text(text, encoding="utf-8")
@@ -87,13 +95,41 @@ class Table:
         s = Session(spec_of_fight(log), log.scenario, list(log.choices))
         self.session = s
         s.goto(0)
+        return titles
 
     def export(self) -> str:
         s = self.session
         sp = s.spec
         game: dict[str, Any] = {"scene": sp.scene} if sp.scene else {"fighters": list(sp.fighters)}
         game.update({"rules": sp.rules_name, "seed": sp.seed})
-        return toml_text(game, scenario_of(s.state))
+        text = toml_text(game, scenario_of(s.state))
+        if isinstance(sp.rules, dict) and not sp.rules_name:  # a report's changed rules
+            text += f"# the fight's rules differ from the shipped ones: {json.dumps(sp.rules)}\n" \
+                    "# write them to a TOML file and name it in [game] rules\n"
+        return text
+
+
+REPORT_FIGHTS = re.compile(r'<script id="fights" type="application/json">(.*?)</script>', re.S)
+
+
+def _report_fight(text: str, name: str, index: int) -> tuple[str, list[str]]:
+    """Example fight ``index`` of a lab report's replay page, as a fight file's text,
+    and the titles of all its fights."""
+    found = REPORT_FIGHTS.search(text)
+    try:
+        fights = json.loads(found.group(1)) if found else None
+    except ValueError:
+        fights = None
+    if not isinstance(fights, list) or not fights:
+        raise TableError(f"{name}: not a lab report's replay page (replay.html)")
+    titles = [f"{k}: {f.get('title') or 'fight'} (seed {f.get('seed')})" for k, f in enumerate(fights)]
+    if index >= len(fights):
+        raise TableError(f"request: field 'index': value {index}: allowed 0..{len(fights) - 1}")
+    fight = fights[index].get("fight")
+    if not isinstance(fight, dict):
+        raise TableError(f"{name}: fight {index} was recorded without its choices (a report "
+                         "from before the table, or a set-up a fight file cannot hold)")
+    return json.dumps(fight), titles
 
 
 def _rules_table(text: str, name: str | None) -> dict[str, Any]:
@@ -184,8 +220,14 @@ ROUTES: dict[str, tuple[str, Handler, type | None]] = {
     "/api/export": ("GET", lambda t, _: {"text": t.export(), "name": "position.toml"}, None),
     "/api/import": ("POST", lambda t, r: t.import_toml(r.text, r.name), m.Upload),
     "/api/fight": ("GET", lambda t, _: {"text": t.session.fight_log().to_json(), "name": "fight.json"}, None),
-    "/api/load": ("POST", lambda t, r: t.load(r.text, r.name), m.Upload),
+    "/api/load": ("POST", lambda t, r: _load(t, r), m.Upload),
 }
+
+
+def _load(t: Table, r: m.Upload) -> dict[str, Any]:
+    """The opened fight's view, with a lab report's example fights (``examples``)."""
+    titles = t.load(r.text, r.name, r.index)
+    return dict(view(t.session), examples=titles)
 
 
 def _controllers(t: Table, controllers: list[str]) -> None:

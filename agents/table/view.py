@@ -140,5 +140,10 @@ def view(s: Session) -> dict[str, Any]:
             "menu": menu_json(menu(state, state.legal_choices())) if state.decision is not None
             and s.controllers[state.decision.fighter] == HUMAN else None,
             "controllers": s.controllers, "scenario": scenario_of(state),
-            "game": {"fighters": s.spec.fighters, "scene": s.spec.scene, "seed": s.spec.seed,
+            "game": {"fighters": s.spec.fighters, "seed": s.spec.seed, "scene": _scene_name(s.spec.scene),
                      "rules": s.spec.rules_name}}
+
+
+def _scene_name(scene: Any) -> str | None:
+    """A scene's name (a lab report's fight carries its scene as a table)."""
+    return scene.get("name") if isinstance(scene, dict) else scene

@@ -238,6 +238,17 @@ function newFight() {
   return act('/api/new', body);
 }
 
+// a fight file, or a lab report's replay page: its example fights in a list beside
+let report = null;
+async function openFight(name, text, index) {
+  const v = await act('/api/load', {name, text, index});
+  if (!v) return;
+  const ex = $('example');
+  report = v.examples && v.examples.length ? {name, text} : null;
+  ex.hidden = !report;
+  if (report) options(ex, v.examples.map((t, k) => [k, t]), String(index));
+}
+
 function wire() {
   $('pf').onchange = () => selectFighter(+$('pf').value);
   $('rotl').onclick = () => edit(sc => { sc.fighters[sel].facing = (sc.fighters[sel].facing + 1) % 6; });
@@ -262,12 +273,13 @@ function wire() {
   $('next').onclick = () => go(V.at + 1); $('last').onclick = () => go(V.length);
   $('slider').onchange = () => go(+$('slider').value);
   $('newfight').onclick = newFight;
-  $('sheetfile').onchange = () => readFile($('sheetfile'), (name, text) => { sheets[name] = text; drawSlots(); say(`sheet ${name} read: pick it in a slot, then New fight`); });
+  $('sheetfile').onchange = () => readFile($('sheetfile'), (name, text) => { sheets[name] = text; drawSlots(); $('rulesname').textContent = `sheet ${name} read: pick it in a slot, then New fight`; });
   $('rulesfile').onchange = () => readFile($('rulesfile'), (name, text) => { rules = {name, text}; $('rulesname').textContent = name; });
   $('export').onclick = async () => { const r = await api('/api/export'); if (r) download(r.name, r.text); };
   $('save').onclick = async () => { const r = await api('/api/fight'); if (r) download(r.name, r.text); };
   $('importfile').onchange = () => readFile($('importfile'), (name, text) => act('/api/import', {name, text}));
-  $('loadfile').onchange = () => readFile($('loadfile'), (name, text) => act('/api/load', {name, text}));
+  $('loadfile').onchange = () => readFile($('loadfile'), (name, text) => openFight(name, text, 0));
+  $('example').onchange = () => { if (report) openFight(report.name, report.text, +$('example').value); };
 }
 
 window.addEventListener('load', async () => {
