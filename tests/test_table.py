@@ -11,6 +11,7 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
@@ -221,3 +222,24 @@ def test_a_lab_reports_example_fight_opens_at_the_table(table, tmp_path):
     assert status == 400 and "without its choices" in out["error"]
     status, out = call(table, "/api/load", {"text": "<html></html>", "name": "r.html"})
     assert status == 400 and "not a lab report's replay page" in out["error"]
+
+
+def test_the_npcs_dice_are_sealed_until_the_roll():
+    from hexdojo.agents.table.view import view
+
+    s = Session(GameSpec(seed=1), controllers=["human", "greedy"])
+    rng = np.random.default_rng(1)  # random choices of mine: greedy attacks within 12
+    while s.state.decision is not None:
+        d = s.state.decision
+        last = s.steps[-1] if s.steps else None
+        if d.kind == "risk" and last is not None and last.kind == "risk" and not last.human:
+            break
+        legal = s.state.legal_choices()
+        s.choose(legal[int(rng.integers(len(legal)))])
+    else:
+        pytest.fail("no dice decision of mine after the NPC's")
+    shown = view(s)["steps"][-1]["text"]
+    assert "sealed until the roll" in shown and "risk:" not in shown
+    k = len(s.steps) - 1
+    s.choose(s.state.legal_choices()[0])
+    assert "risk:" in view(s)["steps"][k]["text"]  # rolled: open

@@ -215,7 +215,7 @@ ROUTES: dict[str, tuple[str, Handler, type | None]] = {
     "/api/advise": ("POST", lambda t, r: advice_rows(t.session, r.agent, r.turns), m.Advise),
     "/api/undo": ("POST", lambda t, r: t.session.undo(r.to), m.Goto),
     "/api/goto": ("POST", lambda t, r: t.session.goto(r.to if r.to is not None else t.session.at), m.Goto),
-    "/api/npc": ("POST", lambda t, _: t.session.advance(one=True), None),
+    "/api/npc": ("POST", lambda t, r: t.session.advance(one=True, agent=r.agent), m.Advise),
     "/api/controllers": ("POST", lambda t, r: _controllers(t, r.controllers), m.Controllers),
     "/api/export": ("GET", lambda t, _: {"text": t.export(), "name": "position.toml"}, None),
     "/api/import": ("POST", lambda t, r: t.import_toml(r.text, r.name), m.Upload),

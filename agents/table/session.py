@@ -141,13 +141,14 @@ class Session:
         if auto:
             self.advance()
 
-    def advance(self, one: bool = False) -> None:
-        """NPCs decide (``one``: a single decision, whoever's it is) until a person must."""
+    def advance(self, one: bool = False, agent: str = "greedy") -> None:
+        """NPCs decide until a person must; ``one``: a single decision, whoever's it is
+        (a person's is made by ``agent``)."""
         for _ in range(MAX_AUTO):
             d = self.state.decision
             if d is None or (self.controllers[d.fighter] == HUMAN and not one):
                 return
-            spec = self.controllers[d.fighter] if self.controllers[d.fighter] != HUMAN else "greedy"
+            spec = self.controllers[d.fighter] if self.controllers[d.fighter] != HUMAN else agent
             c = checked_act(self.agent(spec, d.fighter), self.state)
             del self.line[self.at:]
             self.line.append(c)

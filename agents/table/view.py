@@ -124,11 +124,32 @@ def _group_situation(state: State, ctx: dict[str, Any]) -> list[str]:
     return [line] + ([f"rolls: {rolls} (basic values)"] if rolls else [])
 
 
+SEALED = "{}: dice chosen (sealed until the roll)"
+
+
+def _sealed(s: Session) -> set[int]:
+    """The NPCs' dice choices whose roll has not come yet, while a person decides: a
+    person never sees the other side's dice before choosing theirs (as in ``play``)."""
+    d = s.state.decision
+    if d is None or s.controllers[d.fighter] != HUMAN:
+        return set()
+    out: set[int] = set()
+    for k in range(len(s.steps) - 1, -1, -1):
+        st = s.steps[k]
+        if st.events[1] > st.events[0]:
+            break  # a roll (or anything) happened since: what came before is open
+        if st.kind == "risk" and not st.human:
+            out.add(k)
+    return out
+
+
 def view(s: Session) -> dict[str, Any]:
     """Everything the page draws for the session's current position."""
     state = s.state
     log = state.render_log(0)
-    steps = [{"k": k, "text": st.text, "human": st.human, "events": log[st.events[0]:st.events[1]]}
+    sealed = _sealed(s)
+    steps = [{"k": k, "text": SEALED.format(st.text.split(": ", 1)[0]) if k in sealed else st.text,
+              "human": st.human, "events": log[st.events[0]:st.events[1]]}
              for k, st in enumerate(s.steps)]
     first = s.steps[0].events[0] if s.steps else len(log)
     return {"board": board(s.game), "fighters": fighters(state, s.controllers),

@@ -264,7 +264,7 @@ function wire() {
   $('addhold').onclick = () => edit(sc => { const h = {holder: sel, held: +$('hheld').value, kind: $('hkind').value}; if ($('hloc').value) h.location = $('hloc').value; sc.holds.push(h); });
   $('phase').onchange = () => edit(sc => { if ($('phase').value === '') delete sc.phase; else sc.phase = +$('phase').value; });
   $('back').onclick = () => { if (path.length) { const p = path.slice(0, -1); if (p.length) openMenu(p); else { path = []; drawMenu(V.menu); } } };
-  $('npc').onclick = () => act('/api/npc');
+  $('npc').onclick = () => act('/api/npc', {agent: $('agent').value});
   $('undo').onclick = () => act('/api/undo', {});
   $('advise').onclick = advise;
   $('log').onclick = e => { const b = e.target.closest('button.goto'); if (b) act('/api/undo', {to: +b.dataset.k}); };
