@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..advise import advise, fold_turns, odds_text, risk_text
+from ..advise import _warn_npc, advise, fold_turns, odds_text, risk_text
 from ..scripted import SKIPPED
 from .session import Session, TableError
 
@@ -28,11 +28,13 @@ def advice_rows(s: Session, spec: str, turns: bool = False) -> dict[str, Any]:
     if d is None:
         raise TableError("advise: the fight is over; nothing to decide")
     agent = s.agent(spec, d.fighter)
+    warnings: list[str] = []  # a trained NPC's fighters, scene or rules not these (as advise says)
+    _warn_npc(agent, state, warnings.append)
     what, rows = advise(agent, state)
     folded = 0
     if not turns:
         rows, folded = fold_turns(rows)
-    return {"agent": agent.name, "what": what, "folded": folded,
+    return {"agent": agent.name, "what": what, "folded": folded, "warnings": warnings,
             "fighter": state.fighters[d.fighter].name, "kind": d.kind, "rows": [
                 {"label": r.label, "value": number(what, r.value),
                  "odds": odds_text(r.odds) if r.odds is not None else

@@ -164,7 +164,7 @@ async function advise() {
   const a = await api('/api/advise', {agent: $('agent').value});
   const t = $('advice');
   if (!a) { t.innerHTML = ''; return; }
-  $('advisewhat').textContent = `${a.agent} for ${a.fighter} (${a.kind}), by ${a.what}` + (a.folded ? `; ${a.folded} turning variants folded` : '');
+  $('advisewhat').textContent = `${a.agent} for ${a.fighter} (${a.kind}), by ${a.what}` + (a.folded ? `; ${a.folded} turning variants folded` : '') + a.warnings.map(w => '\n' + w).join('');
   t.innerHTML = a.rows.map((r, k) => `<tr class="pick" data-k="${k}"><td>${k + 1}.</td><td>${esc(r.label)}</td><td>${esc(r.value)}</td><td>${esc(r.odds)}</td></tr>`).join('');
   t.onclick = ev => { const tr = ev.target.closest('tr.pick'); if (tr) act('/api/choose', {choice: a.rows[+tr.dataset.k].choice}); };
 }
