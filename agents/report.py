@@ -84,7 +84,7 @@ def summary(result: TournamentResult) -> dict[str, Any]:
 
 def _config(result: TournamentResult) -> dict[str, Any]:
     cfg = result.config
-    return {"agents": result.names, "agent_specs": result.specs or result.names,
+    return {"agents": result.names, "agent_specs": result.agent_specs or result.names,
             "fights_per_ordered_pair": cfg.fights,
             "fighters": list(cfg.fighters), "scene": cfg.scene,
             "sides": [{"side": k, "name": nm, "fighters": fs}

@@ -305,7 +305,7 @@ class TournamentResult:
     #: each side's name and fighters (side 0 is played by a pairing's first agent)
     sides: list[tuple[str, list[str]]] = field(default_factory=list)
     #: the spec that re-builds each agent (``registry.spec_of``: plug-ins and checkpoints too)
-    specs: list[str] = field(default_factory=list)
+    agent_specs: list[str] = field(default_factory=list)
 
 
 _W: dict[str, Any] = {}
