@@ -101,6 +101,9 @@ def test_set_up_by_drag_and_click_then_advise_and_play_it(tab, tmp_path):
     tab.select_option("#pstatus", "staggered")
     tab.wait_for_selector("#f1 text >> text=/staggered/")
     assert "staggered" in _status(tab)[1] and "AP  5" in _status(tab)[1]
+    tab.select_option("#hright", "dagger")  # a weapon in his right hand
+    tab.wait_for_function("document.getElementById('status').textContent.includes('dagger R')")
+    assert "dagger R" in tab.text_content("#f1")
     tab.select_option("#phase", "0")  # Chu's action is next
     tab.wait_for_function("document.getElementById('who').textContent.includes('action')")
     tab.click("#advise")
@@ -169,7 +172,8 @@ def test_a_whole_fight_against_greedy_undo_save_and_replay(tab, tmp_path):
     tab.set_input_files("#loadfile", str(saved))
     tab.wait_for_function(f"document.getElementById('step').textContent === 'decision 0 / {done}'")
     tab.click("#next")
-    tab.click("#next")
+    tab.wait_for_function(f"document.getElementById('step').textContent === 'decision 1 / {done}'")
+    tab.keyboard.press("ArrowRight")  # the arrow keys step too
     tab.wait_for_function(f"document.getElementById('step').textContent === 'decision 2 / {done}'")
     tab.click("#last")
     tab.wait_for_function("document.getElementById('result').textContent !== ''")

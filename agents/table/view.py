@@ -83,6 +83,7 @@ def fighters(state: State, controllers: list[str]) -> list[dict[str, Any]]:
             "wounds": [[loc, state.t.wound_levels[lv]] for loc, lv in f.wounds],
             "status": f.status, "prone": bool(f.prone), "mounted": bool(f.mounted),
             "height": int(f.height), "out": f.out or "", "weapons": rd.weapon_words(state, f.idx),
+            "hands": list(f.hands),
             "line": rd.status_line(state, f.idx), "sheet": sheet(state, f.idx),
             "side": state.game.side_name(state.game.sides[f.idx]),
             "deciding": d is not None and d.fighter == f.idx,

@@ -123,6 +123,9 @@ function drawEditor() {
   $('ap').value = fd.ap; $('prone').checked = fd.prone; $('mounted').checked = !!fd.mounted;
   $('height').value = fd.height || 0;
   options($('pstatus'), CAT.statuses.map(s => [s, s || 'steady']), fd.status);
+  const arms = [['', '(empty)']].concat(CAT.weapons.map(w => [w, w]));
+  options($('hright'), arms, V.fighters[sel].hands[0] || '');
+  options($('hleft'), arms, V.fighters[sel].hands[1] || '');
   $('wounds').innerHTML = fd.wounds.map(([loc, lv], k) => `<span class="tag">${esc(lv)} ${esc(loc)}<button data-w="${k}" title="heal">×</button></span>`).join('') || 'none';
   const mine = V.scenario.holds.map((h, k) => [h, k]).filter(([h]) => h.holder === sel || h.held === sel);
   $('holds').innerHTML = mine.map(([h, k]) => `<span class="tag">${esc(V.fighters[h.holder].letter)} holds ${esc(V.fighters[h.held].letter)} (${esc(h.kind)}${h.location ? ' ' + esc(h.location) : ''})<button data-h="${k}" title="let go">×</button></span>`).join('') || 'none';
@@ -258,6 +261,8 @@ function wire() {
   $('prone').onchange = () => edit(sc => { sc.fighters[sel].prone = $('prone').checked; });
   $('mounted').onchange = () => edit(sc => { sc.fighters[sel].mounted = $('mounted').checked; });
   $('height').onchange = () => edit(sc => { sc.fighters[sel].height = parseInt($('height').value, 10); });
+  const hands = () => edit(sc => { sc.fighters[sel].hands = [$('hright').value || null, $('hleft').value || null]; });
+  $('hright').onchange = hands; $('hleft').onchange = hands;
   $('addwound').onclick = () => edit(sc => { sc.fighters[sel].wounds.push([$('wloc').value, $('wlevel').value]); });
   $('wounds').onclick = e => { const b = e.target.closest('button[data-w]'); if (b) edit(sc => { sc.fighters[sel].wounds.splice(+b.dataset.w, 1); }); };
   $('holds').onclick = e => { const b = e.target.closest('button[data-h]'); if (b) edit(sc => { sc.holds.splice(+b.dataset.h, 1); }); };
@@ -272,6 +277,11 @@ function wire() {
   $('first').onclick = () => go(0); $('prev').onclick = () => go(V.at - 1);
   $('next').onclick = () => go(V.at + 1); $('last').onclick = () => go(V.length);
   $('slider').onchange = () => go(+$('slider').value);
+  document.addEventListener('keydown', e => {  // replay's steps, outside the form fields
+    if (e.target.closest('input, select, textarea') || !V) return;
+    if (e.key === 'ArrowRight' && V.at < V.length) go(V.at + 1);
+    if (e.key === 'ArrowLeft' && V.at > 0) go(V.at - 1);
+  });
   $('newfight').onclick = newFight;
   $('sheetfile').onchange = () => readFile($('sheetfile'), (name, text) => { sheets[name] = text; drawSlots(); $('rulesname').textContent = `sheet ${name} read: pick it in a slot, then New fight`; });
   $('rulesfile').onchange = () => readFile($('rulesfile'), (name, text) => { rules = {name, text}; $('rulesname').textContent = name; });
