@@ -67,8 +67,8 @@ class HoldDesc(_Strict):
     holder: Index
     held: Index
     kind: Str
-    location: Str = None
-    turn: Annotated[int, Strict(), Field(ge=1, le=10_000)] = None
+    location: Str | None = None  # null: no location (the engine takes it)
+    turn: Annotated[int, Strict(), Field(ge=0, le=10_000)] = None
 
     @model_validator(mode="after")
     def _two_fighters(self) -> HoldDesc:
