@@ -190,12 +190,11 @@ def tournament(
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
-    from .plugins import set_forfeit_on_error
+    from .plugins import forfeit_mode
     from .registry import make_agent
     from .tournament import TournamentConfig, default_workers
 
     check_out_folder(out)
-    set_forfeit_on_error(forfeit_on_error)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
     from .lab.common import parse_rules, require_lab
 
@@ -209,7 +208,8 @@ def tournament(
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(parse_fighters(fighters)),
                            seed, rules, radius, turn_limit, workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)
-    with report_folder(out, "tournament", owns=("tactics",)) as tmp:
+    with report_folder(out, "tournament", owns=("tactics",)) as tmp, \
+            forfeit_mode(forfeit_on_error):
         _tournament_report(cfg, built, tmp, out, progress, tactics)
 
 

@@ -18,6 +18,7 @@ allowed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import inspect
@@ -25,6 +26,7 @@ import os
 import sys
 import types
 import typing
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -51,11 +53,22 @@ def forfeit_on_error() -> bool:
     return os.environ.get(FORFEIT_ENV) == "1"
 
 
-def set_forfeit_on_error(on: bool) -> None:
+@contextlib.contextmanager
+def forfeit_mode(on: bool) -> Iterator[None]:
+    """``--forfeit-on-error`` for the commands run inside (worker processes forked there
+    inherit it); the setting before is restored after, so it never outlives its command."""
+    before = os.environ.get(FORFEIT_ENV)
     if on:
         os.environ[FORFEIT_ENV] = "1"
     else:
         os.environ.pop(FORFEIT_ENV, None)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(FORFEIT_ENV, None)
+        else:
+            os.environ[FORFEIT_ENV] = before
 
 
 def _shown(value: Any) -> str:

@@ -159,3 +159,15 @@ def test_a_card_on_a_run_in_use_is_refused_in_one_line(npc: Path) -> None:
         res = run("card", str(npc), "-n", "2", "--ladder", "random", "--no-progress")
     assert res.exit_code == 2
     assert "in use by `hexdojo train`" in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_a_failing_plugin_on_the_ladder_is_one_line(npc: Path, tmp_path: Path) -> None:
+    """Issue 29: a plug-in is a guest in calibrate and card too."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("class Raises:\n    def act(self, state):\n        raise RuntimeError('oops')\n")
+    before = _cards(npc)
+    res = run("card", str(npc), "-n", "2", "--ladder", f"{bot}:Raises", "--no-progress")
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    err = [ln for ln in res.output.splitlines() if ln.startswith("error:")]
+    assert len(err) == 1 and f"{bot}:Raises" in err[0] and "RuntimeError: oops" in err[0]
+    assert _cards(npc) == before

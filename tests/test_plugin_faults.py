@@ -7,6 +7,7 @@ the plug-in's side and the run goes on."""
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -137,6 +138,22 @@ def test_demo_play_compare_and_advise_stop_in_one_line(bad: Path, tmp_path: Path
     if cls != "ResetRaises":  # advise asks for one decision, no fight is reset
         pos = Path(__file__).resolve().parents[1] / "docs" / "examples" / "advise_position.toml"
         one_line(run("advise", str(pos), "--agent", spec), spec)
+
+
+def test_ablate_and_tactics_stop_in_one_line_or_forfeit(bad: Path, tmp_path: Path):
+    spec = f"{bad}:Raises"
+    args = ("ablate", spec, "--field", "random", "-n", "2", "--maneuvers", "Punch",
+            "-j", "1", "--no-progress")
+    one_line(run(*args, "-o", str(tmp_path / "a")), spec, "my bug")
+    res = run(*args, "-o", str(tmp_path / "b"), "--forfeit-on-error")
+    assert res.exit_code == 0, res.output
+    res = run("tournament", spec, "random", "-n", "2", "-j", "1", "-o", str(tmp_path / "t"),
+              "--no-progress", "--no-tactics", "--forfeit-on-error")
+    assert res.exit_code == 0, res.output
+    assert FORFEIT_ENV not in os.environ  # the setting ends with its command
+    one_line(run("tactics", str(tmp_path / "t"), "-j", "1", "--no-progress"), spec, "my bug")
+    res = run("tactics", str(tmp_path / "t"), "-j", "1", "--no-progress", "--forfeit-on-error")
+    assert res.exit_code == 0, res.output
 
 
 def test_compare_with_forfeit_goes_on(bad: Path, tmp_path: Path):

@@ -13,7 +13,7 @@ import typer
 
 from ..cli_common import ForfeitOpt
 from ..folders import check_out_folder
-from ..plugins import set_forfeit_on_error
+from ..plugins import forfeit_mode
 from ..scaleout import RayOpt, use_ray
 
 DEFAULT_FIELD = "greedy,striker,grappler,counter"
@@ -105,7 +105,6 @@ def compare(
     _check_correction(correction)
     use_ray(ray)
     check_out_folder(out)
-    set_forfeit_on_error(forfeit_on_error)
     built = _agents(agents)
     if len(built) < 2:
         raise ValueError("agents: give at least two")
@@ -116,16 +115,17 @@ def compare(
     cfg = CompareConfig(tuple(a.name for a in built), ra, rb, fps, seed, fights,
                         _precision(precision), radius, turn_limit, _workers(workers), correction)
     res, paths = _in_folder(out, "compare", lambda tmp: run_and_report(
-        cfg, built, tmp, progress, _say))
+        cfg, built, tmp, progress, _say), forfeit_on_error)
     _finish(res, paths)
 
 
-def _in_folder(out: Path, command: str, work: Any) -> tuple[dict, dict]:
+def _in_folder(out: Path, command: str, work: Any, forfeit: bool = False) -> tuple[dict, dict]:
     """Run ``work(folder)`` and write its report into ``out`` whole (replaced at the end,
-    never a mix of an old and a new report), with ``out`` locked against a second run."""
+    never a mix of an old and a new report), with ``out`` locked against a second run
+    (``forfeit``: ``--forfeit-on-error`` while it runs)."""
     from ..folders import moved, report_folder
 
-    with report_folder(out, command, warn=_say) as tmp:
+    with report_folder(out, command, warn=_say) as tmp, forfeit_mode(forfeit):
         res, paths = work(tmp)
     return res, moved(paths, tmp, out)
 
@@ -156,7 +156,6 @@ def ablate(
     _check_correction(correction)
     use_ray(ray)
     check_out_folder(out)
-    set_forfeit_on_error(forfeit_on_error)
     rs = parse_rules(rules)
     field_specs = [f.strip() for f in field.split(",") if f.strip()]
     built = _agents(list(dict.fromkeys(agents + field_specs)))
@@ -174,7 +173,7 @@ def ablate(
                        _precision(precision), radius, turn_limit, _workers(workers),
                        correction, essential / 100, negligible / 100)
     res, paths = _in_folder(out, "ablate", lambda tmp: run_and_report(
-        cfg, built, tmp, progress, _say))
+        cfg, built, tmp, progress, _say), forfeit_on_error)
     _finish(res, paths)
 
 
@@ -200,7 +199,7 @@ def tactics(
     workers: Workers = None, progress: Progress = True,
     separate: Annotated[bool, typer.Option(
         "--separate", help="size the run that would separate the meta-game's two leaders")] = False,
-    ray: RayOpt = None,
+    ray: RayOpt = None, forfeit_on_error: ForfeitOpt = False,
 ) -> None:
     """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
     from .common import require_lab
@@ -213,7 +212,7 @@ def tactics(
     conf = {**load_config(results), "separate": separate}
     built = _agents(list(conf["specs"]))  # plug-ins and checkpoints by their recorded spec
     res, paths = _in_folder(target, "tactics", lambda tmp: run_tactics(
-        conf, built, tmp, _workers(workers), progress, _say))
+        conf, built, tmp, _workers(workers), progress, _say), forfeit_on_error)
     _finish(res, paths)
 
 
