@@ -19,6 +19,7 @@ from hexdojo.envs.rules import Choice, State
 
 from .boundary import (
     DEFAULT_ILLEGAL_LIMIT,
+    check_flag,
     check_options,
 )
 from .duel import as_policy
@@ -136,7 +137,7 @@ class SkirmishEnv(FightEnv):
             self.opponents = [_resolve(opponents)] * n
         self._policies: list[Policy | None] = [as_policy(o) for o in self.opponents]
         self.catalogue, self.encoder = spaces_for(self.game)
-        self.flat_observation = flat_observation
+        self.flat_observation = check_flag("flat_observation", flat_observation)
         self.action_space = gym.spaces.Discrete(self.catalogue.n)
         self.observation_space = self.encoder.observation_space(flat_observation)
         self.me = 0 if fighter is None else fighter

@@ -213,6 +213,11 @@ def test_a_hot_temperature_is_one_line():
     ("hexdojo/Skirmish-v0", {"illegal_penalty": "1"}, ["illegal_penalty '1'"]),
     ("hexdojo/Duel-v1", {"armed": "no"}, ["armed 'no'", "True, False or None"]),
     ("hexdojo/Duel-v1", {"strict": 1}, ["strict 1", "True or False"]),
+    ("hexdojo/Duel-v1", {"shaping": math.inf}, ["shaping inf", "finite"]),
+    ("hexdojo/Duel-v1", {"flat_observation": "yes"}, ["flat_observation 'yes'"]),
+    ("hexdojo/Duel-v1", {"agent_side": True}, ["agent_side True"]),
+    ("hexdojo/Duel-v1", {"radius": "4"}, ["radius", "'4'", "1..20"]),
+    ("hexdojo/Skirmish-v0", {"flat_observation": 1}, ["flat_observation 1"]),
 ])
 def test_bad_env_options_are_one_line(env_id, kw, words):
     import gymnasium as gym
