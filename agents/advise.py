@@ -14,6 +14,7 @@ and defence values, :mod:`.odds`' exact dice tables), the probabilities the poli
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -72,6 +73,7 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
     """A scenario file: ``[game]`` (fighters, scene, rules, radius, turn_limit, seed) and
     the engine's scenario fields (turn, fighters, holds, phase, approach)."""
     from hexdojo.envs.rules import Game, RulesError
+    from hexdojo.envs.rules.input_models import GameTable, check_model
     from hexdojo.envs.rules.ruleset import read_toml
     from hexdojo.envs.rules.scenario import TOP_FIELDS
 
@@ -85,17 +87,15 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
                 "table header into that table)" if bad[0] in TOP_FIELDS else "")
         raise RulesError(f"{path}: [game] field {bad[0]!r}: unknown; allowed: "
                          f"{sorted(GAME_FIELDS)}{hint}")
-    scene = scene or setup.get("scene")
-    rules = setup.get("rules")
+    g = check_model(GameTable, setup, f"{path}: [game]")
+    scene = scene or g.scene
     try:
         if scene:
-            game = Game.from_scene(scene, rules=rules)
+            game = Game.from_scene(scene, rules=g.rules)
         else:
-            fs = fighters or list(setup.get("fighters", ["chu", "chu"]))
-            game = Game.create(fs, rules=rules, radius=int(setup.get("radius", 4)),
-                               turn_limit=setup.get("turn_limit"))
-        state = game.new_state(int(seed if seed is not None else setup.get("seed", 0)),
-                               scenario=raw)
+            fs = fighters or list(g.fighters or ["chu", "chu"])
+            game = Game.create(fs, rules=g.rules, radius=g.radius, turn_limit=g.turn_limit)
+        state = game.new_state(seed if seed is not None else g.seed, scenario=raw)
     except RulesError as exc:
         raise RulesError(f"{path}: {exc}") from None
     if state.decision is None:
@@ -103,15 +103,19 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
     return state
 
 
-def position_from_fight(path: Path, step: int) -> State:
-    """A saved fight after its first ``step`` choices (step 0: its first decision)."""
-    from .fightfile import FightFileError, load_fight
+def position_from_fight(path: Path, step: int, say: Callable[[str], None] = print) -> State:
+    """A saved fight after its first ``step`` choices (step 0: its first decision); a
+    fight recorded under another rule set is said in a warning (``say``)."""
+    from .fightfile import FightFileError, load_fight, rules_changed
 
     log = load_fight(path)
+    warning = rules_changed(path, log, log.game())
+    if warning:
+        say(warning)
     if not 0 <= step < len(log.choices) + 1:
         raise FightFileError(f"fight file {str(path)!r}: step {step}: allowed 0.."
                              f"{len(log.choices)} (the file has {len(log.choices)} choices)")
-    state = log.game().new_state(log.seed)
+    state = log.game().new_state(log.seed, scenario=log.scenario)
     for n, c in enumerate(log.choices[:step], 1):
         reason = state.why_illegal(c) if state.decision is not None else "the fight is over"
         if reason is not None:
@@ -124,13 +128,19 @@ def position_from_fight(path: Path, step: int) -> State:
     return state
 
 
-def load_position(path: Path, step: int = 0, fighters: list[str] | None = None,
-                  scene: str | None = None, seed: int | None = None) -> State:
+def load_position(path: Path, step: int | None = None, fighters: list[str] | None = None,
+                  scene: str | None = None, seed: int | None = None,
+                  say: Callable[[str], None] = print) -> State:
+    """The position to advise on: a saved fight at ``step`` (default its first decision)
+    or a scenario file (one position: ``step`` is refused there, not ignored)."""
     if not path.is_file():
         raise ValueError(f"position: file {str(path)!r} not found")
     if path.suffix.lower() == ".json":
-        return position_from_fight(path, step)
+        return position_from_fight(path, step or 0, say)
     if path.suffix.lower() == ".toml":
+        if step is not None:
+            raise ValueError(f"--step {step}: {str(path)!r} is a scenario, one position; "
+                             "--step picks a position of a saved fight .json")
         return position_from_toml(path, fighters, scene, seed)
     raise ValueError(f"position: file {str(path)!r}: give a scenario .toml or a saved "
                      "fight .json (demo --save / play --save)")
@@ -383,8 +393,9 @@ def register(app: Any) -> None:
         agent: Annotated[str, typer.Option(
             "--agent", "-a", help="any agent spec: a scripted style, a checkpoint .zip, "
                                   "a plug-in FILE.py:Class")] = "greedy",
-        step: Annotated[int, typer.Option(
-            "--step", "-k", min=0, help="saved fight: the position after this many choices")] = 0,
+        step: Annotated[int | None, typer.Option(
+            "--step", "-k", min=0, help="saved fight: the position after this many choices "
+            "(default 0: its first decision)")] = None,
         fighters: Annotated[str | None, typer.Option(
             "--fighters", help="scenario: two presets or fighter files (overrides [game])")] = None,
         scene: Annotated[str | None, typer.Option("--scene", help="scenario: a scene")] = None,
@@ -402,8 +413,10 @@ def register(app: Any) -> None:
             from .cli_common import parse_fighters
 
             fs = parse_fighters(fighters)
-        state = load_position(position, step, fs, scene, seed)
         who = make_agent(agent)
+        warn = lambda s: typer.echo(s, err=True)  # noqa: E731
+        state = load_position(position, step, fs, scene, seed, warn)
+        _warn_npc(who, state, warn)
         what, rows = advise(who, state)
         folded = 0
         if not turns:
@@ -412,3 +425,20 @@ def register(app: Any) -> None:
             typer.echo(line)
         if folded:
             typer.echo(f"     ({folded} variants that only add a turn folded; --turns lists them)")
+
+
+def _warn_npc(agent: Agent, state: State, say: Callable[[str], None]) -> None:
+    """As ``play`` does: a trained NPC's sidecar read, and one warning line if the
+    position's fighters, scene or rules are not what it trained on."""
+    from .checkpoint_meta import agent_meta, mismatch
+
+    got = agent_meta(agent)
+    if got is None:
+        return
+    path, meta = got
+    # a scene position against a scene NPC: compared by their fighters (a scene's name
+    # may be a path); one with a scene and one without: said as such
+    scene = (meta.get("scene") or "a scene") if state.game.scene is not None else None
+    line = mismatch(agent.name, dict(meta, _path=str(path)), state.game, scene)
+    if line:
+        say(line)

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import Agent, AgentError
+from .interrupts import worker_pool
 from .levels import FORMAT, LEVELS_FILE, build
 from .style import Recorder, StyleStats
 
@@ -179,7 +180,7 @@ def measure(agents: list[Agent], opponents: list[Agent], match: Match, workers: 
     try:
         if workers > 1 and len(units) > 1:
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            with ctx.Pool(workers, initializer=_init, initargs=(agents, opponents, match)) as pool:
+            with worker_pool(ctx, workers, _init, (agents, opponents, match)) as pool:
                 done = list(_advance(pool.imap(_unit, units), bar))
         else:
             _init(agents, opponents, match)

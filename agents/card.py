@@ -8,7 +8,7 @@ risks, when it waits, passes or ends its phase with AP left; its score against e
 scripted style of the ladder on its own side(s) with 95 % Wilson intervals; and the run's
 levels. The counts are :mod:`.style`'s (:class:`~.style.Recorder`), the chains the lab's
 (:func:`hexdojo.agents.lab.runner.observe_fight`), the fights :mod:`.calibrate`'s
-(common seeds, the NPC's sides). Files are written atomically (``report.atomic_write_text``).
+(common seeds, the NPC's sides). ``RUN/cards/`` is replaced whole (``folders.whole_folder``).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from .base import AgentError
 from .calibrate import Measured, measure, run_match, side_words
+from .folders import whole_folder
 from .levels import LEVELS_FILE, build, read_levels
 from .style import STYLE_NAMES, StyleStats, style_share
 
@@ -205,13 +206,13 @@ def html_card(c: dict[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- writing
-def write_card(root: Path, data: dict[str, Any]) -> list[Path]:
-    """``cards/<level>.md``, ``.html`` and ``.json`` (``npc.*`` before calibration)."""
+def write_card(folder: Path, data: dict[str, Any]) -> list[Path]:
+    """``<level>.md``, ``.html`` and ``.json`` in ``folder`` (``npc.*`` before calibration)."""
     import json
 
     from .report import atomic_write_text
 
-    stem = root / "cards" / (data["level"] or "npc")
+    stem = folder / (data["level"] or "npc")
     files = [stem.with_suffix(".md"), stem.with_suffix(".html"), stem.with_suffix(".json")]
     for path, text in zip(files, (markdown(data), html_card(data),
                                   json.dumps(data, indent=2) + "\n"), strict=False):
@@ -244,10 +245,11 @@ def make_cards(root: Path, levels: list[str] | None = None, fights: int = 100, s
         f"on {side_words(match.sides)}")
     got = measure(agents, opps, match, workers, say, progress)
     files: list[Path] = []
-    for k, e in enumerate(entries):
-        res = {opps[o].name: got[(k, o)] for o in range(len(opps))}
-        files += write_card(root, card_data(root, meta, e, doc, res, match.sides))
-    return files
+    with whole_folder(root / "cards") as tmp:  # RUN/cards/ replaced whole; other levels' kept
+        for k, e in enumerate(entries):
+            res = {opps[o].name: got[(k, o)] for o in range(len(opps))}
+            files += write_card(tmp, card_data(root, meta, e, doc, res, match.sides))
+    return [root / "cards" / f.name for f in files]
 
 
 def ladder_specs(text: str) -> tuple[str, ...]:

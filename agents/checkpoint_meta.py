@@ -83,9 +83,12 @@ def read_meta(checkpoint: str | Path | None) -> dict[str, Any] | None:
     if not path.is_file():
         return None
     from .files import read_format_json
+    from .sidecars import check_npc_meta
 
-    return read_format_json(path, FORMAT, str(path), "checkpoint description", AgentError,
-                            "; delete it or retrain")
+    doc = read_format_json(path, FORMAT, str(path), "checkpoint description", AgentError,
+                           "; delete it or retrain")
+    check_npc_meta(doc, str(path))
+    return doc
 
 
 def agent_meta(agent: Any) -> tuple[Path, dict[str, Any]] | None:

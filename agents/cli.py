@@ -15,8 +15,11 @@ from typing import Annotated, Any
 
 import typer
 
-from .cli_common import EXIT_BAD_INPUT, clean_errors, fail, out_folder, parse_fighters
+from .cli_common import EXIT_BAD_INPUT, ForfeitOpt, clean_errors, fail, parse_fighters
+from .folders import check_out_folder, report_folder
+from .interrupts import exit_within, on_sigterm
 from .registry import agent_names
+from .scaleout import RayOpt, use_ray
 
 app = typer.Typer(
     add_completion=False,
@@ -44,7 +47,7 @@ def _root(
 
 #: modules that may add commands (``register(app)``); missing ones are skipped
 EXTRA_COMMANDS = ("hexdojo.agents.training.cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise",
-                  "hexdojo.agents.npc_cli")
+                  "hexdojo.agents.npc_cli", "hexdojo.agents.lab.sweep_cli", "hexdojo.agents.table.cli")
 
 _fighters = parse_fighters  # the name advise.py imports
 
@@ -53,6 +56,9 @@ FightersOpt = Annotated[str, typer.Option(
     "--fighters", help="two fighter presets or TOML files, comma-separated (one = mirror)")]
 RulesOpt = Annotated[Path | None, typer.Option(
     "--rules", help="TOML file overriding rule values", dir_okay=False)]
+#: a tournament's rules: a TOML file, or the lab's inline form (issue 34)
+TournamentRulesOpt = Annotated[str | None, typer.Option(
+    "--rules", help="TOML file overriding rule values, or inline section.key=value;...")]
 SeedOpt = Annotated[int, typer.Option("--seed", min=0, help="dice seed")]
 TurnLimitOpt = Annotated[int | None, typer.Option(
     "--turn-limit", min=1, max=10_000, help="turns before a draw (default: rules data)")]
@@ -82,7 +88,7 @@ def _save(save: Path, fs: list[str], seed: int, choices: list[Any], pair: list[A
 
     save_fight(save, FightLog(fs, seed, choices, [a.name for a in pair],
                               str(rules) if rules else None, radius, turn_limit,
-                              state.events, state.result, scene))
+                              state.events, state.result, scene, state.game.tables.id))
     typer.echo(f"saved to {save}")
 
 
@@ -170,47 +176,64 @@ def tournament(
     seed: SeedOpt = 0,
     workers: Annotated[int | None, typer.Option(
         "--workers", "-j", min=1, max=256, help="processes (default: one per core)")] = None,
-    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results",
-                                      callback=out_folder)] = Path("tournament"),
-    rules: RulesOpt = None,
+    out: Annotated[Path, typer.Option("--out", "-o", help="folder for the results")
+                   ] = Path("tournament"),
+    rules: TournamentRulesOpt = None,
     radius: RadiusOpt = 4,
     turn_limit: TurnLimitOpt = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
     tactics: Annotated[bool, typer.Option(
         help="also mine tactics (re-plays the fights): OUT/tactics/report.html")] = True,
     scene: SceneOpt = None,
+    forfeit_on_error: ForfeitOpt = False,
+    ray: RayOpt = None,
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
+    from .plugins import forfeit_mode
     from .registry import make_agent
-    from .report import write_report
-    from .tournament import TournamentConfig, default_workers, run_tournament
+    from .tournament import TournamentConfig, default_workers
 
+    check_out_folder(out)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
-    if rules is not None and not rules.is_file():
-        raise ValueError(f"rules: file {str(rules)!r} not found")
+    from .lab.common import parse_rules, require_lab
+
+    if tactics:
+        require_lab()  # the tactics report's statistics: one line before any fight
+    use_ray(ray)
+    if rules is not None:
+        parse_rules(rules)  # a missing file or a bad key: one line before any fight
     fighters, scene = _tournament_setup(built, fighters, scene)
     turn_limit = _npc_turn_limit(built, turn_limit)
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(parse_fighters(fighters)),
-                           seed, str(rules) if rules else None, radius, turn_limit,
-                           workers or default_workers(), scene)
+                           seed, rules, radius, turn_limit, workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)
+    with report_folder(out, "tournament", owns=("tactics",)) as tmp, \
+            forfeit_mode(forfeit_on_error):
+        _tournament_report(cfg, built, tmp, out, progress, tactics)
+
+
+def _tournament_report(cfg: Any, built: list[Any], tmp: Path, out: Path, progress: bool,
+                       tactics: bool) -> None:
+    """Play the round robin and write its report (and tactics) into ``tmp``, which becomes
+    ``out`` when all of it is written."""
+    from .report import summary, write_report
+    from .tournament import run_tournament
+
     tty = sys.stderr.isatty()
     result = run_tournament(cfg, built, progress=progress and tty, lines=progress and not tty)
-    paths = write_report(result, out)
-    from .report import summary
-
+    paths = write_report(result, tmp)
     s = summary(result)
     typer.echo(f"{s['fights']} fights in {s['elapsed_s']:.1f} s "
                f"({s['fights_per_s']} fights/s, {cfg.workers} worker(s))")
     for r in s["ratings"]["table"]:
         typer.echo(f"{r['rank']:>3}. {r['agent']:<32} {r['elo']:7.1f}  "
                    f"[{r['ci_lo']:.0f}, {r['ci_hi']:.0f}]")
-    typer.echo(f"report: {paths['html']}")
+    typer.echo(f"report: {out / paths['html'].relative_to(tmp)}")
     if tactics:
         from .lab.cli import tournament_tactics
 
-        tournament_tactics(out, built, cfg.workers, progress)
+        tournament_tactics(tmp, built, cfg.workers, progress, shown=out)
 
 
 def _tournament_setup(built: list[Any], fighters: str | None,
@@ -332,10 +355,14 @@ def replay(
     board: Annotated[bool, typer.Option(help="draw the board")] = True,
 ) -> None:
     """Step through a saved fight's event log with the board."""
+    from .fightfile import rules_changed
     from .play import load_fight
     from .play import replay as run_replay
 
     log = load_fight(file)
+    warning = rules_changed(file, log, log.game())
+    if warning:
+        typer.echo(warning, err=True)
     interactive = pause and sys.stdin.isatty()
     run_replay(log, say=typer.echo, pause=input if interactive else None, board=board)
 
@@ -401,7 +428,9 @@ _register_extras()
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``hexdojo`` script: Typer's usage errors (an unknown option, a
     value out of range, a missing argument) as the one line ``error: ...`` on stderr with
-    exit status 2, like every other bad input, instead of Typer's boxed message."""
+    exit status 2, like every other bad input, instead of Typer's boxed message. SIGTERM
+    is handled as Ctrl-C is (one line, exit 143; ``interrupts.Terminated``)."""
+    on_sigterm()
     try:
         rc = app(args=argv, standalone_mode=False, prog_name="hexdojo")
     except typer.Abort:
@@ -413,7 +442,10 @@ def main(argv: list[str] | None = None) -> None:
         hint = f" (try '{ctx.command_path} --help')" if ctx is not None else ""
         typer.echo(f"error: {message}{hint}", err=True)
         raise SystemExit(getattr(exc, "exit_code", EXIT_BAD_INPUT)) from None
-    raise SystemExit(rc if isinstance(rc, int) else 0)
+    rc = rc if isinstance(rc, int) else 0
+    if rc in (130, 143):  # interrupted: the exit itself must not hang either
+        exit_within(3.0, rc)
+    raise SystemExit(rc)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -8,12 +8,14 @@ without importing each other (issue 16: no import cycles).
 
 from __future__ import annotations
 
+import errno
 import functools
 import os
+import select
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import typer
 
@@ -21,6 +23,9 @@ from hexdojo.envs.rules import preset_names
 
 F = TypeVar("F", bound=Callable[..., Any])
 EXIT_BAD_INPUT = 2
+ForfeitOpt = Annotated[bool, typer.Option(
+    "--forfeit-on-error", help="a plug-in agent that fails (raises, returns no legal choice) "
+    "loses that fight and the run goes on (default: the command stops, exit 2)")]
 
 
 def out_folder(value: Path | None) -> Path | None:
@@ -45,21 +50,48 @@ def clean_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except ValueError as exc:  # AgentError, RulesError, FightFileError are ValueErrors
             fail(str(exc).replace("\n", " "))
-        except BrokenPipeError:  # e.g. `hexdojo demo | head`: the reader left
-            sys.stdout = open(os.devnull, "w")  # nothing more can be written
-            raise typer.Exit(0) from None
+        except BrokenPipeError as exc:
+            if not _stdout_reader_gone():  # a worker's pipe, not the terminal's reader
+                fail(f"a worker process ended unexpectedly ({exc.strerror or exc})", 1)
+            sys.stdout = open(os.devnull, "w")  # e.g. `hexdojo demo | head`: the reader
+            raise typer.Exit(0) from None      # left, nothing more can be written
         except (FileExistsError, NotADirectoryError) as exc:
             if exc.filename is None and exc.args:  # raised with its own sentence
                 fail(str(exc).replace("\n", " "))
             fail(f"{exc.filename or ''}: a file is where a folder must be written (--out/-o "
                  "needs a folder)".lstrip(": "))
         except OSError as exc:
-            fail(f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": "))
-        except KeyboardInterrupt:
-            fail("interrupted", 130)
+            fail(_os_error(exc))
+        except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM as interrupts.Terminated
+            fail(getattr(exc, "message", "interrupted"), getattr(exc, "exit_code", 130))
         return None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _stdout_reader_gone() -> bool:
+    """Whether stdout is a pipe whose reader has left (POLLERR on its write end); when
+    that cannot be told (not a file), assume it is, as before."""
+    try:
+        poll = select.poll()
+        poll.register(sys.stdout.fileno(), select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poll.poll(0))
+    except (OSError, ValueError, AttributeError):
+        return True
+
+
+#: errors of a write that found no room or no right to write
+WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+
+
+def _os_error(exc: OSError) -> str:
+    """One line for a failed read or write: the file and the reason; for a full or
+    read-only disk also what was kept (hexdojo writes every file whole or not at all)."""
+    text = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
+    if exc.errno in WRITE_ERRNOS:
+        text += ("; it was left as it was (every file is written whole or not at all), "
+                 "as were the files written before it")
+    return text
 
 
 def parse_fighters(text: str) -> list[str]:

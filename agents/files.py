@@ -31,9 +31,12 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(tmp, p)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.errno is not None and exc.filename is None:
+            # a full disk while writing: name the file the user knows, not the temp one
+            raise OSError(exc.errno, exc.strerror or str(exc), str(p)) from exc
         raise
 
 

@@ -48,6 +48,9 @@ def read_levels(root: Path) -> dict[str, Any]:
                            "; run hexdojo calibrate again")
     if not doc.get("levels"):
         raise AgentError(f"{path}: not a hexdojo levels file (format {FORMAT!r})")
+    from .sidecars import check_levels
+
+    check_levels(doc, str(path))
     return doc
 
 

@@ -11,6 +11,7 @@ import typer
 from .calibrate import DEFAULT_OPPONENT, TEMPERATURES, calibrate, table_lines
 from .card import LADDER, ladder_specs, make_cards
 from .cli_common import clean_errors
+from .folders import check_out_folder, folder_lock
 from .levels import LEVELS_FILE, split_level_spec
 
 
@@ -61,16 +62,41 @@ def _add_calibrate(app: Any) -> None:
         """A trained run's levels (easy, fair, hard, master), measured on the NPC's side(s)
         against a scripted stand-in; writes RUN/levels.json (and the levels' cards)."""
         say = lambda s: typer.echo(s, err=True)  # noqa: E731
-        cal = calibrate(run, opponent, fights, seed, _floats(temperatures),
-                        tuple(candidate or ()), workers, say, progress, tuple(search or ()))
-        for line in table_lines(cal.doc):
-            typer.echo(line)
-        typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
-        if cards:
-            for f in make_cards(run, None, card_fights, seed, workers, ladder_specs(card_ladder),
-                                say=say, progress=progress):
-                if f.suffix != ".json":
-                    typer.echo(f"wrote {f}")
+        ladder = _checked_ladder(card_ladder, "--card-ladder") if cards else ()
+        temps = _floats(temperatures)
+        _writable_run(run)
+        with folder_lock(run, "calibrate", warn=say):
+            cal = calibrate(run, opponent, fights, seed, temps, tuple(candidate or ()),
+                            workers, say, progress, tuple(search or ()))
+            for line in table_lines(cal.doc):
+                typer.echo(line)
+            typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
+            if cards:
+                for f in make_cards(run, None, card_fights, seed, workers, ladder,
+                                    say=say, progress=progress):
+                    if f.suffix != ".json":
+                        typer.echo(f"wrote {f}")
+
+
+def _checked_ladder(text: str, option: str) -> tuple[str, ...]:
+    """A ladder option's agent specs, each built once now, so that a bad name fails before
+    any fight is played or any file written."""
+    from .registry import make_agent
+
+    specs = ladder_specs(text)
+    for spec in specs:
+        try:
+            make_agent(spec)
+        except ValueError as exc:
+            raise ValueError(f"{option}: {exc}") from None
+    return specs
+
+
+def _writable_run(run: Path) -> None:
+    """The run folder (where levels.json and cards/ go): a folder that can be written."""
+    if not run.is_dir():
+        raise ValueError(f"{run}: not a run folder (hexdojo train/run makes one)")
+    check_out_folder(run / "cards", "run folder")
 
 
 def _add_card(app: Any) -> None:
@@ -91,8 +117,12 @@ def _add_card(app: Any) -> None:
         root, levels = (got[0], [got[1]]) if got else (Path(run), None)
         if not root.is_dir():
             raise ValueError(f"{run}: not a run folder (or RUN:LEVEL)")
-        files = make_cards(root, levels, fights, seed, workers, ladder_specs(ladder),
-                           say=lambda s: typer.echo(s, err=True), progress=progress)
+        specs = _checked_ladder(ladder, "--ladder")
+        _writable_run(root)
+        say = lambda s: typer.echo(s, err=True)  # noqa: E731
+        with folder_lock(root, "card", warn=say):
+            files = make_cards(root, levels, fights, seed, workers, specs, say=say,
+                               progress=progress)
         for f in files:
             if f.suffix != ".json":
                 typer.echo(f"wrote {f}")

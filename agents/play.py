@@ -255,7 +255,7 @@ def replay(
         game = log.game()
     except ValueError as exc:
         raise FightFileError(f"cannot rebuild the fight's game: {exc}") from None
-    state = game.new_state(log.seed)
+    state = game.new_state(log.seed, scenario=log.scenario)
     names = [f"{LETTERS[i]} {f.name}" for i, f in enumerate(state.fighters)]
     agents = log.agents or ["?"] * len(names)
     say("Replay: " + " vs ".join(f"{n} ({a})" for n, a in zip(names, agents, strict=False))

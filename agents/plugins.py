@@ -18,22 +18,62 @@ allowed.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.util
 import inspect
+import os
 import sys
 import types
 import typing
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from hexdojo.envs.rules import Choice
+
 from .base import Agent, AgentError, key_values
 
 if TYPE_CHECKING:
-    from hexdojo.envs.rules import Choice, State
+    from hexdojo.envs.rules import State
 
 _MODULES: dict[str, ModuleType] = {}
+FORFEIT_ENV = "HEXDOJO_FORFEIT_ON_ERROR"
+
+
+class PluginFault(AgentError):
+    """A plug-in agent failed during a fight (raised, returned no Choice or an illegal
+    one): the command stops in one line (exit 2), or with ``--forfeit-on-error`` the
+    fight is scored as a loss of the plug-in's side."""
+
+
+def forfeit_on_error() -> bool:
+    """``--forfeit-on-error`` is on (an environment variable, so worker processes know)."""
+    return os.environ.get(FORFEIT_ENV) == "1"
+
+
+@contextlib.contextmanager
+def forfeit_mode(on: bool) -> Iterator[None]:
+    """``--forfeit-on-error`` for the commands run inside (worker processes forked there
+    inherit it); the setting before is restored after, so it never outlives its command."""
+    before = os.environ.get(FORFEIT_ENV)
+    if on:
+        os.environ[FORFEIT_ENV] = "1"
+    else:
+        os.environ.pop(FORFEIT_ENV, None)
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(FORFEIT_ENV, None)
+        else:
+            os.environ[FORFEIT_ENV] = before
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def is_plugin_spec(spec: str) -> bool:
@@ -70,7 +110,7 @@ def load_module(path: Path) -> ModuleType:
     sys.modules[name] = mod
     try:
         spec.loader.exec_module(mod)
-    except Exception as exc:  # the user's file: any error, said in one line
+    except (Exception, SystemExit) as exc:  # the user's file: any error (even sys.exit())
         sys.modules.pop(name, None)
         raise AgentError(f"plug-in agent file {str(path)!r}: importing it failed: "
                          f"{type(exc).__name__}: {exc}") from None
@@ -151,7 +191,7 @@ def build(spec: str) -> Any:
     params = parse_params(spec, cls, text)
     try:
         return cls(**params)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise AgentError(f"agent {spec!r}: {cname}({', '.join(params)}) failed: "
                          f"{type(exc).__name__}: {exc}") from None
 
@@ -168,12 +208,39 @@ class PluginAgent(Agent):
         self.name = (cname + (":" + text if text else "")) if default else str(own)
 
     def act(self, state: State) -> Choice:
-        return self.inner.act(state)
+        """The user's choice, checked: a raise, a ``sys.exit()``, a value that is not a
+        Choice or an illegal one is a :class:`PluginFault` line (a guest cannot take
+        hexdojo down)."""
+        try:
+            c = self.inner.act(state)
+        except (Exception, SystemExit) as exc:
+            raise self.fault(state, f"act() raised {type(exc).__name__}: {exc}") from None
+        if not isinstance(c, Choice):
+            raise self.fault(state, f"act() returned {_shown(c)} ({type(c).__name__}), not a "
+                             "Choice from state.legal_choices()")
+        reason = state.why_illegal(c)
+        if reason is not None:
+            raise self.fault(state, f"act() returned an illegal choice {c}: {reason}")
+        return c
 
     def reset(self, seed: int | None = None) -> None:
         reset = getattr(self.inner, "reset", None)
         if callable(reset):
-            reset(seed)
+            try:
+                reset(seed)
+            except (Exception, SystemExit) as exc:
+                raise self.fault(None, f"reset({seed}) raised {type(exc).__name__}: {exc}"
+                                 ) from None
+
+    def fault(self, state: State | None, what: str) -> PluginFault:
+        """One line: the file, the class, the decision and what the plug-in did."""
+        path, cname, _ = split_spec(self.spec)
+        at = "at the start of a fight"
+        d = getattr(state, "decision", None) if state is not None else None
+        if d is not None:
+            at = (f"at turn {state.turn}, decision {d.kind!r} of fighter "  # type: ignore[union-attr]
+                  f"{'ABCDEFGH'[d.fighter] if d.fighter < 8 else d.fighter}")
+        return PluginFault(f"plug-in agent {path}:{cname} {at}: {' '.join(what.split())}")
 
     def __getstate__(self) -> dict[str, Any]:
         return {"spec": self.spec, "name": self.name}

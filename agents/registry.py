@@ -176,8 +176,24 @@ def make_agent(spec: str) -> Agent:
 
         agent = load_learned_agent(path)
         agent.name = agent.name if agent.name not in ("agent", "") else path.stem
+        agent.spec = spec.strip()
         return agent
     name, params = parse_spec(spec)
     agent = AGENTS[name][1](params)
     agent.name = canonical(name, params)
     return agent
+
+
+def spec_of(agent: Agent) -> str:
+    """The spec that re-builds ``agent`` in another run (results record it, so that
+    ``hexdojo tactics RESULTS`` re-builds plug-ins and checkpoints, not only named agents);
+    a file's path is made absolute so the results can be read from any folder."""
+    spec = str(getattr(agent, "spec", None) or agent.name)
+    from .plugins import is_plugin_spec
+
+    if is_plugin_spec(spec):
+        path, _, rest = spec.partition(":")
+        return f"{Path(path).resolve()}:{rest}"
+    if (is_checkpoint(spec) or Path(spec).is_dir()) and Path(spec).exists():
+        return str(Path(spec).resolve())
+    return spec

@@ -71,7 +71,9 @@ def summary(result: TournamentResult) -> dict[str, Any]:
         "fights_per_s": round(n_f / result.elapsed, 1) if result.elapsed > 0 else None,
         "avg_turns": sum(f[5] for f in result.fights) / n_f if n_f else 0.0,
         "side0_win_rate": side0 / n_f if n_f else 0.0,
+        "side0_win_ci": list(wilson(side0, n_f)),
         "matrix": _matrix(result),
+        "matrix_by_side": _matrix_by_side(result),
         "ordered_pairs": _ordered_pairs(result),
         "ratings": {"method": "Bradley-Terry MLE, Elo scale, 95% CI from the observed "
                               "information; 1 virtual draw per pairing",
@@ -82,7 +84,8 @@ def summary(result: TournamentResult) -> dict[str, Any]:
 
 def _config(result: TournamentResult) -> dict[str, Any]:
     cfg = result.config
-    return {"agents": result.names, "fights_per_ordered_pair": cfg.fights,
+    return {"agents": result.names, "agent_specs": result.agent_specs or result.names,
+            "fights_per_ordered_pair": cfg.fights,
             "fighters": list(cfg.fighters), "scene": cfg.scene,
             "sides": [{"side": k, "name": nm, "fighters": fs}
                       for k, (nm, fs) in enumerate(result.sides)],
@@ -109,6 +112,29 @@ def _matrix(result: TournamentResult) -> list[list[dict[str, Any] | None]]:
                             "score": sc, "score_lo": s_lo, "score_hi": s_hi,
                             "win_rate": st.rate, "win_lo": st.rate_lo, "win_hi": st.rate_hi}
     return matrix
+
+
+def _cell(w: int, d: int, lo: int) -> dict[str, Any]:
+    tot = w + d + lo
+    s_lo, s_hi = wilson(w + d / 2, tot)
+    return {"wins": w, "draws": d, "losses": lo, "n": tot,
+            "score": (w + d / 2) / tot if tot else 0.0, "score_lo": s_lo, "score_hi": s_hi}
+
+
+def _matrix_by_side(result: TournamentResult) -> list[list[dict[str, Any] | None]]:
+    """Row agent vs column agent on each side apart: ``side0`` = the row agent plays side
+    0 (a duel's first fighter, a scene's first side), ``side1`` = it plays side 1. Where
+    the sides differ (Chu vs the guard, a scene) the pooled matrix hides what each role
+    does; this one does not."""
+    n = len(result.names)
+    out: list[list[dict[str, Any] | None]] = [[None] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                a, b = result.pairs[(i, j)], result.pairs[(j, i)]
+                out[i][j] = {"side0": _cell(a.wins, a.draws, a.losses),
+                             "side1": _cell(b.losses, b.draws, b.wins)}
+    return out
 
 
 def _ordered_pairs(result: TournamentResult) -> list[dict[str, Any]]:
@@ -241,6 +267,28 @@ def _agent_rows(s: dict[str, Any]) -> str:
     return agents
 
 
+def _side_names(cfg: dict[str, Any]) -> list[str]:
+    if cfg.get("scene") and len(cfg.get("sides", [])) >= 2:
+        return [f"{d['name']} ({', '.join(d['fighters'])})" for d in cfg["sides"][:2]]
+    return list(cfg["fighters"])
+
+
+def _side_rows(s: dict[str, Any]) -> str:
+    """Row agent vs column agent on each side: 'as side 0 / as side 1' scores with CIs."""
+    e = html.escape
+    names = s["config"]["agents"]
+    body = ""
+    for i, nm in enumerate(names):
+        cells = ""
+        for j in range(len(names)):
+            c = s["matrix_by_side"][i][j]
+            cells += "<td>-</td>" if c is None else "<td>" + "<br>".join(
+                f"{c[k]['score']:.0%} [{c[k]['score_lo']:.0%}, {c[k]['score_hi']:.0%}]"
+                for k in ("side0", "side1")) + "</td>"
+        body += f"<tr><th>{e(nm)}</th>{cells}</tr>"
+    return body
+
+
 def _html(s: dict[str, Any], heat: bytes, bars: bytes) -> str:
     e, img = html.escape, _img
     names = s["config"]["agents"]
@@ -250,6 +298,7 @@ def _html(s: dict[str, Any], heat: bytes, bars: bytes) -> str:
         f"<td>{r['ci_lo']:.0f} .. {r['ci_hi']:.0f}</td></tr>" for r in s["ratings"]["table"])
     head = "".join(f"<th>{e(n)}</th>" for n in names)
     body, agents = _matrix_rows(s), _agent_rows(s)
+    sides, side_body = _side_names(cfg), _side_rows(s)
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>hexdojo tournament</title>
 <style>
@@ -263,7 +312,8 @@ th {{ background: #f0f0f0; }}
 <p>{len(names)} agents, {cfg['fights_per_ordered_pair']} fights per ordered pairing (both sides,
 same dice seeds), {e(matchup(cfg))}, seed {cfg['seed']}, rules
 {e(str(cfg['rules_id']))}; {s['fights']} fights in {s['elapsed_s']:.1f} s; average
-{s['avg_turns']:.2f} turns; side 0 won {s['side0_win_rate']:.1%}.</p>
+{s['avg_turns']:.2f} turns; side 0 ({e(sides[0])}) won {s['side0_win_rate']:.1%}
+[{s['side0_win_ci'][0]:.1%}, {s['side0_win_ci'][1]:.1%}] (95 % Wilson).</p>
 <p class="small">What wins these fights (chains, decisive blows, dominance alerts, the
 meta-game): <a href="tactics/report.html">tactics/report.html</a> (written by <code>hexdojo
 tournament</code> unless <code>--no-tactics</code>; <code>hexdojo tactics</code> writes it later).</p>
@@ -271,7 +321,12 @@ tournament</code> unless <code>--no-tactics</code>; <code>hexdojo tactics</code>
 <p class="small">{e(s['ratings']['method'])}.</p>
 <table><tr><th>#</th><th>agent</th><th>rating</th><th>95% CI</th></tr>{rat}</table>
 {img(bars, 'rating bars')}
-<h2>Win / draw / loss (row vs column, both sides)</h2>
+<h2>Score by side (row agent vs column agent)</h2>
+<p class="small">Each cell: the row agent's score (wins + draws/2, 95 % Wilson interval)
+playing side 0, {e(sides[0])} (first line), and playing side 1, {e(sides[1])} (second
+line). Where the sides differ, these are the answers; the table below pools them.</p>
+<table><tr><th></th>{head}</tr>{side_body}</table>
+<h2>Win / draw / loss (row vs column, both sides pooled)</h2>
 <table><tr><th></th>{head}</tr>{body}</table>
 {img(heat, 'win-rate heatmap')}
 <h2>Agents</h2>
@@ -282,6 +337,21 @@ tournament</code> unless <code>--no-tactics</code>; <code>hexdojo tactics</code>
 
 
 # --------------------------------------------------------------------------- writing
+def _matrix_csv_rows(s: dict[str, Any]) -> list[list[Any]]:
+    """Every pairing pooled (side ``both``), then with the row agent on side 0 and on side 1."""
+    names = s["config"]["agents"]
+    rows = []
+    for side in ("both", "side0", "side1"):
+        for i, a in enumerate(names):
+            for j, b in enumerate(names):
+                c = s["matrix"][i][j] if side == "both" else (s["matrix_by_side"][i][j] or {}).get(side)
+                if c is not None:
+                    rows.append([a, b, c["wins"], c["draws"], c["losses"], c["n"],
+                                 f"{c['score']:.4f}", f"{c['score_lo']:.4f}",
+                                 f"{c['score_hi']:.4f}", side.replace("side", "")])
+    return rows
+
+
 def write_report(result: TournamentResult, out: str | Path) -> dict[str, Path]:
     """Write every output file into the folder ``out``; returns the paths by kind."""
     out = Path(out)
@@ -292,16 +362,9 @@ def write_report(result: TournamentResult, out: str | Path) -> dict[str, Path]:
         ("maneuvers", "maneuvers.csv"), ("chains", "chains.csv"), ("fights", "fights.csv"),
         ("heatmap", "heatmap.png"), ("bars", "ratings.png"), ("html", "report.html"))}
     atomic_write_text(paths["json"], json.dumps(s, indent=2) + "\n")
-    rows = []
-    for i, a in enumerate(names):
-        for j, b in enumerate(names):
-            c = s["matrix"][i][j]
-            if c is not None:
-                rows.append([a, b, c["wins"], c["draws"], c["losses"], c["n"],
-                             f"{c['score']:.4f}", f"{c['score_lo']:.4f}", f"{c['score_hi']:.4f}"])
     atomic_write_text(paths["matrix"], _csv_text(
-        ["agent", "opponent", "wins", "draws", "losses", "n", "score", "score_lo", "score_hi"],
-        rows))
+        ["agent", "opponent", "wins", "draws", "losses", "n", "score", "score_lo", "score_hi",
+         "side"], _matrix_csv_rows(s)))
     atomic_write_text(paths["ratings"], _csv_text(
         ["rank", "agent", "elo", "se", "ci_lo", "ci_hi"],
         [[r["rank"], r["agent"], r["elo"], r["se"], r["ci_lo"], r["ci_hi"]]

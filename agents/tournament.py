@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import os
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -26,7 +27,10 @@ from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 
 from . import native_bots
 from .base import Agent, AgentError
-from .registry import as_agent
+from .interrupts import worker_pool
+from .plugins import PluginFault, forfeit_on_error
+from .registry import as_agent, spec_of
+from .scaleout import ray_address, ray_pool
 
 CHAIN_SEP = " > "
 #: the core's id of a maneuver choice (its decisions' kinds are DECISION_KINDS, in order)
@@ -74,18 +78,24 @@ def play_fight(
     fast = play_native(game, agents, seed, record_choices, spans)
     if fast is not None:
         return fast
-    for side, a in enumerate(agents):
-        a.reset(agent_seed(seed, side))
     state = game.new_state(seed)
     usage: tuple[Counter, Counter] = (Counter(), Counter())
     walks = (ChainWalk(), ChainWalk())
     choices: list[Choice] | None = [] if record_choices else None
+    for side, a in enumerate(agents):
+        try:
+            a.reset(agent_seed(seed, side))
+        except PluginFault as exc:
+            return forfeit(exc, side, seed, state, 0, choices)
     n = 0
     while not state.is_over:
         d = state.decision
         assert d is not None
         i = game.sides[d.fighter]
-        c = checked_act(agents[i], state)
+        try:
+            c = checked_act(agents[i], state)
+        except PluginFault as exc:
+            return forfeit(exc, i, seed, state, n, choices)
         if c.kind == "maneuver" and i < 2:
             usage[i][c.maneuver or ""] += 1
             walks[i].note(state, c)
@@ -95,6 +105,19 @@ def play_fight(
         n += 1
     return _record(seed, state.result or {}, state.turn, n, usage, walks, len(state.events),
                    choices, spans)
+
+
+def forfeit(exc: PluginFault, side: int, seed: int, state: State, n: int,
+            choices: list[Choice] | None) -> FightRecord:
+    """A plug-in's fault: without ``--forfeit-on-error`` the command stops on it (one
+    line); with it, the fight is a loss of the plug-in's side, said on stderr."""
+    if not forfeit_on_error():
+        raise exc
+    print(f"warning: {exc} (seed {seed}): the fight is scored as a loss of side "
+          f"{'AB'[side] if side < 2 else side} (--forfeit-on-error)", file=sys.stderr)
+    empty = (Counter(), Counter())
+    return FightRecord(seed, 1 - side if side < 2 else None, "forfeit", state.turn, n, empty,
+                       empty, choices, ([], []))
 
 
 def _record(seed: int, res: dict[str, Any], turn: int, n: int, usage: tuple[Counter, Counter],
@@ -238,13 +261,16 @@ class TournamentConfig:
             raise ValueError(f"seed: value {self.seed!r}: allowed 0..2^62")
 
     def game(self) -> Game:
+        from .lab.common import rules_spec  # a TOML file or inline section.key=value;...
+
+        rules = rules_spec(self.rules)
         if self.scene is not None:
-            g = Game.from_scene(self.scene, rules=self.rules)
+            g = Game.from_scene(self.scene, rules=rules)
             if len(set(g.sides)) != 2:
                 raise ValueError(f"scene: value {self.scene!r}: a tournament pits two agents, "
                                  f"one per side; this scene has {len(set(g.sides))} sides")
             return g
-        return Game.create(list(self.fighters), rules=self.rules, radius=self.radius,
+        return Game.create(list(self.fighters), rules=rules, radius=self.radius,
                            turn_limit=self.turn_limit)
 
 
@@ -278,6 +304,8 @@ class TournamentResult:
     rules_id: str = ""
     #: each side's name and fighters (side 0 is played by a pairing's first agent)
     sides: list[tuple[str, list[str]]] = field(default_factory=list)
+    #: the spec that re-builds each agent (``registry.spec_of``: plug-ins and checkpoints too)
+    agent_specs: list[str] = field(default_factory=list)
 
 
 _W: dict[str, Any] = {}
@@ -346,7 +374,8 @@ def run_tournament(
     elapsed = time.perf_counter() - t0
     pairs, usage, chains, fights = _collect(results, names)
     return TournamentResult(config, names, pairs, usage, chains, fights, elapsed,
-                            getattr(game.tables, "id", ""), side_roster(game))
+                            getattr(game.tables, "id", ""), side_roster(game),
+                            [spec_of(a) for a in built])
 
 
 def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
@@ -358,11 +387,11 @@ def _play_units(config: TournamentConfig, built: list[Agent], game: Game,
     units = _units(n, config.seed, config.fights, chunk)
     total = n * (n - 1) * config.fights
     results: dict[tuple[int, int, int], tuple] = {}
-    if config.workers > 1 and len(units) > 1:
+    if (config.workers > 1 and len(units) > 1) or ray_address():
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        # the pool forks before the progress bar starts its refresh thread
-        with ctx.Pool(config.workers, initializer=_init_worker,
-                      initargs=(built, config)) as pool:
+        # the pool forks before the progress bar starts its refresh thread; --ray: on Ray
+        with (ray_pool(_init_worker, (built, config)) if ray_address() else
+              worker_pool(ctx, config.workers, _init_worker, (built, config))) as pool:
             bar = _progress(progress, total, lines)
             try:
                 for res in pool.imap_unordered(_run_unit, units):

@@ -20,6 +20,7 @@ the tables below.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -101,6 +102,24 @@ def check_options(options: Mapping[str, Any] | None, allowed: Iterable[str]) -> 
     if unknown:
         raise ValueError(f"reset options {unknown}: unknown; allowed keys: {allowed or 'none'}")
     return dict(options)
+
+
+def check_flag(name: str, value: Any) -> bool:
+    """A true/false option: a bool (numpy's too), not 1, 'no' or None."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} {value!r}: allowed True or False")
+    return bool(value)
+
+
+def check_number(name: str, value: Any, lo: float = -1e6, hi: float = 1e6) -> float:
+    """A finite number option (no nan, no inf, no text, no bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer,
+                                                                     np.floating)):
+        raise ValueError(f"{name} {value!r}: allowed a number {lo:g}..{hi:g}")
+    x = float(value)
+    if not (math.isfinite(x) and lo <= x <= hi):
+        raise ValueError(f"{name} {value!r}: allowed a finite number {lo:g}..{hi:g}")
+    return x
 
 
 def check_illegal_limit(limit: int | None) -> int | None:

@@ -172,6 +172,8 @@ def resolve_armed(game: Any, armed: bool | None) -> bool:
     have no id)."""
     if armed is None:
         return is_armed(game)
+    if not isinstance(armed, bool):
+        raise ValueError(f"armed {armed!r}: allowed True, False or None (from the fighters)")
     if not armed and is_armed(game):
         raise ValueError("armed=False: a fighter carries a weapon, whose maneuvers the "
                          "unarmed catalogue lacks; allowed: armed=True or None")

@@ -41,6 +41,8 @@ from .boundary import (
     ILLEGAL_REASONS,
     RESULT_REASONS,
     check_action,
+    check_flag,
+    check_number,
     check_options,
     result_info,
 )
@@ -282,7 +284,7 @@ class DuelEnv(FightEnv):
         native: bool | None = None,
     ) -> None:
         self._setup(strict, illegal_penalty, illegal_limit, render_mode)
-        if agent_side not in (None, 0, 1):
+        if isinstance(agent_side, bool) or agent_side not in (None, 0, 1):
             raise ValueError(f"agent_side {agent_side!r}: allowed None (random), 0 or 1")
         self.game = make_game(fighters, rules, radius, turn_limit, scene)
         self.armed = resolve_armed(self.game, armed)
@@ -294,8 +296,8 @@ class DuelEnv(FightEnv):
         self.opponent = opponent
         self._opponent_policy = as_policy(opponent)
         self.agent_side = agent_side
-        self.shaping = float(shaping)
-        self.flat_observation = flat_observation
+        self.shaping = check_number("shaping", shaping)
+        self.flat_observation = check_flag("flat_observation", flat_observation)
         self.observation_scale = check_scaling(observation_scale)
         self.action_space = gym.spaces.Discrete(self.catalogue.n)
         self.observation_space = self.encoder.observation_space(observation_scale, flat_observation)

@@ -24,6 +24,7 @@ from .boundary import (
     ILLEGAL_REASONS,
     RESULT_REASONS,
     check_action,
+    check_flag,
     check_illegal_limit,
     illegal_code,
     result_info,
@@ -48,11 +49,11 @@ class FightAEC(AECEnv):
         """The options and counters every such env has (call first in ``__init__``)."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
-        self.strict = strict
+        self.strict = check_flag("strict", strict)
         self.illegal_limit = check_illegal_limit(illegal_limit)
         #: the engine's sentence for the last rejected action ("" before any)
         self.last_reason = ""
-        self.flat_observation = flat_observation
+        self.flat_observation = check_flag("flat_observation", flat_observation)
         self.render_mode = render_mode
         self.fight: State | None = None
         self._np_random: np.random.Generator | None = None

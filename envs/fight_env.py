@@ -19,7 +19,7 @@ import numpy as np
 
 from hexdojo.envs.rules import Choice, IllegalChoice, State
 
-from .boundary import check_action, check_illegal_limit, illegal_code, result_info
+from .boundary import check_action, check_flag, check_illegal_limit, check_number, illegal_code, result_info
 from .catalogue import Catalogue
 from .render import render_frame
 
@@ -38,8 +38,8 @@ class FightEnv(gym.Env):
         """The options and counters every such env has (call first in ``__init__``)."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r}: allowed {self.metadata['render_modes']}")
-        self.strict = strict
-        self.illegal_penalty = float(illegal_penalty)
+        self.strict = check_flag("strict", strict)
+        self.illegal_penalty = check_number("illegal_penalty", illegal_penalty)
         self.illegal_limit = check_illegal_limit(illegal_limit)
         self.render_mode = render_mode
         self.fight: State | None = None

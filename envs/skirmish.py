@@ -19,6 +19,7 @@ from hexdojo.envs.rules import Choice, State
 
 from .boundary import (
     DEFAULT_ILLEGAL_LIMIT,
+    check_flag,
     check_options,
 )
 from .duel import as_policy
@@ -123,7 +124,7 @@ class SkirmishEnv(FightEnv):
         self._setup(strict, illegal_penalty, illegal_limit, render_mode)
         self.game = make_scene_game(scene, rules, fighters)
         n = len(self.game.profiles)
-        if fighter is not None and fighter not in range(n):
+        if fighter is not None and (isinstance(fighter, bool) or fighter not in range(n)):
             raise ValueError(f"fighter {fighter!r}: allowed None (random) or 0..{n - 1} "
                              f"(the scene's places)")
         self.fighter = fighter
@@ -136,7 +137,7 @@ class SkirmishEnv(FightEnv):
             self.opponents = [_resolve(opponents)] * n
         self._policies: list[Policy | None] = [as_policy(o) for o in self.opponents]
         self.catalogue, self.encoder = spaces_for(self.game)
-        self.flat_observation = flat_observation
+        self.flat_observation = check_flag("flat_observation", flat_observation)
         self.action_space = gym.spaces.Discrete(self.catalogue.n)
         self.observation_space = self.encoder.observation_space(flat_observation)
         self.me = 0 if fighter is None else fighter

@@ -149,6 +149,34 @@ def test_learned_agent_shows_its_probabilities(scenario: Path, tmp_path: Path) -
     assert rows[0].choice == agent.act(load_position(scenario))  # deterministic = argmax
     res = run("advise", str(scenario), "--agent", str(npc), "--top", "1")
     assert res.exit_code == 0 and "by probability:" in res.output and " p " in res.output
+    assert "warning" not in res.output  # its own fighters (chu vs boris)
+    # issue 29: advise reads the NPC's sidecar as play does, and says when it is elsewhere
+    res = run("advise", str(scenario), "--agent", str(npc), "--fighters", "chu,chu")
+    assert res.exit_code == 0, res.output
+    assert "warning: npc was trained as Chu vs Boris" in res.output
+
+
+def test_step_on_a_scenario_is_refused(scenario: Path) -> None:
+    res = run("advise", str(scenario), "--step", "3")
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    assert "--step 3" in res.output and "scenario" in res.output
+    assert len(res.output.strip().splitlines()) == 1
+
+
+def test_a_fight_recorded_under_other_rules_warns(tmp_path: Path) -> None:
+    import json
+
+    f = tmp_path / "fight.json"
+    assert run("demo", "--seed", "2", "--save", str(f)).exit_code == 0
+    doc = json.loads(f.read_text())
+    assert doc["rules_id"]  # recorded since issue 29
+    res = run("advise", str(f), "--step", "1")
+    assert res.exit_code == 0 and "warning" not in res.output
+    f.write_text(json.dumps({**doc, "rules_id": "0123456789ab"}))
+    for args in (("advise", str(f), "--step", "1"), ("replay", str(f), "--no-pause")):
+        res = run(*args)
+        assert res.exit_code == 0, res.output
+        assert "recorded under rule set 0123456789ab" in res.output
 
 
 @pytest.mark.parametrize("text, words", [

@@ -196,6 +196,9 @@ def test_a_full_disk_leaves_the_old_levels_and_no_temp_file(npc: Path, levels: d
               "--temperatures", "0,1,3,20", "--no-cards", "--no-progress")
     monkeypatch.undo()
     assert res.exit_code == 2 and "No space left on device" in res.output
+    # issue 29: the line names the file and says what was kept
+    line = res.output.strip().splitlines()[-1]
+    assert str(npc / "levels.json") in line and "left as it was" in line
     assert (npc / "levels.json").read_bytes() == before
     assert _no_temp_files(npc) == []
 
@@ -237,8 +240,9 @@ def test_a_full_disk_leaves_the_old_checkpoint(npc: Path, tmp_path: Path) -> Non
             Path(where).write_bytes(before[: len(before) // 2])
             _enospc()
 
-    with pytest.raises(OSError, match="No space left"):
+    with pytest.raises(OSError, match="No space left") as got:
         atomic_save_model(FullDisk(), path)
+    assert got.value.filename == str(path)  # the checkpoint's name, not the temp file's
     assert path.read_bytes() == before
     assert _no_temp_files(tmp_path) == []
     make_agent(str(path))  # still a loadable model

@@ -106,3 +106,68 @@ def test_html_card_in_a_browser(page, npc: Path) -> None:
     assert ladder.first.inner_text() == "random"
     widths = page.eval_on_selector_all(".bar", "els => els.map(e => e.getBoundingClientRect().width)")
     assert widths and max(widths) > 0  # the share bars are drawn
+
+
+def _cards(npc: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((npc / "cards").iterdir())}
+
+
+def test_a_bad_card_ladder_is_refused_before_any_fight_or_file(npc: Path) -> None:
+    """Issue 29: ``--card-ladder nosuchbot`` used to write levels.json, then fail in 16
+    lines; now one line, and nothing is written."""
+    before = (npc / "levels.json").read_bytes()
+    res = run("calibrate", str(npc), "--opponent", "random", "--fights", "4",
+              "--card-ladder", "random,nosuchbot", "--no-progress")
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    lines = res.output.strip().splitlines()
+    assert len(lines) == 1 and "--card-ladder" in lines[0] and "nosuchbot" in lines[0]
+    assert (npc / "levels.json").read_bytes() == before
+
+
+def test_a_full_disk_while_writing_cards_keeps_the_old_cards_whole(npc: Path,
+                                                                  monkeypatch) -> None:
+    import errno
+
+    before = _cards(npc)
+    real = card.write_card
+
+    def full(folder: Path, data: dict) -> list[Path]:
+        real(folder, data)
+        raise OSError(errno.ENOSPC, "No space left on device", str(folder / "master.html"))
+    monkeypatch.setattr(card, "write_card", full)
+    res = run("card", str(npc), "-n", "2", "--ladder", "random", "--no-progress")
+    assert res.exit_code == 2, res.output
+    err = [ln for ln in res.output.splitlines() if ln.startswith("error:")]
+    assert len(err) == 1 and "master.html" in err[0] and "left as it was" in err[0]
+    assert _cards(npc) == before
+    assert sorted(p.name for p in npc.parent.iterdir()) == ["npc"]  # no temp folder left
+
+
+def test_one_levels_card_keeps_the_others(npc: Path) -> None:
+    before = _cards(npc)
+    res = run("card", f"{npc}:easy", "-n", "2", "--ladder", "random", "--no-progress")
+    assert res.exit_code == 0, res.output
+    after = _cards(npc)
+    assert set(after) == set(before) and after["hard.md"] == before["hard.md"]
+    assert after["easy.json"] != before["easy.json"]
+
+
+def test_a_card_on_a_run_in_use_is_refused_in_one_line(npc: Path) -> None:
+    from hexdojo.agents.folders import folder_lock
+
+    with folder_lock(npc, "train"):  # as if a training run held the folder
+        res = run("card", str(npc), "-n", "2", "--ladder", "random", "--no-progress")
+    assert res.exit_code == 2
+    assert "in use by `hexdojo train`" in res.output and len(res.output.strip().splitlines()) == 1
+
+
+def test_a_failing_plugin_on_the_ladder_is_one_line(npc: Path, tmp_path: Path) -> None:
+    """Issue 29: a plug-in is a guest in calibrate and card too."""
+    bot = tmp_path / "bot.py"
+    bot.write_text("class Raises:\n    def act(self, state):\n        raise RuntimeError('oops')\n")
+    before = _cards(npc)
+    res = run("card", str(npc), "-n", "2", "--ladder", f"{bot}:Raises", "--no-progress")
+    assert res.exit_code == 2 and "Traceback" not in res.output
+    err = [ln for ln in res.output.splitlines() if ln.startswith("error:")]
+    assert len(err) == 1 and f"{bot}:Raises" in err[0] and "RuntimeError: oops" in err[0]
+    assert _cards(npc) == before

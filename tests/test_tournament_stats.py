@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from hexdojo.agents.ratings import ELO, bradley_terry, odds, strength, wilson
-from hexdojo.agents.report import ratings_of, summary
+from hexdojo.agents.report import ratings_of, summary, write_report
 from hexdojo.agents.tournament import PairStats, TournamentConfig, TournamentResult
 
 
@@ -107,3 +107,21 @@ def test_summary_by_hand() -> None:
     assert r.elo[0] - r.elo[1] == pytest.approx(400 * math.log10(15 / 6), abs=1e-6)
     top = s["ratings"]["table"][0]
     assert top["agent"] == "A" and top["rank"] == 1
+
+
+def test_matrix_by_side_and_the_side_win_rate_interval_by_hand(tmp_path) -> None:
+    """Issue 34: per-side results in the report, matrix.csv and results.json."""
+    s = summary(_result())
+    ab = s["matrix_by_side"][0][1]
+    # A on side 0 vs B: pairs[(0, 1)] = 7 wins, 1 draw, 2 losses; A on side 1: B's (0, 1)
+    # record read from A: B won 3, drew 0, lost 7 there, so A 7 wins, 0 draws, 3 losses
+    assert (ab["side0"]["wins"], ab["side0"]["draws"], ab["side0"]["losses"]) == (7, 1, 2)
+    assert (ab["side1"]["wins"], ab["side1"]["draws"], ab["side1"]["losses"]) == (7, 0, 3)
+    assert ab["side0"]["score"] == pytest.approx(7.5 / 10)
+    assert s["side0_win_ci"] == pytest.approx(list(wilson(10, 20)))
+    paths = write_report(_result(), tmp_path / "r")
+    rows = paths["matrix"].read_text().splitlines()
+    assert rows[0].endswith(",side") and sum(r.endswith(",both") for r in rows) == 2
+    assert "A,B,7,1,2,10,0.7500" in "\n".join(rows)
+    html = paths["html"].read_text()
+    assert "Score by side" in html and "side 0 (chu) won 50.0%" in html

@@ -112,3 +112,9 @@ def test_resume_refuses_other_settings(tmp_path):
     other = load_config(overrides=dict(TINY, fighters=["boris", "boris"], total_steps=512))
     with pytest.raises(ValueError, match="fighters"):
         train(other, tmp_path / "run", resume=True, progress=False)
+    fewer = load_config(overrides=dict(TINY, total_steps=128))
+    before = RunDir(tmp_path / "run").final.read_bytes()
+    with pytest.raises(ValueError, match="--steps 128 is fewer than the") as e:
+        train(fewer, tmp_path / "run", resume=True, progress=False)
+    assert "\n" not in str(e.value)
+    assert RunDir(tmp_path / "run").final.read_bytes() == before  # npc.zip not rewritten

@@ -9,25 +9,30 @@ enforced by the agent wrapper (the agent is asked again among the other legal ch
 ``pass``/``end`` are always there), never by changing the rules, so a maneuver the agent
 never wants leaves every fight unchanged and its value is exactly 0.
 
-Flags: ``never worth it`` when the interval contains 0, ``essential`` when the drop is
-significant and at least ``essential`` points, ``better without`` when banning it helps
-significantly.
+Verdicts: ``essential`` when the drop is significant and at least ``essential`` points,
+``better without`` when banning it helps significantly, ``worth at most X points`` only when
+the interval's upper bound X is below the designer's ``negligible`` threshold (default 2
+points; a maneuver never wanted is worth exactly 0), and otherwise ``unresolved at this n``
+with the number of seeds that would resolve it: an interval that contains 0 but reaches
+large values (Move +17.7 [-0.5, +36.0]) says nothing about worthlessness.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..base import Agent
-from .common import RuleSet, pairing_label
+from .common import RuleSet, pairing_label, side_names
 from .paired import Key, SeedTable, flag, quantity
 from .runner import Fight, Plan, Unit, run_units
 from .stats import planned_units, resolvable
 
 ESSENTIAL = 0.10
+NEGLIGIBLE = 0.02
 
 
 @dataclass(frozen=True)
@@ -45,10 +50,16 @@ class AblateConfig:
     workers: int = 1
     correction: str = "holm"
     essential: float = ESSENTIAL
+    negligible: float = NEGLIGIBLE
 
     def seeds(self) -> int:
-        per_seed = 2 * len(self.field)
-        return self.n if self.n is not None else planned_units(self.precision, per_seed)
+        """Seeds per ordered pairing: -n, or planned so that the widest value reported (one
+        side's: half the fights of the pooled value) meets ``precision``."""
+        return self.n if self.n is not None else planned_units(self.precision, self.per_side())
+
+    def per_side(self) -> int:
+        """Fights per seed behind one side's value: one against each field agent."""
+        return len(self.field)
 
 
 def units(cfg: AblateConfig, index: dict[str, int]) -> list[Unit]:
@@ -92,19 +103,38 @@ def analyse(cfg: AblateConfig, names: list[str], index: dict[str, int], fights: 
                                  family="value" if side == "both" else "value by side",
                                  agent=names[xi], maneuver=m, side=side,
                                  fighters=pairing_label(pairing),
-                                 fighter=pairing[0 if side == "A" else 1] if side != "both"
-                                 else "+".join(sorted(set(pairing))))
+                                 fighter=side_names(pairing)[side == "B"] if side != "both"
+                                 else "pooled over both sides")
                     q["score_with"], q["score_without"] = q.pop("b"), q.pop("a")
                     q["vetoes_per_fight"] = tab.total(("veto", m, xi, fp)) / max(
                         1, tab.fights(("veto", m, xi, fp)))
                     qs.append(q)
     flag(qs, cfg.correction)
     for q in qs:
-        q["never_worth_it"] = q["low"] <= 0.0 <= q["high"]
-        q["never_wanted"] = q["vetoes_per_fight"] == 0.0
-        q["essential"] = q["significant"] and q["estimate"] >= cfg.essential
-        q["better_without"] = q["significant"] and q["estimate"] < 0
+        verdict(q, cfg.essential, cfg.negligible)
     return qs
+
+
+def seeds_to_resolve(q: dict[str, Any], negligible: float) -> int | None:
+    """Seeds per ordered pairing that would resolve an unresolved value, if its estimate and
+    spread hold (the interval's half-width shrinks as 1/sqrt(n)): below ``negligible`` when
+    the estimate is, else above 0. None where the estimate sits on the line."""
+    half = q["high"] - q["estimate"]
+    gap = negligible - q["estimate"] if q["estimate"] < negligible else q["estimate"]
+    if half <= 0 or gap <= 0:
+        return None
+    return max(q["n_seeds"] + 1, math.ceil(q["n_seeds"] * (half / gap) ** 2))
+
+
+def verdict(q: dict[str, Any], essential: float, negligible: float) -> None:
+    """Set the flags of one value: essential, worth something, better without, worth at
+    most X (upper bound below ``negligible``), or unresolved at this n."""
+    q["never_wanted"] = q["vetoes_per_fight"] == 0.0
+    q["essential"] = q["significant"] and q["estimate"] >= essential
+    q["better_without"] = q["significant"] and q["estimate"] < 0
+    q["worth_at_most"] = max(0.0, q["high"]) if q["high"] < negligible else None
+    q["unresolved"] = q["low"] <= 0.0 <= q["high"] and q["worth_at_most"] is None
+    q["seeds_to_resolve"] = seeds_to_resolve(q, negligible) if q["unresolved"] else None
 
 
 def run_ablate(cfg: AblateConfig, agents: list[Agent], progress: bool = True,
@@ -121,7 +151,8 @@ def run_ablate(cfg: AblateConfig, agents: list[Agent], progress: bool = True,
     conf.update(seeds_per_pairing=n, rules={"label": cfg.rules.label, "id": cfg.rules.id})
     res = {"command": "ablate", "config": conf, "fights": len(fights),
            "elapsed_s": round(time.perf_counter() - t0, 2), "play_s": round(played, 2),
-           "resolvable_points": round(100 * resolvable(n, 2 * len(cfg.field)), 2),
+           "resolvable_points": round(100 * resolvable(n, cfg.per_side()), 2),
+           "negligible_points": round(100 * cfg.negligible, 2),
            "quantities": qs,
            "statistics": "value = baseline score - score with the maneuver banned; paired t "
                          f"interval over seeds, 95%; {cfg.correction} correction; not flagged "

@@ -11,6 +11,11 @@ from typing import Annotated, Any
 
 import typer
 
+from ..cli_common import ForfeitOpt
+from ..folders import check_out_folder
+from ..plugins import forfeit_mode
+from ..scaleout import RayOpt, use_ray
+
 DEFAULT_FIELD = "greedy,striker,grappler,counter"
 
 Fighters = Annotated[list[str] | None, typer.Option(
@@ -42,9 +47,12 @@ def _say(text: str) -> None:
 
 
 def _check_correction(correction: str) -> None:
-    """A bad ``--correction`` fails before any fight (``correct`` names what is allowed)."""
+    """A bad ``--correction`` fails before any fight (``correct`` names what is allowed),
+    and so does a missing ``lab`` extra."""
+    from .common import require_lab
     from .stats import correct
 
+    require_lab()
     correct([], correction)
 
 
@@ -86,7 +94,7 @@ def compare(
                                              "difference (sets -n)")] = 3.0,
     seed: Seed = 0, workers: Workers = None, out: Out = Path("compare"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
-    progress: Progress = True,
+    progress: Progress = True, forfeit_on_error: ForfeitOpt = False, ray: RayOpt = None,
 ) -> None:
     """Same agents and seeds under two rule sets: paired score shifts with 95 % intervals."""
     from ..checkpoint_meta import lab_defaults, warn_outside
@@ -95,6 +103,8 @@ def compare(
     from .compare_report import run_and_report
 
     _check_correction(correction)
+    use_ray(ray)
+    check_out_folder(out)
     built = _agents(agents)
     if len(built) < 2:
         raise ValueError("agents: give at least two")
@@ -104,8 +114,20 @@ def compare(
     warn_outside(built, game_for(fps[0], ra.spec, radius, turn_limit), scene, _say)
     cfg = CompareConfig(tuple(a.name for a in built), ra, rb, fps, seed, fights,
                         _precision(precision), radius, turn_limit, _workers(workers), correction)
-    res, paths = run_and_report(cfg, built, out, progress, _say)
+    res, paths = _in_folder(out, "compare", lambda tmp: run_and_report(
+        cfg, built, tmp, progress, _say), forfeit_on_error)
     _finish(res, paths)
+
+
+def _in_folder(out: Path, command: str, work: Any, forfeit: bool = False) -> tuple[dict, dict]:
+    """Run ``work(folder)`` and write its report into ``out`` whole (replaced at the end,
+    never a mix of an old and a new report), with ``out`` locked against a second run
+    (``forfeit``: ``--forfeit-on-error`` while it runs)."""
+    from ..folders import moved, report_folder
+
+    with report_folder(out, command, warn=_say) as tmp, forfeit_mode(forfeit):
+        res, paths = work(tmp)
+    return res, moved(paths, tmp, out)
 
 
 def ablate(
@@ -119,9 +141,11 @@ def ablate(
     precision: Annotated[float, typer.Option(help="target ±points of each value (sets -n)")] = 5.0,
     essential: Annotated[float, typer.Option(help="points a significant value needs to be "
                                              "flagged essential")] = 10.0,
+    negligible: Annotated[float, typer.Option(help="points under which a value's upper bound "
+                                              "reads 'worth at most X points'")] = 2.0,
     seed: Seed = 0, workers: Workers = None, out: Out = Path("ablate"),
     radius: Radius = 4, turn_limit: TurnLimit = None, correction: Correction = "holm",
-    progress: Progress = True,
+    progress: Progress = True, forfeit_on_error: ForfeitOpt = False, ray: RayOpt = None,
 ) -> None:
     """Restricted play: each maneuver's value to an agent = its score drop when banned."""
     from ..checkpoint_meta import lab_defaults, warn_outside
@@ -130,6 +154,8 @@ def ablate(
     from .common import game_for, parse_rules
 
     _check_correction(correction)
+    use_ray(ray)
+    check_out_folder(out)
     rs = parse_rules(rules)
     field_specs = [f.strip() for f in field.split(",") if f.strip()]
     built = _agents(list(dict.fromkeys(agents + field_specs)))
@@ -140,12 +166,14 @@ def ablate(
     fps = _pairings(fighters, scene, (rs,), radius, turn_limit)
     warn_outside(built, game_for(fps[0], rs.spec, radius, turn_limit), scene, _say)
     ms = _ablated_maneuvers(maneuvers, rs, fps, radius, turn_limit)
-    if not 0 <= essential <= 100:
-        raise ValueError(f"essential: value {essential:g}: allowed 0..100 points")
+    for opt, v in (("essential", essential), ("negligible", negligible)):
+        if not 0 <= v <= 100:
+            raise ValueError(f"{opt}: value {v:g}: allowed 0..100 points")
     cfg = AblateConfig(ablated, fld, tuple(ms), rs, fps, seed, fights,
                        _precision(precision), radius, turn_limit, _workers(workers),
-                       correction, essential / 100)
-    res, paths = run_and_report(cfg, built, out, progress, _say)
+                       correction, essential / 100, negligible / 100)
+    res, paths = _in_folder(out, "ablate", lambda tmp: run_and_report(
+        cfg, built, tmp, progress, _say), forfeit_on_error)
     _finish(res, paths)
 
 
@@ -169,24 +197,33 @@ def tactics(
     out: Annotated[Path | None, typer.Option("--out", "-o", help="report folder "
                                              "(default: RESULTS/tactics)")] = None,
     workers: Workers = None, progress: Progress = True,
+    separate: Annotated[bool, typer.Option(
+        "--separate", help="size the run that would separate the meta-game's two leaders")] = False,
+    ray: RayOpt = None, forfeit_on_error: ForfeitOpt = False,
 ) -> None:
     """Tactics mined from a tournament's fights: chains, lifts, decisive blows, meta-game."""
+    from .common import require_lab
     from .tactics_report import load_config, run_tactics
 
-    conf = load_config(results)
-    built = _agents(list(conf["agents"]))
+    require_lab()
+    use_ray(ray)
     folder = results if results.is_dir() else results.parent
-    res, paths = run_tactics(conf, built, out or folder / "tactics", _workers(workers),
-                             progress, _say)
+    target = check_out_folder(out or folder / "tactics")
+    conf = {**load_config(results), "separate": separate}
+    built = _agents(list(conf["specs"]))  # plug-ins and checkpoints by their recorded spec
+    res, paths = _in_folder(target, "tactics", lambda tmp: run_tactics(
+        conf, built, tmp, _workers(workers), progress, _say), forfeit_on_error)
     _finish(res, paths)
 
 
-def tournament_tactics(out: Path, built: list, workers: int, progress: bool = True) -> None:
-    """The tactics report of a tournament just written to ``out`` (``OUT/tactics``)."""
+def tournament_tactics(out: Path, built: list, workers: int, progress: bool = True,
+                       shown: Path | None = None) -> None:
+    """The tactics report of a tournament just written to ``out`` (``OUT/tactics``; said
+    as under ``shown``, the folder ``out`` becomes when the report is swapped in)."""
     from .tactics_report import load_config, run_tactics
 
     _, paths = run_tactics(load_config(out), built, out / "tactics", workers, progress, _say)
-    typer.echo(f"tactics: {paths['html']}")
+    typer.echo(f"tactics: {(shown or out) / paths['html'].relative_to(out)}")
 
 
 def _finish(res: dict, paths: dict) -> None:

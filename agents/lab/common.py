@@ -7,8 +7,11 @@ inline overrides ``section.key=value;...`` (values in TOML syntax), e.g.
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -58,21 +61,40 @@ def _inline(text: str) -> dict[str, Any]:
     return out
 
 
-def parse_rules(text: str | None) -> RuleSet:
-    """A rule set from ``default``, a TOML path or inline overrides; checked (id filled)."""
+def rules_spec(text: str | None) -> Any:
+    """What ``Game.create(rules=...)`` takes for ``default``, a TOML path or inline
+    overrides (``section.key=value;...``): None, the path, or the overrides as a dict."""
     t = (text or "default").strip()
     if t in ("", "default", "defaults", "shipped", "shipped rules"):
-        spec: Any = None
-        label = "shipped rules"
-    elif "=" in t and not Path(t).is_file():
-        spec, label = _inline(t), t
-    else:
-        if not Path(t).is_file():
-            raise RulesError(f"rules: file {t!r} not found (or give section.key=value overrides)")
-        spec, label = t, t
+        return None
+    if "=" in t and not Path(t).is_file():
+        return _inline(t)
+    if not Path(t).is_file():
+        raise RulesError(f"rules: file {t!r} not found (or give section.key=value overrides)")
+    return t
+
+
+def parse_rules(text: str | None) -> RuleSet:
+    """A rule set from ``default``, a TOML path or inline overrides; checked (id filled)."""
+    spec = rules_spec(text)
+    label = "shipped rules" if spec is None else (text or "").strip()
     from hexdojo.envs.rules import load_tables
 
     return RuleSet(label, spec, load_tables(spec).id)
+
+
+#: the optional packages the lab's statistics need (the ``lab`` extra; OpenSpiel is optional:
+#: alpha-rank falls back to the same formulas in ``metagame.py``)
+LAB_NEEDS = ("scipy", "nashpy")
+
+
+def require_lab() -> None:
+    """Fail in one line, before any fight, when the ``lab`` extra is not installed (the
+    statistics would otherwise fail after every fight was played)."""
+    missing = [m for m in LAB_NEEDS if find_spec(m) is None]
+    if missing:
+        raise ValueError(f"lab: the optional package(s) {', '.join(missing)} are not installed "
+                         "(needed for the lab's statistics): pip install -e \".[lab]\"")
 
 
 SCENE = "scene:"  #: a "pairing" that is a scene: its two sides fight (issue 18)
@@ -112,6 +134,36 @@ def pairing_label(fp: tuple[str, str]) -> str:
     if fp[0].startswith(SCENE):
         return f"scene {fp[0][len(SCENE):]} (side 0 vs side 1)"
     return f"{fp[0]} (A) vs {fp[1]} (B)"
+
+
+@functools.lru_cache(maxsize=64)
+def side_names(fp: tuple[str, str]) -> tuple[str, str]:
+    """Who side A and side B are: a duel's two fighters, or a scene's two sides with their
+    fighters (``guards (Boris, Novice)``), so that no report says ``scene:x is side A``."""
+    if not fp[0].startswith(SCENE):
+        return fp[0], fp[1]
+    g = Game.from_scene(fp[0][len(SCENE):])
+    names = []
+    for side in sorted(set(g.sides))[:2]:
+        members = [p.name for p, sd in zip(g.profiles, g.sides, strict=True) if sd == side]
+        names.append(f"{g.side_name(side)} ({', '.join(members)})")
+    return names[0], names[1]
+
+
+def sides_text(fps: Sequence[tuple[str, str]]) -> str:
+    """``scene two_vs_one: side A = heroes (Chu), side B = ...`` for every pairing."""
+    out = []
+    for fp in fps:
+        a, b = side_names(tuple(fp))
+        where = f"scene {fp[0][len(SCENE):]}: " if fp[0].startswith(SCENE) else ""
+        out.append(f"{where}side A = {a}, side B = {b}")
+    return "; ".join(out)
+
+
+def asymmetric(fp: Sequence[str]) -> bool:
+    """Whether the two sides of a pairing differ (other fighters, or a scene's two roles):
+    then every answer is given per side first, a pooled figure only beside it."""
+    return fp[0] != fp[1] or fp[0].startswith(SCENE)
 
 
 def check_game(rules: RuleSet, fighters: list[tuple[str, str]], radius: int,

@@ -41,9 +41,13 @@ class CompareConfig:
     correction: str = "holm"
 
     def seeds(self) -> int:
-        """Seeds per ordered pairing: -n, or planned for ``precision`` per agent score."""
-        per_seed = 2 * (len(self.agents) - 1)
-        return self.n if self.n is not None else planned_units(self.precision, per_seed)
+        """Seeds per ordered pairing: -n, or planned for ``precision`` on the widest agent
+        score reported: one side's (half the fights of the pooled score)."""
+        return self.n if self.n is not None else planned_units(self.precision, self.per_side())
+
+    def per_side(self) -> int:
+        """Fights per seed behind one agent's score on one side: one per opponent."""
+        return len(self.agents) - 1
 
 
 def units(cfg: CompareConfig) -> list[Unit]:
@@ -131,7 +135,8 @@ def run_compare(cfg: CompareConfig, agents: list[Agent], progress: bool = True,
            "identical_rules": cfg.rules_a.id == cfg.rules_b.id,
            "fights": len(fights), "elapsed_s": round(time.perf_counter() - t0, 2),
            "play_s": round(played, 2),
-           "resolvable_points": round(100 * resolvable(n, 2 * (len(names) - 1)), 2),
+           "resolvable_points": round(100 * resolvable(n, cfg.per_side()), 2),
+           "resolvable_pair_points": round(100 * resolvable(n, 1), 2),
            "quantities": qs,
            "statistics": "paired t interval of per-seed differences (B - A), 95%; "
                          f"{cfg.correction} correction per family (score, shape); proportions "

@@ -7,43 +7,95 @@ from pathlib import Path
 from typing import Any
 
 from ..base import Agent
-from .common import game_for, pairing_label
+from .common import asymmetric, game_for, pairing_label, side_names, sides_text
 from .compare import CompareConfig
 from .lab_report import E, forest, img, page, pts, table, write_all
 from .metamatrix import meta_of
 from .replay_html import record, viewer_html
 from .runner import Fight
-from .sections import meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
+from .sections import meta_heads, meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
 from .tactics import mine
 
 
 def headlines(res: dict[str, Any]) -> list[dict[str, Any]]:
-    """'<change>: <agent> loses N points [low, high], significant; nothing else moves'."""
-    change = res["change"]
-    qs = res["quantities"]
+    """'<change>: <agent> loses N points [low, high], significant; nothing else moves'.
+
+    Where the two sides differ (other fighters, a scene's roles) the answer is per side
+    first: a rule can move every agent on each side while the pooled score stays put; the
+    pooled figure is only given beside, labelled."""
     out = []
-    for lab in dict.fromkeys(q["fighters"] for q in qs):
-        mine_ = [q for q in qs if q["fighters"] == lab]
-        main = [q for q in mine_ if q["what"] == "agent" and q["side"] == "both" and q["significant"]]
-        rest = [q for q in mine_ if q["significant"] and q not in main
-                and not (q["what"] == "agent")]
-        where = f" [{lab}]" if len({q['fighters'] for q in qs}) > 1 else ""
-        if main:
-            parts = [f"{q['name']} {'gains' if q['estimate'] > 0 else 'loses'} "
-                     f"{abs(100 * q['estimate']):.1f} points [{pts(q['low'])}, {pts(q['high'])}], "
-                     "significant" for q in sorted(main, key=lambda q: -abs(q["estimate"]))]
-            tail = "nothing else moves" if not rest else "also moves: " + ", ".join(
-                _short(q) for q in rest[:4])
-            for q in main:
-                out.append({"text": f"{change}{where}: {parts[main.index(q)]}; {tail}",
-                            "quantity": q})
+    fps = [tuple(fp) for fp in res["config"]["fighters"]]
+    for fp in fps:
+        lab = pairing_label(fp)
+        mine_ = [q for q in res["quantities"] if q["fighters"] == lab]
+        where = f" [{lab}]" if len(fps) > 1 else ""
+        rest = sorted([q for q in mine_ if q["significant"] and q["what"] != "agent"],
+                      key=_size, reverse=True)
+        if asymmetric(fp):
+            out += _side_heads(res, mine_, fp, where, rest)
         else:
-            tail = ("nothing moves" if not rest else "but " + ", ".join(_short(q) for q in rest[:4]))
-            same = " (identical rule sets: every fight is the same)" if res["identical_rules"] else ""
-            out.append({"text": f"{change}{where}: no agent's score shifts significantly{same}; "
-                                f"{tail} (differences under ±{res['resolvable_points']:.1f} "
-                                "points cannot be resolved with this n)", "quantity": None,
-                        "fighters": lab})
+            out += _pooled_heads(res, mine_, lab, where, rest)
+    return out
+
+
+def _size(q: dict[str, Any]) -> float:
+    """A shift's size for ranking: points for shares, the relative change for counts and
+    lengths (turns, uses per fight), which have no common unit with points."""
+    if q["what"] in ("agent", "pair") or q["name"] in ("draw rate", "side A score"):
+        return abs(q["estimate"])
+    return abs(q["estimate"]) / max(abs(q["a"]), abs(q["b"]), 1e-9)
+
+
+def _moves(q: dict[str, Any]) -> str:
+    return (f"{q['name']} {'gains' if q['estimate'] > 0 else 'loses'} "
+            f"{abs(100 * q['estimate']):.1f} points [{pts(q['low'])}, {pts(q['high'])}]")
+
+
+def _tail(rest: list[dict[str, Any]], none: str, some: str) -> str:
+    return none if not rest else some + ", ".join(_short(q) for q in rest[:4]) + (
+        f" and {len(rest) - 4} more" if len(rest) > 4 else "")
+
+
+def _pooled_heads(res: dict[str, Any], mine_: list[dict[str, Any]], lab: str, where: str,
+                  rest: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    change = res["change"]
+    main = sorted([q for q in mine_ if q["what"] == "agent" and q["side"] == "both"
+                   and q["significant"]], key=_size, reverse=True)
+    if main:
+        tail = _tail(rest, "nothing else moves", "also moves: ")
+        return [{"text": f"{change}{where}: {_moves(q)}, significant; {tail}", "quantity": q}
+                for q in main]
+    same = " (identical rule sets: every fight is the same)" if res["identical_rules"] else ""
+    return [{"text": f"{change}{where}: no agent's score shifts significantly{same}; "
+                     f"{_tail(rest, 'nothing moves', 'but ')} (differences under "
+                     f"±{res['resolvable_points']:.1f} points cannot be resolved with this n)",
+             "quantity": None, "fighters": lab}]
+
+
+def _side_heads(res: dict[str, Any], mine_: list[dict[str, Any]], fp: tuple[str, str],
+                where: str, rest: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """One answer per side (its agents' shifts, ranked by size, each with the pooled figure
+    beside it), then what else moves."""
+    change, out = res["change"], []
+    pooled = {q["name"]: q for q in mine_ if q["what"] == "agent" and q["side"] == "both"}
+    for side, name in zip("AB", side_names(fp), strict=True):
+        sig = sorted([q for q in mine_ if q["what"] == "agent" and q["side"] == side
+                      and q["significant"]], key=_size, reverse=True)
+        who = f"{change}{where}, side {side} ({name})"
+        if not sig:
+            out.append({"text": f"{who}: no agent's score shifts significantly on this side "
+                                f"(differences under ±{res['resolvable_points']:.1f} points "
+                                "cannot be resolved with this n)", "quantity": None,
+                        "fighters": pairing_label(fp)})
+            continue
+        parts = [f"{_moves(q)}, significant (pooled over both sides: "
+                 f"{pts(pooled[q['name']]['estimate'])} [{pts(pooled[q['name']]['low'])}, "
+                 f"{pts(pooled[q['name']]['high'])}])" for q in sig]
+        out.append({"text": f"{who}: " + "; ".join(parts), "quantity": sig[0]})
+    out.append({"text": f"{change}{where}: " + _tail(rest, "nothing else moves (game shape, "
+                                                     "pairings)", "also moves: "),
+                "quantity": rest[0] if rest and rest[0]["what"] == "pair" else None,
+                "fighters": pairing_label(fp)})
     return out
 
 
@@ -71,6 +123,8 @@ def _examples(q: dict[str, Any] | None, fights: list[Fight], names: list[str], f
         if q is None:
             return [(fp, i, j, seed)]
         for s, a in ((0, i), (1, j)):
+            if q["side"] in ("A", "B") and "AB"[s] != q["side"]:
+                continue  # a per-side answer shows fights on its side
             if names[a] == q["name"] and (f.score(s) - fa.score(s)) * q["estimate"] > 0:
                 out.append((fp, i, j, seed))
         if len(out) >= limit:
@@ -87,9 +141,10 @@ def build(cfg: CompareConfig, agents: list[Agent], res: dict[str, Any], fights: 
            for c in "AB"}  # every pairing: groups per fighter, pooled in "all"
     # the meta-game of the first fighter pairing
     meta = {c: meta_of([f for f in fights if f.key[0] == c and f.key[1] == 0], names, seeds,
-                       cfg.seed) for c in "AB"}
+                       cfg.seed, asymmetric(cfg.fighters[0])) for c in "AB"}
     res["tactics"], res["metagame"] = tac, meta
     heads += tactics_heads(tac["B"], f"{cfg.rules_b.label}: ")
+    heads += meta_heads(meta["B"], f"{cfg.rules_b.label}: ")
     replays: list[dict[str, Any]] = []
     rules = {"A": cfg.rules_a, "B": cfg.rules_b}
     labels = [pairing_label(fp) for fp in cfg.fighters]
@@ -146,7 +201,7 @@ def _write(cfg: CompareConfig, res: dict[str, Any], heads: list[dict[str, Any]],
                 "<h2>Meta-game</h2>", mtab_a, mtab_b]
     c = res["config"]
     intro = (f"Agents {E(', '.join(c['agents']))}; fighter pairings "
-             f"{E('; '.join(f'{a} is side A, {b} is side B' for a, b in cfg.fighters))}; "
+             f"{E(sides_text(cfg.fighters))}; "
              f"{c['seeds_per_pairing']} seeds per ordered pairing from seed {cfg.seed}, the same "
              f"under both rule sets. A = {E(cfg.rules_a.label)} ({E(cfg.rules_a.id)}), B = "
              f"{E(cfg.rules_b.label)} ({E(cfg.rules_b.id)}). {res['fights']} fights in "

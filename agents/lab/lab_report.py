@@ -138,6 +138,7 @@ th { background: #f0f0f0; }
 .sig { color: #c0392b; font-weight: bold; }
 .small, small { color: #555; }
 #headlines li { margin: .5em 0; font-size: 110%; }
+img.plot { max-width: 100%; height: auto; }
 """
 
 

@@ -126,8 +126,92 @@ def metagame(names: Sequence[str], per_seed: np.ndarray, beats: np.ndarray,
                                    "low": float(np.quantile(bp_a[:, k], .025)),
                                    "high": float(np.quantile(bp_a[:, k], .975))},
                      "non_dominated": bool(x[k] > 1e-3)})
+    order = sorted(range(len(names)), key=lambda k: (-pi[k], -x[k], k))
     return {"agents": rows, "payoff": mean.tolist(),
+            "leaders": leaders(names, per_seed, order) if len(names) > 1 else None,
             "cycles": [[names[a] for a in c] for c in cycles(mean, beats)],
             "alpharank_impl": impl, "alpha": ALPHA, "population": POP, "bootstrap": BOOT,
             "method": "Nash: zero-sum game of score - 1/2 (nashpy linear program); alpha-rank: "
                       f"single population, alpha={ALPHA:g}, m={POP}; 95% bootstrap over seeds"}
+
+
+def _marginals(pi: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    joint = np.asarray(pi, dtype=float).reshape(k, k)
+    return joint.sum(axis=1), joint.sum(axis=0)
+
+
+def role_solution(m: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The asymmetric game of two roles: ``m[i, j]`` = side A's score with agent i against
+    agent j on side B (zero-sum: side B scores 1 - m). Returns each side's Nash mixture
+    (nashpy's linear program) and alpha-rank marginal (OpenSpiel's two-population
+    alpha-rank; without OpenSpiel, NaN)."""
+    import nashpy
+
+    k = m.shape[0]
+    with np.errstate(all="ignore"):
+        x, y = nashpy.Game(np.asarray(m, dtype=float) - 0.5).linear_program()
+    x, y = (np.clip(np.asarray(v, dtype=float), 0, None) for v in (x, y))
+    try:
+        import io
+        from contextlib import redirect_stdout
+
+        from open_spiel.python.egt import alpharank as osr
+
+        with redirect_stdout(io.StringIO()), np.errstate(all="ignore"):
+            pi = osr.compute([np.asarray(m, dtype=float), 1 - np.asarray(m, dtype=float)],
+                             m=POP, alpha=ALPHA)[2]
+        pa, pb = _marginals(pi, k)
+    except ImportError:  # pragma: no cover - open_spiel is in the lab extra
+        pa = pb = np.full(k, np.nan)
+    return x / x.sum(), y / y.sum(), pa, pb
+
+
+def _interval(est: float, boot: np.ndarray) -> dict[str, float]:
+    return {"estimate": float(est), "low": float(np.nanquantile(boot, .025)),
+            "high": float(np.nanquantile(boot, .975))}
+
+
+def role_metagame(names: Sequence[str], per_seed: np.ndarray, seed: int = 0) -> dict[str, Any]:
+    """Each side's meta-game in an asymmetric pairing, with bootstrap intervals over seeds.
+
+    ``per_seed[s, i, j]`` is side A's score with agent i against agent j on side B at seed
+    s; an agent never meets itself in the lab's round robin, so the diagonal is side A's
+    mean over the played cells of its seed (said in the method)."""
+    def solve(p: np.ndarray) -> list[np.ndarray]:
+        m = p.mean(axis=0)
+        return list(role_solution(m))
+
+    est = solve(per_seed)
+    rng = np.random.default_rng([seed, 4243])
+    n = per_seed.shape[0]
+    boot = [np.array(b) for b in zip(*(solve(per_seed[rng.integers(0, n, n)])
+                                       for _ in range(BOOT // 2)), strict=True)]
+    sides = {}
+    for s, (nash, ar) in (("A", (0, 2)), ("B", (1, 3))):
+        sides[s] = [{"agent": nm, "nash": _interval(est[nash][k], boot[nash][:, k]),
+                     "alpharank": _interval(est[ar][k], boot[ar][:, k]),
+                     "non_dominated": bool(est[nash][k] > 1e-3)} for k, nm in enumerate(names)]
+    return {"sides": sides, "payoff_side_a": per_seed.mean(axis=0).tolist(),
+            "method": "each side's game: side A's score with the row agent against the column "
+                      "agent on side B (zero-sum); Nash by nashpy's linear program, alpha-rank "
+                      f"by OpenSpiel's two-population alpha-rank (alpha={ALPHA:g}, m={POP}); an "
+                      "agent never meets itself, so the diagonal is side A's mean score; 95% "
+                      f"bootstrap over seeds ({BOOT // 2} resamples)"}
+
+
+def leaders(names: Sequence[str], per_seed: np.ndarray, order: Sequence[int]) -> dict[str, Any]:
+    """The two leaders' head-to-head (row score of the first, both sides averaged, t
+    interval over seeds): too close to call when the interval holds 50 %, with the seeds
+    per ordered pairing that would separate them if the gap holds."""
+    from .stats import mean_ci
+
+    a, b = order[0], order[1]
+    est, lo, hi = mean_ci(per_seed[:, a, b])
+    n = per_seed.shape[0]
+    gap, half = abs(est - 0.5), (hi - lo) / 2
+    lo, hi = max(0.0, lo), min(1.0, hi)  # a score: the t interval clipped to [0, 1]
+    close = lo <= 0.5 <= hi
+    need = None if not close or gap <= 0 else max(n + 1, math.ceil(n * (half / gap) ** 2))
+    return {"first": names[a], "second": names[b], "score": {"estimate": est, "low": lo,
+                                                             "high": hi},
+            "too_close": bool(close), "seeds_to_separate": need, "seeds": n}

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..ratings import wilson
-from .metagame import metagame
+from .metagame import metagame, role_metagame
 from .runner import Fight
 
 
@@ -37,7 +37,32 @@ def per_seed_matrix(fights: Sequence[Fight], k: int, seeds: Sequence[int]
     return per, beats
 
 
+def per_seed_roles(fights: Sequence[Fight], k: int, seeds: Sequence[int]) -> np.ndarray:
+    """per[s, i, j] = side A's score with agent i against agent j on side B at seed s; the
+    unplayed diagonal (an agent against itself) is side A's mean over that seed's cells."""
+    index = {s: n for n, s in enumerate(seeds)}
+    tot = np.zeros((len(seeds), k, k))
+    cnt = np.zeros((len(seeds), k, k))
+    for f in fights:
+        _, _, i, j, seed = f.key
+        if seed in index:
+            tot[index[seed], i, j] += f.score(0)
+            cnt[index[seed], i, j] += 1
+    per = tot / np.maximum(cnt, 1)
+    played = cnt > 0
+    for s in range(len(seeds)):
+        fill = per[s][played[s]].mean() if played[s].any() else 0.5
+        per[s][~played[s]] = fill
+    return per
+
+
 def meta_of(fights: Sequence[Fight], names: Sequence[str], seeds: Sequence[int],
-            seed: int = 0) -> dict[str, Any]:
+            seed: int = 0, roles: bool = False) -> dict[str, Any]:
+    """The meta-game of the fights; with ``roles`` (an asymmetric pairing) each side's own
+    game first (``roles``), the symmetrised one beside it, labelled pooled."""
     per, beats = per_seed_matrix(fights, len(names), seeds)
-    return metagame(names, per, beats, seed)
+    out = metagame(names, per, beats, seed)
+    if roles:
+        out["roles"] = role_metagame(names, per_seed_roles(fights, len(names), seeds), seed)
+        out["pooled"] = True
+    return out

@@ -22,6 +22,8 @@ from hexdojo.envs.rules import hexgrid as hx
 from hexdojo.envs.rules.notation import words
 
 from ..base import Agent
+from ..fightfile import fight_of
+from ..plugins import PluginFault, forfeit_on_error
 from ..tournament import agent_seed, checked_act
 from .runner import Observer
 
@@ -66,18 +68,37 @@ def record(game: Game, agents: Sequence[Agent], seed: int,
            bans: Sequence[Sequence[str]] = ((), ()), title: str = "") -> dict[str, Any]:
     """Re-play one fight (as the lab played it) and return its frames for the viewer."""
     obs = [Observer(a, s, bans[s]) for s, a in enumerate(agents)]
-    for s, o in enumerate(obs):
-        o.reset(agent_seed(seed, s))
     state = game.new_state(seed)
     frames = [_frame(state, 0, "start")]
+    made: list[Choice] = []  # the fight as a fight file too (`hexdojo table` opens it)
+    try:
+        for s, o in enumerate(obs):
+            o.reset(agent_seed(seed, s))
+    except PluginFault:
+        if not forfeit_on_error():
+            raise
+        return _recorded(game, agents, seed, bans, title, state, frames)
     while not state.is_over:
         d = state.decision
         assert d is not None
-        c = checked_act(obs[d.fighter], state)
+        try:  # a side's agent plays its fighters
+            c = checked_act(obs[game.sides[d.fighter]], state)
+        except PluginFault:  # a forfeited fight (--forfeit-on-error): replayed up to here
+            if not forfeit_on_error():
+                raise
+            break
         n0 = len(state.events)
         what = _choice_text(state, d, c)
         state.apply(c)
+        made.append(c)
         frames.append(_frame(state, n0, what))
+    return dict(_recorded(game, agents, seed, bans, title, state, frames),
+                fight=fight_of(game, seed, made, [a.name for a in agents]))
+
+
+def _recorded(game: Game, agents: Sequence[Agent], seed: int, bans: Sequence[Sequence[str]],
+              title: str, state: State, frames: list[dict[str, Any]]) -> dict[str, Any]:
+    """A re-played fight's frames and board geometry, for the viewer."""
     rad = game.radius
     cells = [rd._centre(q, r, rad) for q in range(-rad, rad + 1) for r in range(-rad, rad + 1)
              if abs(q) + abs(r) + abs(q + r) <= 2 * rad]

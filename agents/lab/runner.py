@@ -27,6 +27,8 @@ from typing import Any
 from hexdojo.envs.rules import Choice, Game, State
 
 from ..base import Agent
+from ..interrupts import worker_pool
+from ..scaleout import ray_address, ray_pool
 from ..tournament import Progress, play_fight
 from .common import game_for
 
@@ -71,7 +73,7 @@ class Observer(Agent):
             self.inner.reset(seed)
         self.state: State | None = None
         self.vetoes = 0
-        self.phase_moves: list[tuple[int, str]] = []
+        self.phase_moves: list[tuple[tuple[int, int], str]] = []
 
     def act(self, state: State) -> Choice:
         self.state = state
@@ -89,9 +91,10 @@ class Observer(Agent):
     def _note(self, state: State, c: Choice) -> None:
         """The side's phase actions (its chains: ``play_fight``'s record, ``spans``)."""
         d = state.decision
-        if c.kind == "maneuver" and d is not None and d.kind == "action" \
-                and state.phasing == self.side:
-            self.phase_moves.append((state.turn, c.maneuver or ""))
+        ph = state.phasing
+        if c.kind == "maneuver" and d is not None and d.kind == "action" and ph is not None \
+                and state.game.sides[ph] == self.side:  # a scene's side: several fighters
+            self.phase_moves.append(((state.turn, ph), c.maneuver or ""))
 
 
 @dataclass
@@ -130,9 +133,10 @@ class Fight:
         return 1.0 if self.winner == side else 0.0
 
 
-def _phase_seqs(moves: list[tuple[int, str]], longest: int = 3) -> list[str]:
-    """Sequences of 2..``longest`` consecutive maneuvers within one phase (one turn)."""
-    by_turn: dict[int, list[str]] = {}
+def _phase_seqs(moves: list[tuple[tuple[int, int], str]], longest: int = 3) -> list[str]:
+    """Sequences of 2..``longest`` consecutive maneuvers within one phase (one turn of
+    one fighter)."""
+    by_turn: dict[tuple[int, int], list[str]] = {}
     for turn, m in moves:
         by_turn.setdefault(turn, []).append(m)
     out = []
@@ -261,9 +265,10 @@ def run_units(plan: Plan, units: list[Unit], workers: int, progress: bool = True
     out: list[Fight] = []
     t0 = time.perf_counter()
     try:
-        if workers > 1 and len(parts) > 1:
+        if (workers > 1 and len(parts) > 1) or ray_address():
             ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-            with ctx.Pool(workers, initializer=_init, initargs=(plan,)) as pool:
+            with (ray_pool(_init, (plan,)) if ray_address() else  # --ray: the units on Ray
+                  worker_pool(ctx, workers, _init, (plan,))) as pool:
                 for fights in pool.imap_unordered(run_unit, parts):
                     out += fights
                     bar.advance(len(fights))

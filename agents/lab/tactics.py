@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..ratings import Z95
+from .common import asymmetric, side_names
 from .runner import Fight
 from .stats import correct, diff_proportions, mean_ci, npq_ok, proportion
 
@@ -108,8 +109,8 @@ def collect(fights: Sequence[Fight], names: Sequence[str],
         _, fp, i, j, _ = f.key
         for s, a in ((0, i), (1, j)):
             items = _side_items(f, s)
-            label = f"{fighters[fp][s]} as {'AB'[s]}"
-            for key in ((names[a], label), (names[a], "all"), ("*", "all")):
+            label = f"{side_names(tuple(fighters[fp]))[s]} as {'AB'[s]}"
+            for key in ((names[a], label), (names[a], "all"), ("*", label), ("*", "all")):
                 _add(groups[key], f, s, items)
     return groups
 
@@ -171,7 +172,8 @@ def mine(fights: Sequence[Fight], names: Sequence[str], fighters: Sequence[Seque
             "decisive_blow": _counts(g.decisive, g.won),
             "first_wound": _counts(g.first, g.first_fights),
             "first_wound_score": proportion(g.first_score, g.first_fights)})
-    _stratify(out_groups)
+    for label in {g["fighter"] for g in out_groups}:
+        _stratify(out_groups, label)
     tested = [r for grp in out_groups for r in grp["tactics"] if r["lift"]["testable"]]
     flags = correct([r["lift"]["p"] for r in tested], correction)
     for grp in out_groups:
@@ -179,22 +181,25 @@ def mine(fights: Sequence[Fight], names: Sequence[str], fighters: Sequence[Seque
             r["lift"]["significant"] = False
     for r, flag in zip(tested, flags, strict=True):
         r["lift"]["significant"] = bool(flag)
-    return {"groups": out_groups, "alerts": alerts(out_groups, alert_win, alert_lift),
+    per_side = any(asymmetric(fp) for fp in fighters)
+    return {"groups": out_groups, "per_side": per_side,
+            "alerts": alerts(out_groups, alert_win, alert_lift, per_side),
             "thresholds": {"win": alert_win, "lift": alert_lift, "min_fights": MIN_FIGHTS},
             "correction": correction}
 
 
-def _stratify(groups: list[dict[str, Any]]) -> None:
-    """The field's lift of a tactic = the fights-weighted mean of the agents' own lifts.
+def _stratify(groups: list[dict[str, Any]], label: str) -> None:
+    """The field's lift of a tactic = the fights-weighted mean of the agents' own lifts
+    (on one side, ``label``, or over both, ``all``).
 
     Pooling all agents' fights would confound a tactic with the strength of the agents that
     use it (a weak agent that rarely strikes makes striking look strong); comparing fights
     with and without the tactic *within* each agent, then averaging, does not.
     """
     per = {g["agent"]: {(r["kind"], r["name"]): (r, g["fights"]) for r in g["tactics"]}
-           for g in groups if g["fighter"] == "all" and g["agent"] != "*"}
+           for g in groups if g["fighter"] == label and g["agent"] != "*"}
     for g in groups:
-        if g["agent"] != "*":
+        if g["agent"] != "*" or g["fighter"] != label:
             continue
         for r in g["tactics"]:
             parts = [v[(r["kind"], r["name"])] for v in per.values() if (r["kind"], r["name"]) in v]
@@ -212,23 +217,28 @@ def _stratify(groups: list[dict[str, Any]]) -> None:
                          "method": "stratified by agent"}
 
 
-def alerts(groups: list[dict[str, Any]], win: float, lift: float) -> list[dict[str, Any]]:
+def alerts(groups: list[dict[str, Any]], win: float, lift: float,
+           per_side: bool = False) -> list[dict[str, Any]]:
     """Agents whose score against the field, and tactics whose lift across the field
-    (stratified by agent), clear the thresholds significantly."""
+    (stratified by agent), clear the thresholds significantly. Where the sides differ
+    (``per_side``) each side's groups are tested first; the pooled ones are marked
+    ``pooled`` (a figure beside the per-side answers, not one)."""
     out = []
-    for g in groups:
-        if g["fighter"] != "all":
-            continue
+    for g in sorted(groups, key=lambda g: g["fighter"] == "all"):
+        pooled = g["fighter"] == "all"
+        if not per_side and not pooled:
+            continue  # a mirror: the sides are the same role, the pooled answer is the answer
+        tag = {"fighter": g["fighter"], "pooled": per_side and pooled}
         sc = g["score"]
         if g["agent"] != "*" and sc["estimate"] >= win and sc["low"] > 0.5 \
                 and npq_ok(g["fights"], sc["estimate"]):
             out.append({"what": "agent", "agent": g["agent"], "name": g["agent"],
-                        "measure": "score vs field", **_ci(sc)})
+                        "measure": "score vs field", **tag, **_ci(sc)})
         for r in g["tactics"] if g["agent"] == "*" else []:  # tactics: against the whole field
             lf = r["lift"]
             if lf["significant"] and lf["estimate"] >= lift:
                 out.append({"what": r["kind"], "agent": g["agent"], "name": r["name"],
-                            "measure": "win-rate lift", **_ci(lf)})
+                            "measure": "win-rate lift", **tag, **_ci(lf)})
     return out
 
 

@@ -16,12 +16,12 @@ from typing import Any
 from hexdojo.envs.rules import RulesError
 
 from ..base import Agent, AgentError
-from .common import game_for, parse_rules
+from .common import SCENE, asymmetric, game_for, parse_rules, sides_text
 from .lab_report import page, write_all
 from .metamatrix import meta_of
 from .replay_html import record, viewer_html
 from .runner import Fight, Plan, Unit, run_units
-from .sections import meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
+from .sections import meta_heads, meta_section, tactic_examples, tactics_heads, tactics_plot, tactics_tables
 from .tactics import mine
 
 
@@ -36,17 +36,21 @@ def load_config(path: Path) -> dict[str, Any]:
     except (json.JSONDecodeError, KeyError, TypeError) as exc:
         raise ValueError(f"results: {str(f)!r} is not a hexdojo results file ({exc})") from None
     if data.get("command") == "compare":
-        fighters = [tuple(x) for x in cfg["fighters"]][:1]
-        return {"agents": cfg["agents"], "n": cfg["seeds_per_pairing"], "seed": cfg["seed"],
-                "fighters": fighters, "rules": cfg["rules_b"]["label"],
+        fighters = [tuple(x) for x in cfg["fighters"]]
+        return {"agents": cfg["agents"], "specs": cfg.get("agent_specs") or cfg["agents"],
+                "n": cfg["seeds_per_pairing"], "seed": cfg["seed"],
+                "fighters": fighters, "rules": cfg["rules_b"]["label"], "condition": "rule set B",
                 "rules_id": cfg["rules_b"]["id"], "radius": cfg["radius"],
                 "turn_limit": cfg["turn_limit"], "source": str(f)}
     if data.get("command"):
         raise ValueError(f"results: {str(f)!r} is a {data['command']} result; its report already "
                          "has the tactics of its fights")
+    scene = cfg.get("scene")
     try:
-        return {"agents": cfg["agents"], "n": cfg["fights_per_ordered_pair"], "seed": cfg["seed"],
-                "fighters": [tuple(cfg["fighters"])], "rules": cfg.get("rules") or "default",
+        fighters = [(SCENE + scene, SCENE + scene)] if scene else [tuple(cfg["fighters"])]
+        return {"agents": cfg["agents"], "specs": cfg.get("agent_specs") or cfg["agents"],
+                "n": cfg["fights_per_ordered_pair"], "seed": cfg["seed"],
+                "fighters": fighters, "rules": cfg.get("rules") or "default",
                 "rules_id": cfg.get("rules_id", ""), "radius": cfg.get("radius", 4),
                 "turn_limit": cfg.get("turn_limit"), "source": str(f)}
     except KeyError as exc:
@@ -66,10 +70,12 @@ def run_tactics(conf: dict[str, Any], agents: list[Agent], out: Path, workers: i
         raise AgentError(f"agents: rebuilt {names} differ from the results' {conf['agents']}")
     k, n, s0 = len(agents), int(conf["n"]), int(conf["seed"])
     plan = Plan(agents, [rules.spec], list(conf["fighters"]), conf["radius"], conf["turn_limit"])
-    units = [Unit("T", 0, 0, i, j, (), (), s0, s0 + n) for i in range(k) for j in range(k) if i != j]
+    units = [Unit("T", 0, fp, i, j, (), (), s0, s0 + n) for fp in range(len(conf["fighters"]))
+             for i in range(k) for j in range(k) if i != j]
     fights, played = run_units(plan, units, workers, progress, say)
     tac = mine(fights, names, conf["fighters"])
-    meta = meta_of(fights, names, list(range(s0, s0 + n)), s0)
+    meta = meta_of([f for f in fights if f.key[1] == 0], names, list(range(s0, s0 + n)), s0,
+                   asymmetric(conf["fighters"][0]))
     res = {"command": "tactics", "config": {**conf, "workers": workers,
                                             "rules_label": rules.label},
            "fights": len(fights), "play_s": round(played, 2), "tactics": tac, "metagame": meta}
@@ -79,27 +85,29 @@ def run_tactics(conf: dict[str, Any], agents: list[Agent], out: Path, workers: i
 def _write(res: dict[str, Any], fights: list[Fight], agents: list[Agent], rules: Any,
            conf: dict[str, Any], out: Path) -> dict[str, Path]:
     names = [a.name for a in agents]
-    heads = tactics_heads(res["tactics"])
+    heads = tactics_heads(res["tactics"]) + meta_heads(res["metagame"],
+                                                       separate=conf.get("separate", False))
     replays: list[dict[str, Any]] = []
-    game = game_for(conf["fighters"][0], rules.spec, conf["radius"], conf["turn_limit"])
     for h in heads:
         a = h.pop("alert", None) or ({"agent": "*", "what": "chain", "name": h["chain"]}
                                      if "chain" in h else None)
         h.pop("chain", None)
         h["examples"] = []
-        for _fp, i, j, seed in tactic_examples(fights, names, a) if a else []:
+        for fp, i, j, seed in tactic_examples(fights, names, a) if a else []:
+            game = game_for(conf["fighters"][fp], rules.spec, conf["radius"], conf["turn_limit"])
             replays.append(record(game, (agents[i], agents[j]), seed,
                                   title=f"{names[i]} (A) vs {names[j]} (B)"))
             h["examples"].append((len(replays) - 1, f"seed {seed}"))
     if not replays:
+        game = game_for(conf["fighters"][0], rules.spec, conf["radius"], conf["turn_limit"])
         replays.append(record(game, (agents[0], agents[1]), conf["seed"], title="first fight"))
     res["headlines"] = [h["text"] for h in heads]
     mplot, mtab = meta_section(res["metagame"], "Meta-game of the agents")
     plots = [tactics_plot(res["tactics"], "win-rate lift of tactics"), mplot]
     sections = ["<h2>Tactics</h2>", tactics_tables(res["tactics"]), "<h2>Meta-game</h2>", mtab]
-    fa, fb = conf["fighters"][0]
-    intro = (f"Re-played from {conf['source']}: agents {', '.join(names)}; {fa} is side A, {fb} "
-             f"is side B; {conf['n']} fights per ordered pairing from seed {conf['seed']}; rules "
+    intro = (f"Re-played from {conf['source']}: exactly its fights: agents {', '.join(names)}; "
+             f"{sides_text(conf['fighters'])}; {conf['n']} fights per ordered pairing from seed "
+             f"{conf['seed']}; {conf.get('condition', 'rules')} "
              f"{rules.label} ({rules.id}); {res['fights']} fights in {res['play_s']:.1f} s.")
     rows = [[g["agent"], g["fighter"], r["kind"], r["name"], r["fights"], r["uses"],
              r["among_winners"]["estimate"], r["among_losers"]["estimate"],

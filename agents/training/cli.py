@@ -13,6 +13,8 @@ from typing import Annotated, Any
 
 import typer
 
+from ..folders import check_out_folder, folder_lock, report_folder
+
 LADDER = ("random", "greedy", "striker", "grappler", "counter")
 
 
@@ -133,11 +135,13 @@ def train_command(
     from .rundir import RunDir
 
     cfg = _load(config, _overrides(steps, fighters, n_envs, seed, None, scene))
-    folder = out or Path("runs") / cfg.name
+    folder = check_out_folder(out or Path("runs") / cfg.name)
     if resume and not RunDir(folder).latest.is_file():
         raise ValueError(f"{folder}: no checkpoint to resume (checkpoints/latest.zip)")
-    final = run_training(cfg, folder, resume=resume, progress=progress and sys.stderr.isatty())
-    png = learning_curve(RunDir(folder).eval_csv, folder / "learning_curve.png")
+    with folder_lock(folder, "train", warn=_warn):
+        final = run_training(cfg, folder, resume=resume,
+                             progress=progress and sys.stderr.isatty())
+        png = learning_curve(RunDir(folder).eval_csv, folder / "learning_curve.png")
     typer.echo(f"NPC: {final}")
     if png:
         typer.echo(f"learning curve: {png}")
@@ -171,15 +175,16 @@ def run_command(
     from .rundir import RunDir
 
     cfg = _load(config, _overrides(steps, None, None, None, None, scene))
-    rd = RunDir(out)
+    rd = RunDir(check_out_folder(out))
     bar = progress and sys.stderr.isatty()
-    _train_or_reuse(cfg, rd, steps, bar)
-    curve = learning_curve(rd.eval_csv, out / "learning_curve.png")
-    typer.echo(f"[2/3] tournament: npc vs {', '.join(LADDER)}, {fights} fights per "
-               "ordered pair, both sides, common dice")
-    # the final model: with a decaying learning rate it held up at least as well on
-    # held-out fights as the checkpoint picked on the (small) evaluation sets
-    html = _ladder_tournament(cfg, rd.final, fights, out, bar)
+    with folder_lock(out, "run", warn=_warn):
+        _train_or_reuse(cfg, rd, steps, bar)
+        curve = learning_curve(rd.eval_csv, out / "learning_curve.png")
+        typer.echo(f"[2/3] tournament: npc vs {', '.join(LADDER)}, {fights} fights per "
+                   "ordered pair, both sides, common dice")
+        # the final model: with a decaying learning rate it held up at least as well on
+        # held-out fights as the checkpoint picked on the (small) evaluation sets
+        html = _ladder_tournament(cfg, rd.final, fights, out, bar)
     typer.echo(f"report:         {html}")
     if curve:
         typer.echo(f"learning curve: {curve}")
@@ -217,14 +222,19 @@ def _ladder_tournament(cfg: Any, npc_path: Path, fights: int, out: Path, bar: bo
     tcfg = TournamentConfig(tuple(a.name for a in agents), fights, tuple(cfg.fighters),
                             cfg.seed, cfg.rules, cfg.radius, cfg.turn_limit,
                             default_workers(), cfg.scene)
-    result = run_tournament(tcfg, agents, progress=bar, lines=not bar)
-    paths = write_report(result, out / "tournament")
+    with report_folder(out / "tournament", "run", warn=_warn) as tmp:
+        result = run_tournament(tcfg, agents, progress=bar, lines=not bar)
+        write_report(result, tmp)
     s = summary(result)
     typer.echo(f"[3/3] report written ({s['fights']} fights in {s['elapsed_s']:.0f} s)")
     for r in s["ratings"]["table"]:
         typer.echo(f"  {r['rank']:>2}. {r['agent']:<10} Elo {r['elo']:7.1f} "
                    f"[{r['ci_lo']:.0f}, {r['ci_hi']:.0f}]")
-    return paths["html"]
+    return out / "tournament" / "report.html"
+
+
+def _warn(text: str) -> None:
+    typer.echo(text, err=True)
 
 
 def register(app: typer.Typer) -> None:

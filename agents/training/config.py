@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hexdojo.envs.rules.ruleset import RulesError, deep_merge, read_toml
 
@@ -158,7 +158,8 @@ class TrainConfig(_Model):
         "Python envs; `native`: every duel stepped in the core, the pool's scripted bots played "
         "there and its snapshots answered in one batch per step (issue 30; a scene's or a "
         "style's run trains on `dummy` envs instead)")
-    seed: int = Field(0, ge=0, description="seed of the model, the environments and the pool")
+    seed: int = Field(0, ge=0, le=2**32 - 1, description="seed of the model, the "
+                      "environments and the pool")
     checkpoint_every: int = Field(25_000, ge=1, description="env steps between checkpoints "
                                   "(`checkpoints/latest.zip`, `run.json`)")
     checkpoint_seconds: float = Field(
@@ -171,6 +172,17 @@ class TrainConfig(_Model):
     imitation: ImitationConfig = Field(default_factory=ImitationConfig,
                                        description="the imitation warm start before PPO "
                                        "(duels; a scene's run starts from scratch)")
+
+    @model_validator(mode="after")
+    def _together(self) -> TrainConfig:
+        """Settings that mean something only with another one."""
+        if self.style_weight > 0 and self.style is None:
+            raise ValueError(f"style_weight {self.style_weight:g} needs a `style` (grappler, "
+                             "striker or counter); allowed without one: 0")
+        if self.place is not None and self.scene is None:
+            raise ValueError(f"place {self.place} needs a `scene` (the place is one of its "
+                             "fighters); set scene, or leave place out")
+        return self
 
 
 def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> TrainConfig:
@@ -187,9 +199,10 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
     except ValidationError as exc:
         err = exc.errors()[0]
         field = ".".join(str(p) for p in err["loc"])
-        raise RulesError(
-            f"{source}: field '{field}': value {err.get('input')!r}: {err['msg']}"
-        ) from None
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        if not field:  # a rule between fields (the model's own check)
+            raise RulesError(f"{source}: {msg}") from None
+        raise RulesError(f"{source}: field '{field}': value {err.get('input')!r}: {msg}") from None
 
 
 # ----------------------------------------------------------------------------- the doc table

@@ -29,8 +29,8 @@ from ..policy import check_checkpoint_observation
 from ..registry import make_agent
 from .callbacks import RunCallback
 from .config import PPOConfig, TrainConfig
-from .rundir import RunDir, check_same_config
-from .vecenv import VecTimer, make_vec_env, time_profile
+from .rundir import RunDir, check_resume_steps, check_same_config
+from .vecenv import VecTimer, make_vec_env, time_profile, worker_fault
 
 
 def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
@@ -50,15 +50,43 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
         t0 = time.perf_counter()
         remaining = cfg.total_steps - model.num_timesteps
         if remaining > 0:
-            model.learn(total_timesteps=remaining, callback=callback,
-                        reset_num_timesteps=not resumed, tb_log_name="ppo", progress_bar=progress)
+            try:
+                model.learn(total_timesteps=remaining, callback=callback,
+                            reset_num_timesteps=not resumed, tb_log_name="ppo",
+                            progress_bar=progress)
+            except KeyboardInterrupt:  # Ctrl-C or SIGTERM (interrupts.Terminated)
+                save_interrupted(model, run, cfg, game)
+                raise
+            except (EOFError, BrokenPipeError, ConnectionResetError):
+                raise worker_fault(run.root) or ValueError(
+                    f"{run.root}: a training environment's process stopped (its message, if "
+                    "any, is above); the last checkpoint is kept: resume with --resume") from None
         profile = time_profile(vec, time.perf_counter() - t0, callback.eval_seconds)
         if warm is not None:
             profile["imitation"] = warm
         save_final(model, run, cfg, game, profile)
-    finally:
-        vec.close()
+    except BaseException:
+        stop_envs(vec)
+        raise
+    vec.close()
     return run.final
+
+
+def stop_envs(vec: VecTimer) -> None:
+    """The environments of a run that stops on an exception (Ctrl-C, SIGTERM, a worker's
+    fault): subprocess workers are killed, not asked to close: one may have died, or the
+    interrupt may have cut a message on its pipe, and a polite close would wait on it."""
+    procs = getattr(vec.unwrapped, "processes", None)
+    if not procs:
+        vec.close()
+        return
+    for proc in procs:
+        proc.kill()
+    for proc in procs:
+        proc.join(timeout=5)
+    for remote in getattr(vec.unwrapped, "remotes", ()):
+        remote.close()
+    vec.unwrapped.closed = True  # nothing left to close
 
 
 def warm_start(model: MaskablePPO, cfg: TrainConfig, game: Game) -> dict[str, Any] | None:
@@ -91,6 +119,9 @@ def train_game(cfg: TrainConfig) -> Game:
     sides the evaluation fights pit the learner against each opponent on)."""
     if cfg.scene is not None:
         game = Game.from_scene(cfg.scene, rules=cfg.rules)
+        if len(set(game.sides)) < 2:
+            raise ValueError(f"scene: value {cfg.scene!r}: every fighter is on one side; a "
+                             "scene to train on needs two sides")
         if cfg.place is not None and cfg.place >= len(game.profiles):
             raise ValueError(f"place: value {cfg.place}: the scene {cfg.scene!r} has places "
                              f"0..{len(game.profiles) - 1}")
@@ -113,6 +144,8 @@ def prepare_run(cfg: TrainConfig, out: str | Path | None, resume: bool) -> tuple
         )
     if resume and run.config.is_file():
         check_same_config(run, cfg)
+    if resume:
+        check_resume_steps(run, cfg.total_steps)
     run.root.mkdir(parents=True, exist_ok=True)
     from ..report import atomic_write_text
 
@@ -160,3 +193,12 @@ def save_final(model: MaskablePPO, run: RunDir, cfg: TrainConfig, game: Game,
     run.save(model, run.latest, cfg, game, steps)
     run.save(model, run.final, cfg, game, steps)
     run.write_progress(steps, cfg, done=True, **profile)
+
+
+def save_interrupted(model: MaskablePPO, run: RunDir, cfg: TrainConfig, game: Game) -> None:
+    """On Ctrl-C or SIGTERM: the learner as ``checkpoints/latest.zip`` and ``run.json``,
+    so ``--resume`` continues from here, not from the last periodic checkpoint. A second
+    interrupt during the save keeps the older checkpoint (the save is atomic)."""
+    steps = int(model.num_timesteps)
+    run.save(model, run.latest, cfg, game, steps)
+    run.write_progress(steps, cfg, done=False)

@@ -37,8 +37,10 @@ def atomic_save_model(model: Any, path: Path) -> None:
     try:
         model.save(str(tmp))
         os.replace(tmp, path)
-    except BaseException:  # a full disk, an interrupt: the old file stays, no temp file
+    except BaseException as exc:  # a full disk, an interrupt: the old file stays, no temp file
         tmp.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
         raise
 
 
@@ -124,3 +126,14 @@ def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
             f"{run.root}: this run was trained with other settings ({', '.join(diff)}); "
             "resume it with the same configuration or use another --out"
         )
+
+
+def check_resume_steps(run: RunDir, total: int) -> None:
+    """``--resume --steps N`` must not ask for fewer steps than the checkpoint has: that
+    would rewrite ``npc.zip`` and record N steps for a model trained longer."""
+    from ..checkpoint_meta import trained_steps
+
+    done = trained_steps(run.latest.with_suffix(".json"), run.latest)
+    if done is not None and total < done:
+        raise ValueError(f"{run.root}: --steps {total:,} is fewer than the {done:,} env steps "
+                         "its checkpoint has trained; give at least that many to resume")

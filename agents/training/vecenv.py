@@ -5,6 +5,8 @@ time spent inside them."""
 
 from __future__ import annotations
 
+import multiprocessing as mp
+import os
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -18,6 +20,9 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnvW
 from hexdojo.envs.duel import DuelEnv
 from hexdojo.envs.skirmish import SkirmishEnv
 
+from ..files import atomic_write_text
+from ..interrupts import worker_signals
+from ..plugins import PluginFault
 from .config import TrainConfig
 from .pool import PoolOpponent
 
@@ -57,13 +62,54 @@ def make_env(cfg: TrainConfig, rank: int, snapshot_dir: Path | None) -> gym.Env:
     return Monitor(env)
 
 
+#: where a SubprocVecEnv worker leaves a plug-in's fault for the parent (in the run folder)
+FAULT_FILE = ".env_fault"
+
+
+class GuestFault(gym.Wrapper):
+    """In a ``SubprocVecEnv`` worker: a plug-in opponent's fault (``PluginFault``) is
+    written to ``fault`` for the parent to say in one line, and the worker ends quietly
+    (SB3's worker would print a traceback and the parent see only a broken pipe)."""
+
+    def __init__(self, env: gym.Env, fault: Path) -> None:
+        super().__init__(env)
+        self.fault = fault
+
+    def reset(self, **kwargs: Any) -> Any:
+        return self._guarded(self.env.reset, **kwargs)
+
+    def step(self, action: Any) -> Any:
+        return self._guarded(self.env.step, action)
+
+    def _guarded(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except PluginFault as exc:
+            atomic_write_text(self.fault, str(exc))
+            os._exit(3)
+
+
 def make_env_fn(cfg: TrainConfig, rank: int, snapshot_dir: Path | None) -> Callable[[], gym.Env]:
     """A factory of environment ``rank`` (what ``DummyVecEnv``/``SubprocVecEnv`` take)."""
 
     def _init() -> gym.Env:
-        return make_env(cfg, rank, snapshot_dir)
+        if mp.parent_process() is None:
+            return make_env(cfg, rank, snapshot_dir)
+        worker_signals()  # a SubprocVecEnv worker: the parent answers Ctrl-C; dies with it
+        env = make_env(cfg, rank, snapshot_dir)
+        return GuestFault(env, snapshot_dir.parent / FAULT_FILE) if snapshot_dir else env
 
     return _init
+
+
+def worker_fault(root: Path) -> PluginFault | None:
+    """The fault a worker left in the run folder ``root`` (the file removed), or None."""
+    path = root / FAULT_FILE
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8").strip()
+    path.unlink(missing_ok=True)
+    return PluginFault(text)
 
 
 class VecTimer(VecEnvWrapper):

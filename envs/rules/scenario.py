@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from . import hexgrid as hx
+from .input_models import check_scenario
 from .model import FighterState, Hold
 from .native import AT_STEPS
 from .ruleset import RulesError
@@ -83,14 +84,21 @@ def scenario_board(game: Any, sc: Mapping[str, Any], dice: Dice) -> ScenarioBoar
 
 
 def _apply(s: ScenarioBoard, sc: Mapping[str, Any]) -> None:
-    """Scenario ``sc``'s fields onto board ``s``, checked field by field."""
-    for k in sc:
-        if k not in TOP_FIELDS:
-            raise _err(k, sc[k], f"unknown field; allowed: {sorted(TOP_FIELDS)}")
+    """Scenario ``sc``'s fields onto board ``s``: its structure checked first
+    (``input_models.ScenarioDesc``), then field by field against the game."""
+    check_scenario(sc)
     s.turn = int(sc.get("turn", 1))
     fighters = sc.get("fighters", [])
-    if len(fighters) > len(s.fighters):
-        raise _err("fighters", len(fighters), f"at most {len(s.fighters)} fighters in this game")
+    n = len(s.fighters)
+    if len(fighters) > n:
+        raise _err("fighters", len(fighters), f"at most {n} fighters in this game")
+    for field, entries, keys in (("holds", sc.get("holds", []), ("holder", "held")),
+                                 ("approach", sc.get("approach", []), ("from", "to"))):
+        for j, entry in enumerate(entries):
+            for key in keys:
+                if entry[key] >= n:
+                    raise _err(f"{field}[{j}].{key}", entry[key], f"allowed 0..{n - 1} "
+                               f"(the fighters of this game)")
     for i, fd in enumerate(fighters):
         for k, v in fd.items():
             _set_field(s, s.fighters[i], f"fighters[{i}].{k}", k, v)
@@ -162,11 +170,16 @@ def _set_weapons(s: ScenarioBoard, f: Any, name: str, k: str, v: Any) -> None:
         f.sheathed = tuple(_weapon(s, f"{name}[{j}]", w) for j, w in enumerate(v))
     else:
         stuck = []
+        impaling = [w for w, wd in s.t.weapons.items()
+                    if any(m.damage_type == "Impaling" for m in wd.modes)]
         for j, pair in enumerate(v):
             wid, loc = pair
             if loc not in s.t.locations:
                 raise _err(f"{name}[{j}]", loc, f"unknown location; allowed: {list(s.t.locations)}")
-            stuck.append((_weapon(s, f"{name}[{j}]", wid), loc))
+            if _weapon(s, f"{name}[{j}]", wid) not in impaling:
+                raise _err(f"{name}[{j}]", wid, f"only an impaling weapon sticks in a wound "
+                           f"(§1.15); allowed: {impaling}")
+            stuck.append((wid, loc))
         f.stuck = tuple(stuck)
 
 
@@ -201,6 +214,10 @@ def _add_holds(s: ScenarioBoard, holds: Any) -> None:
         if kind not in t.hold_kinds:
             raise _err(f"holds[{j}].kind", kind, f"allowed: {list(t.hold_kinds)}")
         holder, held = int(hd["holder"]), int(hd["held"])
+        loc = hd.get("location")
+        if loc is not None and loc not in t.locations:
+            raise _err(f"holds[{j}].location", loc, f"unknown location; allowed: "
+                       f"{list(t.locations)}")
         if s.fighters[holder].pos != s.fighters[held].pos:
             raise _err(f"holds[{j}]", hd, "holder and held must share a hex (§1.18)")
         s.holds.append(Hold(holder, held, kind, hd.get("location"), int(hd.get("turn", s.turn))))

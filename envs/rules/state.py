@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from numbers import Integral
 from pathlib import Path
 from typing import Any
 
@@ -81,10 +82,10 @@ class Game:
         tables = load_tables(rules)
         if len(fighters) < 2:
             raise RulesError(f"fighters: value {list(fighters)!r}: a fight needs at least two")
-        if not 1 <= radius <= 20:
+        if isinstance(radius, bool) or not isinstance(radius, Integral) or not 1 <= radius <= 20:
             raise RulesError(f"radius: value {radius!r}: allowed 1..20")
         limit = tables.data.turn.turn_limit if turn_limit is None else turn_limit
-        if not 1 <= limit <= 10_000:
+        if isinstance(limit, bool) or not isinstance(limit, Integral) or not 1 <= limit <= 10_000:
             raise RulesError(f"turn_limit: value {limit!r}: allowed 1..10000")
         profiles = distinct_names(tuple(load_profile(f, tables.data) for f in fighters))
         return cls(tables, profiles, radius, limit)
