@@ -7,8 +7,9 @@ learner steps without the imitation warm start or the periodic evaluation (neith
 is compared). The old path: ``vec_env = "dummy"``, 4 envs x 1,024 steps, the opponents
 called from Python each decision. The new one: ``vec_env = "native"``, 64 duels x 64 steps
 (the same rollout), the scripted opponents inside the core, the snapshots answered in one
-batch. Prints steps per second of the learning phase and ``run.json``'s time profile (the
-environments as PPO sees them, the opponents' share, the rest: SB3 and the updates).
+batch. Prints steps per second of the learning phase and where the time went: the
+environments as PPO sees them (``run.json``'s profile, the opponents' thinking among it),
+the policy's forwards with SB3's rollout bookkeeping, and the updates (``MaskablePPO.train``).
 
     python scripts/bench_train.py                  # 40,000 steps each
     python scripts/bench_train.py --steps 20000 --json bench_train.json
@@ -23,6 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from sb3_contrib import MaskablePPO
+
 from hexdojo.agents.training.config import load_config
 from hexdojo.agents.training.ppo import train
 
@@ -30,12 +33,36 @@ PATHS = {"python (dummy, 4 envs)": {"vec_env": "dummy", "n_envs": 4, "ppo": {"n_
          "native (64 duels)": {"vec_env": "native", "n_envs": 64, "ppo": {"n_steps": 64}}}
 
 
+class UpdateTimer:
+    """Seconds inside ``MaskablePPO.train`` (the updates), to split SB3's share in two."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self._train = MaskablePPO.train
+
+    def __enter__(self) -> UpdateTimer:
+        timer, train = self, self._train
+
+        def timed(model, *args, **kwargs):
+            t0 = time.perf_counter()
+            try:
+                return train(model, *args, **kwargs)
+            finally:
+                timer.seconds += time.perf_counter() - t0
+
+        MaskablePPO.train = timed
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        MaskablePPO.train = self._train
+
+
 def run(label: str, steps: int, overrides: dict) -> dict:
     """One training run of ``steps`` steps in a temporary folder: its time profile."""
     cfg = load_config(None, {**overrides, "total_steps": steps, "imitation": {"fights": 0},
                              "eval": {"every": 10 * steps}, "pool": {"snapshot_every": 4096},
                              "checkpoint_every": 10 * steps, "checkpoint_seconds": 86_400})
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, UpdateTimer() as updates:
         t0 = time.perf_counter()
         train(cfg, Path(tmp) / "run", progress=False)
         wall = time.perf_counter() - t0
@@ -44,10 +71,12 @@ def run(label: str, steps: int, overrides: dict) -> dict:
     out = {"path": label, "steps": prof["steps"], "learn_seconds": learn, "total_seconds": round(wall, 1),
            "steps_per_second": round(prof["steps"] / learn, 1), "env_seconds": prof["env_seconds"],
            "opponent_seconds": prof["opponent_seconds"],
-           "ppo_seconds": round(learn - prof["env_seconds"] - prof["eval_seconds"], 2)}
+           "update_seconds": round(updates.seconds, 2)}
+    out["collection_seconds"] = round(learn - prof["env_seconds"] - prof["eval_seconds"] - updates.seconds, 2)
     print(f"{label}: {out['steps_per_second']:,.0f} steps/s ({out['steps']:,} steps in {learn:.1f} s: "
-          f"envs {out['env_seconds']:.1f} s, of which Python-side opponents {out['opponent_seconds']:.1f} s; "
-          f"SB3's collection and updates {out['ppo_seconds']:.1f} s)", flush=True)
+          f"envs {out['env_seconds']:.1f} s, of which opponents {out['opponent_seconds']:.1f} s; "
+          f"policy forwards and SB3's bookkeeping {out['collection_seconds']:.1f} s; "
+          f"updates {out['update_seconds']:.1f} s)", flush=True)
     return out
 
 

@@ -47,7 +47,7 @@ class GameSpec:
     radius: int = 4
     turn_limit: int | None = None
 
-    def specs(self, data: Any) -> list[Any]:
+    def fighter_specs(self, data: Any) -> list[Any]:
         """The fighters as ``Game.create`` takes them: an uploaded sheet validated here,
         so that its error names its file (``sheets[label]``), not "fighter description"."""
         return [profile_from_dict(self.sheets[f], data, f) if f in self.sheets else f
@@ -57,7 +57,7 @@ class GameSpec:
         if self.scene:
             return Game.from_scene(self.scene, rules=self.rules)
         tables = load_tables(self.rules)
-        return Game.create(self.specs(tables.data), rules=self.rules, radius=self.radius,
+        return Game.create(self.fighter_specs(tables.data), rules=self.rules, radius=self.radius,
                            turn_limit=self.turn_limit)
 
     def fight_fighters(self) -> list[Any]:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from hexdojo.envs import render as rd
 from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules.notation import LETTERS, points
+from hexdojo.envs.rules.notation import LETTERS, points, sheet_lines
 
 from ..menus import Menu, menu
 from ..play import result_line, situation
@@ -39,19 +39,7 @@ def board(game: Game) -> dict[str, Any]:
 def sheet(state: State, i: int) -> list[str]:
     """A fighter's sheet in lines (hover): style, characteristics, skills, specialisms,
     armour, weapons; the rules' half points written as the rulebook writes them."""
-    p = state.fighters[i].p
-
-    def vals(d: Any) -> str:
-        return ", ".join(f"{k} {points(v)}" for k, v in d.items() if v) or "-"
-
-    pv = sorted(set(p.pv.values()))
-    lines = [f"{p.name}: {p.style}", p.description,
-             f"characteristics: {vals(p.chars)}", f"skills: {vals(p.skills)}",
-             f"specialisms: {vals(p.specs)}",
-             f"armour PV {'/'.join(points(v) for v in pv)}, {p.encumbrance}",
-             f"risk: {p.risk.ap} AP, {p.risk.initiative} initiative, {p.risk.damage} damage"]
-    if p.mounted or p.height:
-        lines.append(f"mounted, height {p.height}")
+    lines = sheet_lines(state.fighters[i].p)
     weapons = rd.weapon_words(state, i)
     if weapons:
         lines.append(f"weapons: {weapons}")

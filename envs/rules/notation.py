@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .hexgrid import RELATIVE_NAMES
 from .model import Choice
@@ -71,6 +71,26 @@ def points(half: int) -> str:
     sign, a = ("-" if half < 0 else ""), abs(half)
     whole = str(a // 2) if a // 2 or not a % 2 else ""
     return f"{sign}{whole}{'½' if a % 2 else ''}"
+
+
+def sheet_lines(p: Any) -> list[str]:
+    """A fighter's sheet (a ``Profile``) in lines for people: style, characteristics,
+    skills, specialisms, armour, encumbrance, the dice he risks, mounted; the half points
+    as the rulebook writes them. The rules layer reads its own sheet here, so a display
+    (the table's hover) reads no rule number itself."""
+
+    def vals(d: Any) -> str:
+        return ", ".join(f"{k} {points(v)}" for k, v in d.items() if v) or "-"
+
+    pv = sorted(set(p.pv.values()))
+    lines = [f"{p.name}: {p.style}", p.description,
+             f"characteristics: {vals(p.chars)}", f"skills: {vals(p.skills)}",
+             f"specialisms: {vals(p.specs)}",
+             f"armour PV {'/'.join(points(v) for v in pv)}, {p.encumbrance}",
+             f"risk: {p.risk.ap} AP, {p.risk.initiative} initiative, {p.risk.damage} damage"]
+    if p.mounted or p.height:
+        lines.append(f"mounted, height {p.height}")
+    return lines
 
 
 # --------------------------------------------------------------------------- choice -> words
