@@ -17,6 +17,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import glob
 import json
 import os
 import shutil
@@ -75,6 +76,8 @@ def replacing_folder(target: str | Path, owns: Iterable[str] = ()) -> Iterator[P
     never mix with a new one. On any exception (or signal turned into one) the temp
     folder is removed and ``target`` is untouched."""
     target = check_out_folder(target)
+    if target.is_symlink():  # replace the folder it points to, keep the link
+        target = Path(os.path.realpath(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     _sweep(target)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-{os.getpid()}-", dir=target.parent))
@@ -153,7 +156,7 @@ def _exchange(a: Path, b: Path) -> bool:
 def _sweep(target: Path) -> None:
     """Clean what a killed run left beside ``target``: its unfinished ``.new`` folders, and
     an old report renamed aside but not yet replaced (put back: nothing is lost)."""
-    for entry in target.parent.glob(f".{target.name}.*-*"):
+    for entry in target.parent.glob(f".{glob.escape(target.name)}.*-*"):
         kind, _, rest = entry.name[len(target.name) + 2:].partition("-")
         pid = rest.split("-")[0]
         if kind not in ("new", "old") or not pid.isdigit() or pid_alive(int(pid)):

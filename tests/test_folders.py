@@ -160,3 +160,14 @@ def test_a_stale_lock_is_taken_over_with_a_warning(tmp_path):
     with folder_lock(out, "run", warn=said.append) as path:
         assert '"command": "run"' in path.read_text()
     assert len(said) == 1 and "999999999" in said[0] and "no longer running" in said[0]
+
+
+def test_a_symlinked_report_folder_is_replaced_where_it_points(tmp_path):
+    real = tmp_path / "real"
+    _old_report(real)
+    link = tmp_path / "rep"
+    link.symlink_to(real)
+    with replacing_folder(link) as tmp:
+        (tmp / "results.json").write_text("new")
+    assert link.is_symlink() and (link / "results.json").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "rep"]
