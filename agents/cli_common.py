@@ -82,15 +82,20 @@ def _stdout_reader_gone() -> bool:
 
 #: errors of a write that found no room or no right to write
 WRITE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS)
+#: errors that may be a read's as well as a write's
+DENIED_ERRNOS = (errno.EACCES, errno.EPERM)
 
 
 def _os_error(exc: OSError) -> str:
     """One line for a failed read or write: the file and the reason; for a full or
-    read-only disk also what was kept (hexdojo writes every file whole or not at all)."""
+    read-only disk or a denied permission also what was kept (hexdojo writes every file
+    whole or not at all)."""
     text = f"{exc.filename or ''}: {exc.strerror or exc}".lstrip(": ")
     if exc.errno in WRITE_ERRNOS:
         text += ("; it was left as it was (every file is written whole or not at all), "
                  "as were the files written before it")
+    elif exc.errno in DENIED_ERRNOS:
+        text += "; nothing of it was changed (every file is written whole or not at all)"
     return text
 
 

@@ -17,6 +17,7 @@ import contextlib
 import ctypes
 import errno
 import fcntl
+import glob
 import json
 import os
 import shutil
@@ -75,9 +76,12 @@ def replacing_folder(target: str | Path, owns: Iterable[str] = ()) -> Iterator[P
     never mix with a new one. On any exception (or signal turned into one) the temp
     folder is removed and ``target`` is untouched."""
     target = check_out_folder(target)
+    if target.is_symlink():  # replace the folder it points to, keep the link
+        target = Path(os.path.realpath(target))
     target.parent.mkdir(parents=True, exist_ok=True)
     _sweep(target)
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-{os.getpid()}-", dir=target.parent))
+    os.chmod(tmp, _folder_mode(target))  # mkdtemp makes 0700: the folder's usual mode
     try:
         yield tmp
         if target.is_dir():
@@ -86,6 +90,15 @@ def replacing_folder(target: str | Path, owns: Iterable[str] = ()) -> Iterator[P
         _swap(tmp, target)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _folder_mode(target: Path) -> int:
+    """The old folder's mode, else a new folder's under the umask."""
+    if target.is_dir():
+        return target.stat().st_mode & 0o7777
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o777 & ~mask
 
 
 def _carry_over(old: Path, new: Path, owns: set[str]) -> None:
@@ -153,7 +166,7 @@ def _exchange(a: Path, b: Path) -> bool:
 def _sweep(target: Path) -> None:
     """Clean what a killed run left beside ``target``: its unfinished ``.new`` folders, and
     an old report renamed aside but not yet replaced (put back: nothing is lost)."""
-    for entry in target.parent.glob(f".{target.name}.*-*"):
+    for entry in target.parent.glob(f".{glob.escape(target.name)}.*-*"):
         kind, _, rest = entry.name[len(target.name) + 2:].partition("-")
         pid = rest.split("-")[0]
         if kind not in ("new", "old") or not pid.isdigit() or pid_alive(int(pid)):
@@ -250,15 +263,26 @@ def write_failed(exc: OSError, kept: str) -> WriteFailed:
 def whole_folder(target: str | Path, owns: Iterable[str] = ()) -> Iterator[Path]:
     """``replacing_folder``, with a disk-full or permission error turned into one line
     naming the file and saying that the old folder was kept."""
+    where: list[Path] = []
     try:
         with replacing_folder(target, owns) as tmp:
+            where.append(tmp)
             yield tmp
     except OSError as exc:
         if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EACCES, errno.EPERM, errno.EROFS):
             kept = (f"{target} is left as it was (the earlier report)" if
                     Path(target).is_dir() else f"nothing was written to {target}")
-            raise write_failed(exc, kept) from None
+            raise write_failed(_as_target(exc, where, Path(target)), kept) from None
         raise
+
+
+def _as_target(exc: OSError, where: list[Path], target: Path) -> OSError:
+    """The error with the file named where it was going (``target/...``), not in the
+    temporary folder the user never sees."""
+    name = exc.filename
+    if where and name and Path(name).is_relative_to(where[0]):
+        return OSError(exc.errno, exc.strerror, str(target / Path(name).relative_to(where[0])))
+    return exc
 
 
 @contextlib.contextmanager

@@ -68,7 +68,8 @@ def test_enospc_names_the_file_and_what_was_kept(tmp_path, monkeypatch):
             (tmp / "results.json").write_text("new")
             raise OSError(errno.ENOSPC, "No space left on device", str(tmp / "fights.csv"))
     msg = str(got.value)
-    assert "\n" not in msg and "fights.csv" in msg and "No space left" in msg
+    assert "\n" not in msg and "No space left" in msg
+    assert msg.startswith(f"{out / 'fights.csv'}:")  # where it was going, not the temp name
     assert "left as it was" in msg
     assert _contents(out) == {"report.html": "old", "results.json": "old"}
     assert not lock_path(out).exists()
@@ -160,3 +161,28 @@ def test_a_stale_lock_is_taken_over_with_a_warning(tmp_path):
     with folder_lock(out, "run", warn=said.append) as path:
         assert '"command": "run"' in path.read_text()
     assert len(said) == 1 and "999999999" in said[0] and "no longer running" in said[0]
+
+
+def test_a_symlinked_report_folder_is_replaced_where_it_points(tmp_path):
+    real = tmp_path / "real"
+    _old_report(real)
+    link = tmp_path / "rep"
+    link.symlink_to(real)
+    with replacing_folder(link) as tmp:
+        (tmp / "results.json").write_text("new")
+    assert link.is_symlink() and (link / "results.json").read_text() == "new"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real", "rep"]
+
+
+def test_the_new_folder_has_the_usual_mode_or_the_old_ones(tmp_path):
+    mask = os.umask(0o022)
+    try:
+        with replacing_folder(tmp_path / "new") as tmp:
+            (tmp / "a").write_text("x")
+        assert (tmp_path / "new").stat().st_mode & 0o777 == 0o755  # not mkdtemp's 0700
+        (tmp_path / "new").chmod(0o750)
+        with replacing_folder(tmp_path / "new") as tmp:
+            (tmp / "a").write_text("y")
+        assert (tmp_path / "new").stat().st_mode & 0o777 == 0o750
+    finally:
+        os.umask(mask)

@@ -150,3 +150,19 @@ def test_train_and_run_on_a_folder_in_use_are_refused_before_any_step(tmp_path, 
         res = run(command, "--out", str(out), "--steps", "64", "--no-progress")
     one_error_line(res, "in use by `hexdojo train`", f"pid {os.getpid()}")
     assert not out.exists()  # nothing written
+
+
+@pytest.mark.parametrize(("code", "words"), [
+    (errno.ENOSPC, ["No space left", "left as it was"]),
+    (errno.EACCES, ["Permission denied", "nothing of it was changed"]),
+])
+def test_a_write_error_names_the_file_and_what_was_kept(tmp_path, monkeypatch, code, words):
+    """A single file (a saved fight) that cannot be written: one line, its name."""
+    from hexdojo.agents import files
+
+    def refuse(path, data):
+        raise OSError(code, os.strerror(code), str(path))
+    monkeypatch.setattr(files, "atomic_write_bytes", refuse)
+    f = tmp_path / "fight.json"
+    one_error_line(run("demo", "--save", str(f)), str(f), *words)
+    assert not f.exists()

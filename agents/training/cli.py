@@ -88,7 +88,9 @@ def _train_rllib(out: Path | None, steps: int | None, fighters: str | None, seed
                     if k == "fighters" and v is not None})
     if scene is not None:  # a two-fighter scene of the duel env (duel_v1's scene option)
         options["scene"] = scene
-    res = train_rllib(folder, options, iterations, env_runners, seed or 0, address, log=typer.echo)
+    with folder_lock(check_out_folder(folder), "train", warn=_warn):
+        res = train_rllib(folder, options, iterations, env_runners, seed or 0, address,
+                          log=typer.echo)
     typer.echo(f"NPC: {folder} (agent spec for tournament/play: {folder}); checkpoint {res['checkpoint']}")
 
 
