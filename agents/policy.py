@@ -103,11 +103,14 @@ class LearnedAgent(Agent):
         import torch
 
         policy = self.model.policy
-        with torch.no_grad():  # the policy's own forward, without predict()'s per-call checks
+        with torch.no_grad():  # the actor's forward alone: no distribution objects per call
             obs_t = torch.as_tensor(obs, dtype=torch.float32, device=policy.device)
-            dist = policy.get_distribution(obs_t, action_masks=masks)
-            ids = dist.get_actions(deterministic=self.deterministic)
-        return ids.cpu().numpy().astype(np.int64)
+            feats = policy.extract_features(obs_t, policy.pi_features_extractor)
+            logits = policy.action_net(policy.mlp_extractor.forward_actor(feats)).cpu().numpy()
+        logits = np.where(masks, logits.astype(np.float64), -np.inf)
+        if not self.deterministic:  # a sample of the masked softmax (the Gumbel-max trick)
+            logits = logits + self._rng.gumbel(size=logits.shape)
+        return np.argmax(logits, axis=1).astype(np.int64)
 
     def _check_spaces(self, n_obs: int, n_actions: int) -> None:
         """A model trained on another observation or action layout (an older hexdojo, other

@@ -44,7 +44,7 @@ from .native_duel import fixed_start, make_vector, unstarted_fight
 from .native_duel import pcg64 as _pcg64
 from .opponents import resolve_opponent
 
-__all__ = ["NativeDuelVectorEnv", "is_native", "unstarted_fight"]
+__all__ = ["NativeDuelVectorEnv", "OpponentNotNative", "is_native", "unstarted_fight"]
 
 
 class NativeDuelVectorEnv(VectorEnv):
@@ -196,6 +196,11 @@ class NativeDuelVectorEnv(VectorEnv):
         return infos
 
 
+class OpponentNotNative(ValueError):
+    """An opponent only Python can play (a plug-in, a pool holding one): the native vector
+    env refuses it in one line; ``hexdojo train`` then takes its Python envs."""
+
+
 def opponent_pool(opponent: Any, game: Any) -> tuple[list[Any], float, list[Any]] | None:
     """(native players, external probability, external policies) of an opponent; None for
     random play; a ``ValueError`` in one line for an opponent only Python can play."""
@@ -211,7 +216,7 @@ def opponent_pool(opponent: Any, game: Any) -> tuple[list[Any], float, list[Any]
         return [player], 0.0, []
     if callable(getattr(opponent, "batch_act", None)):
         return [], 1.0, [opponent]
-    raise ValueError(f"opponent {getattr(opponent, 'name', opponent)!r}: the native vector env "
+    raise OpponentNotNative(f"opponent {getattr(opponent, 'name', opponent)!r}: the native vector env "
                      "plays random play, agents with a native player (the scripted styles, mcts, "
                      "search), pools and batch_act policies; use vectorization_mode='sync' for others")
 

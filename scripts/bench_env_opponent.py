@@ -11,6 +11,11 @@ shared machine.
 
     python scripts/bench_env_opponent.py                       # greedy and striker, flat and Dict
     python scripts/bench_env_opponent.py --opponents counter --steps 5000 --python
+    python scripts/bench_env_opponent.py --checkpoint runs/npc/npc.zip   # a past self, batched
+
+``--checkpoint`` also measures the native vector env (64 duels) against a trained policy,
+answered in one batched forward per step for every slot waiting on it (issue 30): total env
+steps per CPU second, flat observation.
 """
 
 from __future__ import annotations
@@ -42,11 +47,34 @@ def steps_per_cpu_second(opponent: str, steps: int, flat: bool, native: bool | N
     return steps / (time.process_time() - t0)
 
 
+def vector_vs_checkpoint(path: str, steps: int, n: int = 64) -> float:
+    """Env steps per CPU second of ``n`` native duels against checkpoint ``path`` (batched)."""
+    import torch
+
+    from hexdojo.agents.policy import LearnedAgent
+    from hexdojo.envs.native_vector import NativeDuelVectorEnv
+
+    torch.set_num_threads(1)  # a small net (docs/npc.md): training's setting
+
+    env = NativeDuelVectorEnv(n, opponent=LearnedAgent.load(path, deterministic=False),
+                              fighters=("chu", "boris"), flat_observation=True)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    rounds = max(1, steps // n)
+    t0 = time.process_time()
+    for _ in range(rounds):
+        masks = env.action_masks()
+        u = rng.random(n)
+        env.step(np.array([np.flatnonzero(m)[int(x * m.sum())] for m, x in zip(masks, u, strict=True)]))
+    return rounds * n / (time.process_time() - t0)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--opponents", nargs="+", default=["greedy", "striker"])
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--python", action="store_true", help="also the env's Python path (native=False)")
+    ap.add_argument("--checkpoint", default=None, help="also 64 native duels against this checkpoint")
     args = ap.parse_args(argv)
     t0 = time.process_time()
     bench_connect_four(args.steps, 0)
@@ -64,6 +92,10 @@ def main(argv: list[str] | None = None) -> int:
                 slow = steps_per_cpu_second(opp, args.steps, flat, native=False)
                 line += f"; its Python path {slow:,.0f} ({slow / c4:.2f}x): the core {got / slow:.1f}x faster"
             print(line)
+    if args.checkpoint:
+        got = vector_vs_checkpoint(args.checkpoint, 20 * args.steps)
+        print(f"[flat] 64 native duels vs {args.checkpoint} (batched): {got:,.0f} steps per CPU "
+              f"second ({got / c4:.2f}x connect_four_v3's)")
     return 0
 
 

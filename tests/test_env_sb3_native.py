@@ -92,3 +92,29 @@ def test_a_scene_or_a_style_trains_on_python_envs() -> None:
     assert isinstance(styled.venv, DummyVecEnv) and isinstance(plain.venv, NativeVecEnv)
     styled.close()
     plain.close()
+
+
+def test_a_checkpoint_opponent_answers_in_batches_with_its_own_choices() -> None:
+    """A trained policy as the vector env's opponent (issue 30): LearnedAgent.batch_act is
+    the model's deterministic choice (predict's), a sample only among legal ids otherwise,
+    and the env asks it once per round for every slot waiting on it."""
+    from hexdojo.agents.policy import LearnedAgent
+    from hexdojo.envs.native_vector import NativeDuelVectorEnv
+
+    venv = NativeVecEnv(num_envs=8, opponent="greedy", flat_observation=True)
+    model = MaskablePPO("MlpPolicy", venv, n_steps=8, seed=0, verbose=0)
+    agent = LearnedAgent(model, deterministic=True, seed=3)
+    obs, masks = venv.reset(), venv.action_masks()
+    want, _ = model.predict(obs, action_masks=masks, deterministic=True)
+    assert np.array_equal(agent.batch_act(obs, masks), want)
+    agent.deterministic = False
+    rows = np.arange(len(obs))
+    assert all(masks[rows, agent.batch_act(obs, masks)].all() for _ in range(20))
+    calls = []
+    act = agent.batch_act
+    agent.batch_act = lambda o, m: calls.append(len(o)) or act(o, m)
+    env = NativeDuelVectorEnv(8, opponent=agent, flat_observation=True)
+    env.reset(seed=0)
+    for _ in range(10):
+        env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+    assert calls and max(calls) > 1 and env.illegal_total == 0

@@ -48,7 +48,7 @@ class PPOConfig(_Model):
     # (79.6 % / 74.5 % vs 78.6 % / 71.0 % with 0.01) and the same within 50k vs random.
     learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam learning rate (the start "
                                  "of the schedule)")
-    n_steps: int = Field(1024, ge=8, le=1_000_000, description="steps per environment between "
+    n_steps: int = Field(64, ge=8, le=1_000_000, description="steps per environment between "
                          "updates (the rollout is `n_steps * n_envs`)")
     batch_size: int = Field(512, ge=8, le=1_000_000, description="minibatch size")
     n_epochs: int = Field(10, ge=1, le=100, description="passes over each rollout")
@@ -152,9 +152,9 @@ class TrainConfig(_Model):
         "Duel-v0's; a checkpoint of the other scaling is refused in one line")
     total_steps: int = Field(250_000, ge=1, le=1_000_000_000,
                              description="environment steps of the learner")
-    n_envs: int = Field(4, ge=1, le=256, description="vectorised environments")
+    n_envs: int = Field(64, ge=1, le=256, description="vectorised environments")
     vec_env: Literal["dummy", "subproc", "native"] = Field(
-        "dummy", description="`dummy` (one process) or `subproc` (a process per environment) of "
+        "native", description="`dummy` (one process) or `subproc` (a process per environment) of "
         "Python envs; `native`: every duel stepped in the core, the pool's scripted bots played "
         "there and its snapshots answered in one batch per step (issue 30; a scene's or a "
         "style's run trains on `dummy` envs instead)")

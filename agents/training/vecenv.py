@@ -158,8 +158,9 @@ def make_native_vec_env(cfg: TrainConfig, snapshot_dir: Path | None) -> Any:
 
 
 def native_fits(cfg: TrainConfig) -> bool:
-    """Can the run use the native vector env (a duel without a style reward)? Otherwise
-    ``vec_env = "native"`` (the shipped default) trains on ``dummy`` Python envs."""
+    """Can the run use the native vector env (a duel without a style reward, a pool the
+    core can play: no plug-in)? Otherwise ``vec_env = "native"`` (the shipped default)
+    trains on ``dummy`` Python envs."""
     return cfg.scene is None and cfg.style is None
 
 
@@ -167,9 +168,15 @@ def make_vec_env(cfg: TrainConfig, snapshot_dir: Path | None) -> VecTimer:
     """The run's ``n_envs`` environments, seeded from ``cfg.seed`` and timed (``native``
     where it fits: :func:`native_fits`)."""
     if cfg.vec_env == "native" and native_fits(cfg):
-        vec = make_native_vec_env(cfg, snapshot_dir)
-        vec.seed(cfg.seed)
-        return VecTimer(vec)
+        from hexdojo.envs.native_vector import OpponentNotNative
+
+        try:
+            vec = make_native_vec_env(cfg, snapshot_dir)
+        except OpponentNotNative:  # a plug-in in the pool: only Python plays it
+            vec = None
+        if vec is not None:
+            vec.seed(cfg.seed)
+            return VecTimer(vec)
     fns = [make_env_fn(cfg, r, snapshot_dir) for r in range(cfg.n_envs)]
     vec = SubprocVecEnv(fns) if cfg.vec_env == "subproc" and cfg.n_envs > 1 else DummyVecEnv(fns)
     vec.seed(cfg.seed)
