@@ -141,8 +141,8 @@ def sections(c: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     out.append(("Attacks it makes, by category", [
         "Style shares: " + "; ".join(
             f"{st} {v['share']:.0%} ({v['k']}/{v['n']})" for st, v in h["styles"].items())
-        + " (grappler/striker: of its attacks; counter: of the attacks it faced, met with "
-          "a dodge, block or leg grab)."],
+        + " (grappler/striker: of its attacks, armed ones included; counter: of the "
+          "attacks it faced, met with a dodge, block, leg grab, parry or weapon block)."],
         [["category", "attacks", "share"]] + [[k, str(n), f"{s:.1%}"] for k, n, s in h["attacks"]]))
     out.append(("Maneuvers it favours", [],
                 [["maneuver", "times", "share of its maneuvers"]] +

@@ -23,7 +23,10 @@ from .base import Agent
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
 
-DEFENCES = frozenset({"dodge", "block", "leg_grab"})
+#: the counter style's answers to an attack: every defence category of the rules data,
+#: armed ones included (a guard's parries and weapon blocks are his counters; leaving them
+#: out made ``card`` say "counter 5 %" of an NPC whose maneuvers were 23 % parries/blocks)
+DEFENCES = frozenset({"dodge", "block", "leg_grab", "parry", "weapon_block"})
 
 
 def style_categories() -> dict[str, frozenset[str]]:
@@ -119,8 +122,9 @@ class Recorder(Agent):
 
 def style_share(stats: StyleStats, style: str) -> tuple[int, int]:
     """(style moves, out of) for ``style``: grappler / striker = the share of its attacks
-    in the style's categories; counter = the share of the attacks it faced that it met
-    with a dodge, a block or a leg grab (rather than no reaction or an attack of its own)."""
+    in the style's categories (armed attacks are strikes); counter = the share of the
+    attacks it faced that it met with a defence (:data:`DEFENCES`: a dodge, a block, a leg
+    grab, a parry or a weapon block) rather than no reaction or an attack of its own."""
     cats = style_categories()[style]
     if style == "counter":
         faced = sum(v for (k, _), v in stats.windows.items() if k == "reaction")
@@ -135,7 +139,8 @@ def style_move(state: State, c: Choice, style: str) -> int:
     """+1 a move of ``style``, -1 a move against it, 0 anything else, for the learner's
     choice ``c`` at ``state``: grappler/striker: an attack (action, reaction or follow-on
     window) in / out of the style's categories; counter: a reaction that meets the attack
-    with a defence (a dodge, a block, a leg grab) / lets it through or attacks instead."""
+    with a defence (:data:`DEFENCES`, armed ones included) / lets it through or attacks
+    instead."""
     d = state.decision
     if d is None:
         return 0

@@ -93,6 +93,34 @@ def test_style_shares_and_risk_by_hand() -> None:
                                   "share": 1.0, "wounds_per_use": 0.5}
 
 
+def test_the_counter_share_counts_armed_defences_by_hand() -> None:
+    """Parries and weapon blocks are the counter style's answers too (issue 33: an armed
+    NPC's card said "counter 5 %" while they were 23 % of its maneuvers)."""
+    s = StyleStats()
+    s.windows.update({("reaction", "parry"): 2, ("reaction", "weapon_block"): 1,
+                      ("reaction", "dodge"): 1, ("reaction", "pass"): 1})
+    assert style_share(s, "counter") == (4, 5)
+
+
+def test_an_armed_counter_fighters_share_counts_every_defence() -> None:
+    """The counter bot as the guard (sword and shield) against Chu: every reaction it met
+    an attack with (parries and weapon blocks included) is in its counter share."""
+    from hexdojo.agents.registry import make_agent
+    from hexdojo.agents.style import DEFENCES, Recorder
+    from hexdojo.agents.tournament import play_fight
+    from hexdojo.envs.rules import Game
+
+    game = Game.create(["chu", "guard"], turn_limit=8)
+    rec = Recorder(make_agent("counter"))
+    for seed in range(6):
+        play_fight(game, (make_agent("greedy"), rec), seed)
+    w = rec.stats.windows
+    armed = w[("reaction", "parry")] + w[("reaction", "weapon_block")]
+    assert armed > 0, "the guard parried or blocked with his weapon"
+    met = sum(v for (k, cat), v in w.items() if k == "reaction" and cat in DEFENCES)
+    assert style_share(rec.stats, "counter")[0] == met >= armed
+
+
 # --------------------------------------------------------------------------- the browser (conftest.page)
 def test_html_card_in_a_browser(page, npc: Path) -> None:
     page.goto((npc / "cards" / "easy.html").as_uri())
