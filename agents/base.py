@@ -17,6 +17,13 @@ if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
 
 
+#: the attribute a run's level carries (:func:`hexdojo.agents.levels.build`): its run's
+#: ``npc.zip``, whose sidecar (``checkpoint_meta.agent_meta``) describes the level whatever
+#: its agent is (a snapshot without a sidecar, the policy inside a search, a scripted
+#: candidate); here, in the leaf both modules import, so neither imports the other
+RUN_CHECKPOINT = "npc_checkpoint"
+
+
 class AgentError(ValueError):
     """A bad agent specification (unknown name, bad parameter, missing checkpoint).
 

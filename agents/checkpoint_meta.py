@@ -15,7 +15,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .base import AgentError
+from .base import RUN_CHECKPOINT, AgentError
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game
@@ -92,10 +92,23 @@ def read_meta(checkpoint: str | Path | None) -> dict[str, Any] | None:
 
 
 def agent_meta(agent: Any) -> tuple[Path, dict[str, Any]] | None:
-    """(sidecar path, metadata) of a checkpoint agent, None for any other agent."""
-    path = getattr(agent, "path", None)
+    """(sidecar path, metadata) of a checkpoint agent or of a run's level (its run's
+    ``npc.json``), None for any other agent."""
+    path = getattr(agent, RUN_CHECKPOINT, None) or getattr(agent, "path", None)
     meta = read_meta(path)
     return (meta_path(path), meta) if meta is not None and path is not None else None
+
+
+def npc_rules(meta: dict[str, Any], src: str) -> str | None:
+    """The rules file the NPC trained with (its sidecar's ``rules``), checked: a file
+    since moved or deleted is one line naming the sidecar, not a fight on other rules."""
+    rules = meta.get("rules")
+    if not rules:
+        return None
+    if not Path(rules).is_file():
+        raise AgentError(f"{src}: field 'rules': value {rules!r}: file not found (the NPC "
+                         "trained with it); put it back or give --rules")
+    return str(rules)
 
 
 def describe(meta: dict[str, Any]) -> str:

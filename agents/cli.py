@@ -205,6 +205,7 @@ def tournament(
         parse_rules(rules)  # a missing file or a bad key: one line before any fight
     fighters, scene = _tournament_setup(built, fighters, scene)
     turn_limit = _npc_turn_limit(built, turn_limit)
+    rules = _npc_rules(built, rules)
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(parse_fighters(fighters)),
                            seed, rules, radius, turn_limit, workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)
@@ -283,7 +284,8 @@ def play(
                                                         scene)
     fs = [fighter, opponent_fighter] if side == 0 else [opponent_fighter, fighter]
     turn_limit = _npc_turn_limit([opp], turn_limit)
-    game = _game(fs, rules, radius, turn_limit, scene)
+    rules = _npc_rules([opp], rules)
+    game = _game(fs, None if rules is None else Path(rules), radius, turn_limit, scene)
     _warn_mismatch([opp], game, scene)
     human = HumanAgent(ask=input, say=typer.echo)
     pair = [human, opp] if side == 0 else [opp, human]
@@ -333,6 +335,20 @@ def _npc_turn_limit(agents: list[Any], turn_limit: int | None) -> int | None:
         return turn_limit
     typer.echo(f"turn limit: {got[1]['turn_limit']} (the NPC's own, from {got[0]})")
     return int(got[1]["turn_limit"])
+
+
+def _npc_rules(agents: list[Any], rules: Any) -> Any:
+    """``--rules`` if given (played with the NPC's own fighters all the same; a rule set
+    it did not train on is warned about), else the first trained NPC's own rules file
+    (from its .json, said in one line), else None: the shipped rules."""
+    from .checkpoint_meta import checkpoint_defaults, npc_rules
+
+    got = checkpoint_defaults(agents) if rules is None else None
+    own = npc_rules(got[1], got[0]) if got is not None else None
+    if own is None:
+        return rules
+    typer.echo(f"rules: {own} (the NPC's own, from {got[0]})")
+    return own
 
 
 def _warn_mismatch(agents: list[Any], game: Any, scene: str | None) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .base import Agent, AgentError
+from .base import RUN_CHECKPOINT, Agent, AgentError
 
 LEVELS_FILE = "levels.json"
 FORMAT = "hexdojo-levels"
@@ -75,6 +75,8 @@ def build(root: Path, entry: dict[str, Any], name: str | None,
         agent = searched(root, spec, agent, sims)
     if name is not None:
         agent.name = name
+    if (root / "npc.json").is_file():  # the level plays its run's fight in every command
+        setattr(agent, RUN_CHECKPOINT, root / "npc.zip")
     return agent
 
 

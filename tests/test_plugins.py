@@ -181,7 +181,8 @@ def test_pool_opponent_and_a_tiny_training_against_a_plugin(tmp_path: Path) -> N
     })
     final = train(cfg, tmp_path / "run", progress=False)
     assert final.is_file()
-    assert list(read_eval(tmp_path / "run" / "eval.csv")[-1]) == ["steps", KICKER]
+    row = read_eval(tmp_path / "run" / "eval.csv")[-1]  # both sides, and each side's own
+    assert list(row) == ["steps", KICKER, f"{KICKER}@A", f"{KICKER}@B"]
 
 
 def test_a_bad_plugin_in_the_pool_fails_before_anything_is_written(tmp_path: Path) -> None:

@@ -88,8 +88,9 @@ class EvalConfig(_Model):
 
     every: int = Field(25_000, ge=1, description="env steps between evaluations (`eval.csv`, "
                        "TensorBoard `eval/win_rate_*`; the best mean is kept as `best.zip`)")
-    episodes: int = Field(20, ge=1, le=100_000, description="fights per opponent, half on "
-                          "each side")
+    episodes: int = Field(20, ge=1, le=100_000, description="fights per opponent on the "
+                          "run's trained side(s) (`side`; alternating: half on each, with "
+                          "each side's rate in `eval.csv` too)")
     opponents: list[str] = Field(default_factory=lambda: list(LADDER_POOL),
                                  description="agent specs evaluated against")
 
@@ -190,7 +191,7 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
     raw: dict[str, Any] = read_toml(HYPERPARAMS)
     source = str(HYPERPARAMS)
     if path is not None:
-        raw = deep_merge(raw, read_toml(path))
+        raw = deep_merge(raw, with_paths_from(read_toml(path), Path(path)))
         source = str(path)
     if overrides:
         raw = deep_merge(raw, {k: v for k, v in overrides.items() if v is not None})
@@ -203,6 +204,24 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
         if not field:  # a rule between fields (the model's own check)
             raise RulesError(f"{source}: {msg}") from None
         raise RulesError(f"{source}: field '{field}': value {err.get('input')!r}: {msg}") from None
+
+
+def with_paths_from(raw: dict[str, Any], toml: Path) -> dict[str, Any]:
+    """``raw`` (the TOML at ``toml``) with its relative fighter, scene and rules files
+    made absolute from the TOML's folder, as a scene file's are: the same config trains
+    the same NPC from any working directory, and the sidecar records where the files are
+    (a relative path there would break ``play`` or ``calibrate`` run from elsewhere)."""
+    from hexdojo.envs.rules.scene import resolve_path
+
+    base = toml.resolve().parent
+    out = dict(raw)
+    if isinstance(out.get("fighters"), list):
+        out["fighters"] = [resolve_path(f, base) if isinstance(f, str) else f
+                           for f in out["fighters"]]
+    for key in ("scene", "rules"):
+        if isinstance(out.get(key), str):
+            out[key] = resolve_path(out[key], base)
+    return out
 
 
 # ----------------------------------------------------------------------------- the doc table

@@ -16,23 +16,42 @@ from ..registry import make_agent
 from ..tournament import play_fight
 
 
-def evaluate(learner: Agent, game: Game, opponents: list[str], episodes: int, seed: int
-             ) -> dict[str, float]:
-    """Win rate of ``learner`` against each opponent, half the fights on each side."""
+def evaluate(learner: Agent, game: Game, opponents: list[str], episodes: int, seed: int,
+             sides: tuple[int, ...] = (0, 1)) -> dict[str, float]:
+    """Win rate of ``learner`` against each opponent, the fights shared in turn between
+    ``sides`` (default half on each side; a one-sided NPC is measured on its side only)."""
+    return {k: v for k, v in evaluate_sides(learner, game, opponents, episodes, seed,
+                                            sides).items() if SIDE_MARK not in k}
+
+
+#: ``eval.csv``'s per-side columns: ``greedy@A``, ``greedy@B`` (not the model selection's)
+SIDE_MARK = "@"
+
+
+def evaluate_sides(learner: Agent, game: Game, opponents: list[str], episodes: int,
+                   seed: int, sides: tuple[int, ...] = (0, 1)) -> dict[str, float]:
+    """:func:`evaluate`'s rates, and with two sides each side's own (``name@A``,
+    ``name@B``): a pairing lopsided by its seat shows, and a mean over both sides is
+    never mistaken for the score of an NPC that plays only one of them."""
     out: dict[str, float] = {}
     for name in opponents:
         opp = make_agent(name)
-        wins = 0.0
+        got = {s: [0.0, 0] for s in sides}  # side -> [points, fights]
         for k in range(episodes):
-            side = k % 2
+            side = sides[k % len(sides)]
             pair = (learner, opp) if side == 0 else (opp, learner)
             s = play_fight(game, pair, seed + k)
-            if s.winner == side:
-                wins += 1
-            elif s.winner is None:
-                wins += 0.5
-        out[name] = wins / episodes
+            got[side][0] += 1.0 if s.winner == side else 0.5 if s.winner is None else 0.0
+            got[side][1] += 1
+        out[name] = sum(p for p, _ in got.values()) / episodes
+        if len(sides) > 1:
+            out.update({f"{name}{SIDE_MARK}{'AB'[s]}": p / n for s, (p, n) in got.items() if n})
     return out
+
+
+def trained_sides(side: str) -> tuple[int, ...]:
+    """The side(s) a run's ``side`` setting trains: ``"1"`` -> (1,), alternating -> both."""
+    return (int(side),) if side in ("0", "1") else (0, 1)
 
 
 def evaluate_env(model: Any, env: gym.Env, episodes: int, seed: int,

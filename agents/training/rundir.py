@@ -86,8 +86,10 @@ def save_meta(path: Path, cfg: TrainConfig, game: Game, steps: int) -> None:
 
 
 def mean_rate(row: dict[str, Any]) -> float:
-    """The mean win rate of one ``eval.csv`` row (the model selection's score)."""
-    rates = [v for k, v in row.items() if k != "steps"]
+    """The mean win rate of one ``eval.csv`` row (the model selection's score): over its
+    opponents, each on the run's trained side(s) (the per-side columns ``name@A`` are
+    already in it)."""
+    rates = [v for k, v in row.items() if k != "steps" and "@" not in k]
     return sum(rates) / len(rates) if rates else 0.0
 
 
