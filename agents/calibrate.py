@@ -199,20 +199,26 @@ def _advance(results: Any, bar: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- choosing
-def pick_chain(scores: list[float], n: int = len(LEVELS)) -> list[int]:
+def pick_chain(scores: list[float], n: int = len(LEVELS),
+               cis: list[tuple[float, float]] | None = None) -> list[int]:
     """Indices of ``n`` candidates, weakest to strongest by measured score: the weakest,
-    the strongest, and between them those that spread the chain most evenly (the largest
-    smallest step). Monotone in measured score by construction; ties keep list order."""
+    the strongest, and between them those that separate most (given ``cis``: the most
+    adjacent pairs whose 95 % intervals do not overlap, so the levels can be told apart)
+    and spread the chain most evenly (the largest smallest step). Monotone in measured
+    score by construction; ties keep list order."""
     if len(scores) < n:
         raise ValueError(f"calibrate: {len(scores)} candidate(s) measured; {n} levels need "
                          f"at least {n} (give more --temperatures or --candidate)")
     order = sorted(range(len(scores)), key=lambda i: (scores[i], -i))
     lo, hi = order[0], order[-1]
 
-    def spread(mid: tuple[int, ...]) -> tuple[float, float]:
-        chain = [scores[i] for i in (lo, *mid, hi)]
+    def spread(mid: tuple[int, ...]) -> tuple[int, float, float]:
+        idx = (lo, *mid, hi)
+        chain = [scores[i] for i in idx]
         steps = [b - a for a, b in zip(chain, chain[1:], strict=False)]
-        return min(steps), -sum((s - sum(steps) / len(steps)) ** 2 for s in steps)
+        apart = 0 if cis is None else sum(cis[b][0] > cis[a][1]
+                                          for a, b in zip(idx, idx[1:], strict=False))
+        return apart, min(steps), -sum((s - sum(steps) / len(steps)) ** 2 for s in steps)
 
     mid = max(combinations(order[1:-1], n - 2), key=spread)
     return [lo, *mid, hi]
@@ -243,6 +249,54 @@ def overlap_notes(levels: list[dict[str, Any]]) -> list[str]:
                        f"[{b['ci'][0]:.1%}, {b['ci'][1]:.1%}] overlap: not told apart at "
                        f"{b['n']} fights (more --fights may separate them)")
     return out
+
+
+#: below this best score (or above this worst one) against the stand-in, the matchup
+#: leaves the levels no room: every level loses (or wins) nearly every fight
+NO_ROOM = 0.10
+
+
+def room_notes(results: list[Measured], opponent: str) -> list[str]:
+    """A warning when the matchup leaves no room for levels: the strongest candidate's
+    interval wholly under ``NO_ROOM`` (a hopeless matchup: 0-3 % levels that cannot be
+    told apart) or the weakest's wholly over ``1 - NO_ROOM``."""
+    best = max(results, key=lambda m: m.score)
+    worst = min(results, key=lambda m: m.score)
+    if best.ci()[1] < NO_ROOM:
+        return [f"no room for levels: the strongest candidate scores {best.score:.1%} "
+                f"[{best.ci()[0]:.1%}, {best.ci()[1]:.1%}] against {opponent}: the matchup is "
+                "hopeless on the NPC's side(s), so its levels are all near 0 % (train longer, "
+                "give it another side or fighters, or calibrate against a weaker --opponent)"]
+    if worst.ci()[0] > 1 - NO_ROOM:
+        return [f"no room for levels: the weakest candidate scores {worst.score:.1%} "
+                f"[{worst.ci()[0]:.1%}, {worst.ci()[1]:.1%}] against {opponent}: every level "
+                "wins nearly every fight (calibrate against a stronger --opponent)"]
+    return []
+
+
+def ladder_notes(levels: list[str], ladder: dict[str, float]) -> list[str]:
+    """Where the levels' mean score against the ladder (their cards) is not in the order
+    easy < fair < hard < master: the order against one stand-in does not carry over."""
+    known = [n for n in levels if n in ladder]
+    out = []
+    for a, b in zip(known, known[1:], strict=False):
+        if ladder[b] < ladder[a]:
+            out.append(f"on the ladder {b} scores {ladder[b]:.1%} < {a} {ladder[a]:.1%} "
+                       "(mean over the cards' opponents): the levels are in order against "
+                       "the stand-in only")
+    return out
+
+
+def add_notes(root: Path, notes: list[str]) -> None:
+    """Append ``notes`` to the run's ``levels.json`` (written atomically)."""
+    from .report import atomic_write_text
+
+    if not notes:
+        return
+    path = root / LEVELS_FILE
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["notes"] = list(doc.get("notes") or []) + notes
+    atomic_write_text(path, json.dumps(doc, indent=2) + "\n")
 
 
 # --------------------------------------------------------------------------- the run
@@ -284,8 +338,9 @@ class Calibration:
 def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, seed: int = 0,
               temperatures: tuple[float, ...] = TEMPERATURES, extra: tuple[str, ...] = (),
               workers: int = 1, say: Callable[[str], None] = print, progress: bool = True,
-              search: tuple[int, ...] = ()) -> Calibration:
-    """Measure the candidates, pick the levels, write ``levels.json`` atomically."""
+              search: tuple[int, ...] = (), separate: int = 0) -> Calibration:
+    """Measure the candidates, pick the levels (``separate``: :func:`confirm`), write
+    ``levels.json`` atomically."""
     from .registry import make_agent
     from .report import atomic_write_text
 
@@ -297,12 +352,14 @@ def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, s
         f"{opp.name} on {side_words(match.sides)} ({' vs '.join(meta['fighters'])})")
     got = measure(agents, [opp], match, workers, say, progress)
     results = [got[(a, 0)] for a in range(len(cands))]
-    chosen, fresh, notes = confirm(pick_chain([r.score for r in results]), cands, agents, opp,
-                                   match, workers, say, progress)
+    chain = pick_chain([r.score for r in results], cis=[r.ci() for r in results])
+    chosen, fresh, notes = confirm(chain, cands, agents, opp, match, workers, say, progress,
+                                   separate)
     levels = [{"name": name, "label": cands[i].label, **cands[i].entry, **m.summary(),
                "selection": results[i].summary()}
               for name, i, m in zip(LEVELS, chosen, fresh, strict=False)]
-    notes = monotony_notes(cands, results) + notes + overlap_notes(levels)
+    notes = (room_notes(results, opp.name) + monotony_notes(cands, results) + notes
+             + overlap_notes(levels))
     doc = {"format": FORMAT, "version": 1, "run": str(root), "opponent": opp.name,
            "fighters": list(meta["fighters"]), "sides": list(match.sides),
            "rules_id": meta.get("rules_id"), "steps": meta.get("steps"),
@@ -314,15 +371,26 @@ def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, s
 
 
 def confirm(chosen: list[int], cands: list[Candidate], agents: list[Agent], opp: Agent,
-            match: Match, workers: int, say: Callable[[str], None], progress: bool
-            ) -> tuple[list[int], list[Measured], list[str]]:
+            match: Match, workers: int, say: Callable[[str], None], progress: bool,
+            separate: int = 0) -> tuple[list[int], list[Measured], list[str]]:
     """Measure the chosen chain again on fresh seeds: the best of many noisy candidates
-    scores high partly by luck (the winner's curse), so the levels' scores are these. If
-    the fresh scores are not monotone, say so and order the levels by them."""
+    scores high partly by luck (the winner's curse), so the levels' scores are these;
+    while adjacent levels' intervals overlap, up to ``separate`` more rounds of as many
+    fresh fights are added (more fights narrow the intervals). If the fresh scores are not
+    monotone, say so and order the levels by them."""
     say(f"confirming the {len(chosen)} levels on {match.fights} fresh fights each")
     again = Match(match.game, match.sides, match.fights, match.seed + CONFIRM_SEEDS)
     got = measure([agents[i] for i in chosen], [opp], again, workers, say, progress)
     fresh = [got[(k, 0)] for k in range(len(chosen))]
+    for extra in range(1, separate + 1):
+        if not overlapping(fresh):
+            break
+        say(f"adjacent levels overlap: {match.fights} more fresh fights each to separate them")
+        more = Match(match.game, match.sides, match.fights,
+                     match.seed + CONFIRM_SEEDS + extra * match.fights)
+        got = measure([agents[i] for i in chosen], [opp], more, workers, say, progress)
+        for k in range(len(chosen)):
+            fresh[k].add(got[(k, 0)])
     order = sorted(range(len(chosen)), key=lambda k: (fresh[k].score, k))
     if order == list(range(len(chosen))):
         return chosen, fresh, []
@@ -330,6 +398,12 @@ def confirm(chosen: list[int], cands: list[Candidate], agents: list[Agent], opp:
     note = (f"on fresh seeds the chosen chain was not monotone ({was}): the levels are "
             "ordered by their fresh scores")
     return [chosen[k] for k in order], [fresh[k] for k in order], [note]
+
+
+def overlapping(ms: list[Measured]) -> bool:
+    """Whether two adjacent results (in score order) have overlapping 95 % intervals."""
+    ordered = sorted(ms, key=lambda m: m.score)
+    return any(b.ci()[0] <= a.ci()[1] for a, b in zip(ordered, ordered[1:], strict=False))
 
 
 def side_words(sides: tuple[int, ...] | list[int]) -> str:

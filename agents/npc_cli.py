@@ -8,7 +8,15 @@ from typing import Annotated, Any
 
 import typer
 
-from .calibrate import DEFAULT_OPPONENT, TEMPERATURES, calibrate, table_lines
+from .calibrate import (
+    DEFAULT_OPPONENT,
+    LEVELS,
+    TEMPERATURES,
+    add_notes,
+    calibrate,
+    ladder_notes,
+    table_lines,
+)
 from .card import LADDER, ladder_specs, make_cards
 from .cli_common import clean_errors
 from .folders import check_out_folder, folder_lock
@@ -57,6 +65,9 @@ def _add_calibrate(app: Any) -> None:
             min=2, max=100_000, help="cards: fights per ladder opponent")] = 100,
         card_ladder: Annotated[str, typer.Option(
             help="cards: the ladder's opponents, comma-separated")] = ",".join(LADDER),
+        separate: Annotated[int, typer.Option(
+            min=0, max=10, help="while adjacent levels' intervals overlap, up to this many "
+            "more rounds of --fights fresh fights for the levels")] = 0,
         progress: Annotated[bool, typer.Option(help="a progress bar (or a line every 30 s)")] = True,
     ) -> None:
         """A trained run's levels (easy, fair, hard, master), measured on the NPC's side(s)
@@ -67,15 +78,33 @@ def _add_calibrate(app: Any) -> None:
         _writable_run(run)
         with folder_lock(run, "calibrate", warn=say):
             cal = calibrate(run, opponent, fights, seed, temps, tuple(candidate or ()),
-                            workers, say, progress, tuple(search or ()))
+                            workers, say, progress, tuple(search or ()), separate)
             for line in table_lines(cal.doc):
                 typer.echo(line)
             typer.echo(f"wrote {run / LEVELS_FILE}: use them as {run}:easy ... {run}:master")
             if cards:
-                for f in make_cards(run, None, card_fights, seed, workers, ladder,
-                                    say=say, progress=progress):
-                    if f.suffix != ".json":
-                        typer.echo(f"wrote {f}")
+                _cards_and_ladder_order(run, card_fights, seed, workers, ladder, say, progress)
+
+
+def _cards_and_ladder_order(run: Path, fights: int, seed: int, workers: int,
+                            ladder: tuple[str, ...], say: Any, progress: bool) -> None:
+    """Every level's card, then the levels' order on the ladder (their cards' mean score)
+    checked as well as against the stand-in: a level out of order is a note, said and
+    added to ``levels.json``."""
+    import json
+
+    files = make_cards(run, None, fights, seed, workers, ladder, say=say, progress=progress)
+    for f in files:
+        if f.suffix != ".json":
+            typer.echo(f"wrote {f}")
+    means = {}
+    for f in (f for f in files if f.suffix == ".json"):
+        rows = json.loads(f.read_text(encoding="utf-8"))["ladder"]
+        means[f.stem] = sum(r["score"] for r in rows) / len(rows)
+    notes = ladder_notes(list(LEVELS), means)
+    for n in notes:
+        typer.echo(f"note: {n}")
+    add_notes(run, notes)
 
 
 def _checked_ladder(text: str, option: str) -> tuple[str, ...]:

@@ -5,6 +5,7 @@ taken; the temperature option of a learned agent; the choice of a monotone chain
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -146,6 +147,56 @@ def test_a_chain_not_monotone_on_fresh_seeds_is_said_and_reordered(monkeypatch) 
                                        cal.Match(None, (0, 1), 10), 1, lambda s: None, False)
     assert chosen == [0, 2, 1, 3] and [m.score for m in fresh] == [0.3, 0.5, 0.6, 0.9]
     assert len(notes) == 1 and "not monotone" in notes[0]
+
+
+def test_pick_chain_prefers_candidates_that_separate_by_hand() -> None:
+    """Issue 33: levels within a few points cannot be told apart; given the intervals,
+    the chain takes the candidates whose intervals do not overlap over an even spread."""
+    scores = [0.1, 0.3, 0.5, 0.55, 0.7, 0.9]
+    cis = [(0.05, 0.15), (0.2, 0.45), (0.35, 0.65), (0.4, 0.7), (0.6, 0.8), (0.85, 0.95)]
+    assert cal.pick_chain(scores) == [0, 1, 3, 5]  # steps 0.2, 0.25, 0.35: the most even
+    # but 0.3 [0.2, 0.45] overlaps 0.55 [0.4, 0.7]; 0.1-0.3-0.7-0.9 are all apart
+    assert cal.pick_chain(scores, cis=cis) == [0, 1, 4, 5]
+
+
+def test_a_hopeless_matchup_is_warned_about() -> None:
+    hopeless = [cal.Measured(wins=w, losses=100 - w) for w in (0, 1, 2, 3)]
+    notes = cal.room_notes(hopeless, "greedy")
+    assert len(notes) == 1 and notes[0].startswith("no room for levels: the strongest "
+                                                   "candidate scores 3.0%")
+    assert cal.room_notes([cal.Measured(wins=99, losses=1)] * 4, "random")[0].startswith(
+        "no room for levels: the weakest")
+    assert cal.room_notes([cal.Measured(wins=w, losses=100 - w) for w in (5, 30, 60)],
+                          "greedy") == []
+
+
+def test_the_order_on_the_ladder_is_checked_and_noted(npc: Path, tmp_path: Path) -> None:
+    """A master weaker on the ladder than hard (42 % vs 59 % in issue 33) is a note in
+    ``levels.json``, as well as the order against the stand-in."""
+    notes = cal.ladder_notes(list(cal.LEVELS), {"easy": 0.2, "fair": 0.3, "hard": 0.59,
+                                                "master": 0.42})
+    assert notes == ["on the ladder master scores 42.0% < hard 59.0% (mean over the cards' "
+                     "opponents): the levels are in order against the stand-in only"]
+    assert cal.ladder_notes(list(cal.LEVELS), {"easy": 0.1, "hard": 0.5, "master": 0.6}) == []
+    (tmp_path / "levels.json").write_text(json.dumps({"notes": ["old"], "levels": []}))
+    cal.add_notes(tmp_path, notes)
+    assert json.loads((tmp_path / "levels.json").read_text())["notes"] == ["old", *notes]
+
+
+def test_overlapping_levels_get_more_fights(npc: Path, tmp_path: Path) -> None:
+    """``--separate 1``: the levels of 8 fights overlap, so each gets 8 more fresh ones
+    (the candidates keep 8), and the overlaps left are still named."""
+    run_copy = tmp_path / "npc"
+    shutil.copytree(npc, run_copy)
+    res = run("calibrate", str(run_copy), "--opponent", "random", "--fights", "8",
+              "--temperatures", "0,1,3,20", "--no-cards", "--no-progress", "--separate", "1")
+    assert res.exit_code == 0, res.output
+    doc = json.loads((run_copy / "levels.json").read_text())
+    assert "8 more fresh fights each to separate them" in res.output
+    assert all(e["n"] == 16 for e in doc["levels"])
+    assert all(c["n"] == 8 for c in doc["candidates"])
+    assert [e["score"] for e in doc["levels"]] == sorted(e["score"] for e in doc["levels"])
+    assert cal.overlapping([cal.Measured(wins=8, losses=8)] * 2)
 
 
 def test_monotony_notes_name_an_inverted_temperature() -> None:
