@@ -105,7 +105,9 @@ def _sides_line(game: Any, names: list[str]) -> str:
 @app.command()
 @clean_errors
 def demo(
-    fighters: FightersOpt = "chu,urlik",
+    fighters: Annotated[str | None, typer.Option(
+        "--fighters", help="two fighter presets or TOML files, comma-separated (one = mirror; "
+                           "default chu,urlik, or a trained NPC's own from its .json)")] = None,
     agents: Annotated[str, typer.Option(
         "--agents", help="the two agents, comma-separated (see `hexdojo agents`)")] = "striker,counter",
     seed: SeedOpt = 1,
@@ -125,8 +127,12 @@ def demo(
     if len(names) != 2:
         raise ValueError(f"agents: value {agents!r}: give exactly two, e.g. striker,counter")
     pair = [make_agent(n) for n in names]
+    fighters, scene = _demo_setup(pair, fighters, scene)
+    turn_limit = _npc_turn_limit(pair, turn_limit)
+    rules = _npc_rules(pair, rules)
     fs = parse_fighters(fighters) if scene is None else []
-    game = _game(fs, rules, radius, turn_limit, scene)
+    game = _game(fs, None if rules is None else Path(rules), radius, turn_limit, scene)
+    _warn_mismatch(pair, game, scene)
     if scene is not None:
         _two_sides(game, scene)
         fs = [p.name for p in game.profiles]
@@ -139,6 +145,25 @@ def demo(
     typer.echo(result_line(state))
     if save is not None:
         _save(save, fs, seed, choices, pair, rules, radius, turn_limit, state, scene)
+
+
+def _demo_setup(pair: list[Any], fighters: str | None,
+                scene: str | None) -> tuple[str, str | None]:
+    """``demo``'s fighters and scene as ``tournament``'s (:func:`_tournament_setup`: the
+    user's, else the first trained NPC's own, else chu vs urlik), and one warning line
+    when a one-sided NPC is listed on the side it did not train (``--agents`` sets the
+    sides)."""
+    from .checkpoint_meta import agent_meta
+
+    if fighters is None and scene is None and not any(agent_meta(a) for a in pair):
+        return "chu,urlik", None
+    for side, a in enumerate(pair):
+        got = agent_meta(a)
+        if got is not None and got[1].get("side") in ("0", "1") \
+                and int(got[1]["side"]) != side:
+            typer.echo(f"warning: {a.name} was trained on side {'AB'[int(got[1]['side'])]} "
+                       f"only ({got[0]}); --agents puts it on side {'AB'[side]}", err=True)
+    return _tournament_setup(pair, fighters, scene)
 
 
 def _split_agents(text: str) -> list[str]:

@@ -163,3 +163,19 @@ def test_both_sides_are_evaluated_each_on_its_own(npc: Path) -> None:
     one = evaluate_sides(agent, game, ["random"], 3, seed=3, sides=(1,))
     assert set(one) == {"random"}
     assert mean_rate({"steps": 1, **got}) == got["random"]
+
+
+def test_demo_plays_a_levels_own_fight_and_warns_of_the_wrong_side(npc: Path) -> None:
+    res = run("demo", "--agents", f"random,{npc}:master", "--turn-limit", "2")
+    assert res.exit_code == 0, res.output
+    assert "playing the NPC's own fighters: chu vs " in res.output
+    assert "(the NPC's own, from" in res.output and "warning" not in res.output
+    res = run("demo", "--agents", f"{npc}:easy,random", "--turn-limit", "2")
+    assert res.exit_code == 0, res.output
+    assert "warning: npc:easy was trained on side B only" in res.output
+
+
+def test_demo_without_an_npc_keeps_chu_vs_urlik() -> None:
+    res = run("demo", "--turn-limit", "1")
+    assert res.exit_code == 0, res.output
+    assert "Chu" in res.output and "Urlik" in res.output and "NPC's own" not in res.output
