@@ -17,7 +17,16 @@ async function api(url, body) {
   say('');
   return data;
 }
-async function act(url, body) { const v = await api(url, body); if (v) { V = v; path = []; draw(); } return v; }
+// Each answer is the whole view after that request; two requests in flight (a click while a
+// big load is still being read) can be answered out of order, so only the newest request's
+// view is drawn: an older one arriving last would put the page back where it was.
+let asked = 0;
+async function act(url, body) {
+  const mine = ++asked;
+  const v = await api(url, body);
+  if (v && mine === asked) { V = v; path = []; draw(); }
+  return v;
+}
 
 // ------------------------------------------------------------------ the board
 function hexPoints(x, y, s) {
