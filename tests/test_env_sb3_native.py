@@ -73,8 +73,12 @@ def test_hexdojo_train_runs_on_the_native_vector_env(tmp_path) -> None:
     cfg = load_config(None, {"total_steps": 1024, "n_envs": 16, "ppo": {"n_steps": 32, "batch_size": 128},
                              "imitation": {"fights": 0}, "eval": {"every": 100_000}})
     assert cfg.vec_env == "native"
+    import torch
+
+    before = torch.distributions.Distribution._validate_args
     final = train(cfg, tmp_path / "run", progress=False)
     assert final.is_file()
+    assert torch.distributions.Distribution._validate_args == before  # put back after training
     prof = json.loads((tmp_path / "run" / "run.json").read_text())
     assert prof["steps"] >= 1024 and prof["env_seconds"] > 0
 
@@ -118,3 +122,13 @@ def test_a_checkpoint_opponent_answers_in_batches_with_its_own_choices() -> None
     for _ in range(10):
         env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
     assert calls and max(calls) > 1 and env.illegal_total == 0
+
+
+def test_the_pool_never_loads_a_snapshot_still_being_written(tmp_path) -> None:
+    """A run killed while saving a snapshot leaves ``snap_N.tmp.zip`` (atomic_save_model's
+    temp file): the snapshot listing (the native pool loads every snapshot it lists) skips it."""
+    from hexdojo.agents.training.rundir import snapshot_paths
+
+    for name in ("snap_0000000100.zip", "snap_0000000200.tmp.zip", "snap_0000000300.zip"):
+        (tmp_path / name).write_bytes(b"")
+    assert [p.name for p in snapshot_paths(tmp_path)] == ["snap_0000000100.zip", "snap_0000000300.zip"]

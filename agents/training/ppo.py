@@ -38,8 +38,18 @@ def train(cfg: TrainConfig, out: str | Path | None = None, resume: bool = False,
     """Train (or resume) a run; returns the path of the final model ``npc.zip``."""
     torch.set_num_threads(1)
     # the distributions' argument checks cost a fifth of an update (scripts/bench_train.py)
-    # and check what the masked policy builds itself
+    # and check what the masked policy builds itself; put back afterwards (a notebook, a
+    # script that trains and then samples, goes on with its own setting)
+    validate = torch.distributions.Distribution._validate_args
     torch.distributions.Distribution.set_default_validate_args(False)
+    try:
+        return _train(cfg, out, resume, progress)
+    finally:
+        torch.distributions.Distribution.set_default_validate_args(validate)
+
+
+def _train(cfg: TrainConfig, out: str | Path | None, resume: bool, progress: bool) -> Path:
+    """:func:`train`'s run: the folder, the envs, the model, learning, saving."""
     game, run = prepare_run(cfg, out, resume)
     vec = make_vec_env(cfg, run.snapshots)
     resumed = resume and run.latest.exists()

@@ -27,7 +27,9 @@ def snapshot_paths(folder: Path | None) -> list[Path]:
     opponent pool's, one function."""
     if folder is None or not folder.is_dir():
         return []
-    return sorted(folder.glob("snap_*.zip"))
+    # not a snapshot still being written (atomic_save_model's temp file), nor one a killed
+    # run left half-written: the pool would load it
+    return sorted(p for p in folder.glob("snap_*.zip") if not p.name.endswith(".tmp.zip"))
 
 
 def atomic_save_model(model: Any, path: Path) -> None:
