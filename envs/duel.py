@@ -292,6 +292,7 @@ class DuelEnv(FightEnv):
         self.encoder: ObservationEncoder = encoder_for(self.game, self.armed)
         # an agent name ("greedy", "striker:aggression=0.8", "npc.zip"): the installed
         # registry's (envs/opponents.py; the envs import nothing from the agents)
+        self._opponent_name = opponent if isinstance(opponent, str) else None  # re-made on unpickling
         opponent = resolve_opponent(opponent)
         self.opponent = opponent
         self._opponent_policy = as_policy(opponent)
@@ -305,6 +306,7 @@ class DuelEnv(FightEnv):
         self._choices: tuple[Choice, ...] = self.catalogue.choices_for(0)
         self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
         self._flat = np.zeros(self.encoder.size, dtype=np.float32)
+        self._native = native
         self._fast = self._fast_path(native)
 
     def _fast_path(self, native: bool | None) -> FastDuel | None:
@@ -324,6 +326,28 @@ class DuelEnv(FightEnv):
         if native is False or why is not None:
             return None
         return FastDuel(self, events=True, opponent=player)
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle, deepcopy and cloudpickle (SubprocVecEnv with spawn, Ray workers): the
+        env's options and its Python state; the fast path's core is rebuilt on unpickling,
+        and an episode under way on it is not carried (``reset()`` the copy, as Gymnasium's
+        EzPickle envs are); an opponent named by a string is made again from its name."""
+        state = dict(self.__dict__)
+        if state.get("_opponent_name") is not None:  # a named agent (a native bot) is made again
+            state.update(opponent=None, _opponent_policy=None)
+        if state.get("_fast") is not None:
+            state.update(_fast=None, _fight=None, _fight_stale=False, _rebuild_fast=True)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        rebuild = state.pop("_rebuild_fast", False)
+        self.__dict__.update(state)
+        if self.__dict__.get("_opponent_name") is not None:
+            self.opponent = resolve_opponent(self._opponent_name)
+            self._opponent_policy = as_policy(self.opponent)
+        if rebuild:
+            self._fast = self._fast_path(self._native)
 
     # ------------------------------------------------------------------ env.fight
     _fast: FastDuel | None = None

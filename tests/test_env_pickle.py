@@ -1,0 +1,55 @@
+"""Every registered env pickles with its default options (issue 35): pickle, deepcopy and
+cloudpickle (what SubprocVecEnv with spawn or forkserver, RLlib and Ray workers use). A copy
+keeps the env's options and replays the same episode from the same seed; the single duel's
+fast path (a core that cannot be pickled) is rebuilt, and an episode under way on it is not
+carried: the copy asks for reset() first, in one line."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import warnings
+
+import cloudpickle
+import gymnasium as gym
+import numpy as np
+import pytest
+
+import hexdojo.envs  # noqa: F401  (registers the ids)
+
+IDS = sorted(k for k in gym.registry if k.startswith("hexdojo/"))
+COPIES = {"pickle": lambda e: pickle.loads(pickle.dumps(e)), "deepcopy": copy.deepcopy,
+          "cloudpickle": lambda e: cloudpickle.loads(cloudpickle.dumps(e))}
+
+
+@pytest.fixture(autouse=True)
+def _quiet() -> None:
+    warnings.filterwarnings("ignore", category=DeprecationWarning)
+
+
+def _flat(obs) -> np.ndarray:
+    return obs if isinstance(obs, np.ndarray) else np.concatenate([obs[k] for k in sorted(obs)])
+
+
+@pytest.mark.parametrize("how", sorted(COPIES))
+@pytest.mark.parametrize("env_id", IDS)
+def test_every_registered_env_copies_and_replays_its_seed(env_id: str, how: str) -> None:
+    env = gym.make(env_id)
+    obs, info = env.reset(seed=7)
+    env.step(int(np.flatnonzero(info["action_mask"])[0]))  # mid-episode
+    twin = COPIES[how](env)
+    got, info2 = twin.reset(seed=7)
+    assert np.array_equal(_flat(got), _flat(obs))
+    assert np.array_equal(info2["action_mask"], info["action_mask"])
+    twin.step(int(np.flatnonzero(info2["action_mask"])[0]))
+    assert twin.unwrapped.observation_space == env.unwrapped.observation_space
+
+
+def test_a_fast_path_copy_asks_for_reset_and_keeps_its_native_opponent() -> None:
+    env = gym.make("hexdojo/Duel-v1", opponent="greedy")
+    _, info = env.reset(seed=3)
+    assert env.unwrapped._fast is not None
+    twin = pickle.loads(pickle.dumps(env.unwrapped))
+    assert twin._fast is not None and twin._fast.opponent is not None
+    with pytest.raises(RuntimeError, match="reset"):
+        twin.step(int(np.flatnonzero(info["action_mask"])[0]))
