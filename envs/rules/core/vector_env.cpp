@@ -181,28 +181,24 @@ bool DuelVector::run_opponent(Slot& s, int k) {
     return false;
 }
 
-void DuelVector::observe(Slot& s, float* obs, std::int8_t* mask) {
-    ObsContext ctx = obs_context(s.fight, cat_, *t_, s.side);
+// The duel as fighter `me` sees it (the agent, or an external opponent deciding): the
+// observation, the exact mask, and its legal ids kept in `legal` (what a step or an answer
+// is checked against).
+void DuelVector::observe_as(Slot& s, int me, float* obs, std::int8_t* mask, std::vector<int>& legal) {
+    ObsContext ctx = obs_context(s.fight, cat_, *t_, me);
     std::fill(mask, mask + cat_.n, static_cast<std::int8_t>(0));
     for (int id : ctx.legal_ids) mask[id] = 1;
-    write_observation(*t_, cat_, lay_, s.fight.s, ctx, s.side, 1 - s.side, obs);
-    s.legal = std::move(ctx.legal_ids);
+    write_observation(*t_, cat_, lay_, s.fight.s, ctx, me, 1 - me, obs);
+    legal = std::move(ctx.legal_ids);
     if (opt_.unit) {
         for (int k = 0; k < lay_.size; ++k) obs[k] *= unit_[static_cast<std::size_t>(k)];
     }
 }
 
-// The observation and mask an external opponent decides on: the duel seen from its side.
+void DuelVector::observe(Slot& s, float* obs, std::int8_t* mask) { observe_as(s, s.side, obs, mask, s.legal); }
+
 void DuelVector::observe_opponent(Slot& s, float* obs, std::int8_t* mask) {
-    const int opp = 1 - s.side;
-    ObsContext ctx = obs_context(s.fight, cat_, *t_, opp);
-    std::fill(mask, mask + cat_.n, static_cast<std::int8_t>(0));
-    for (int id : ctx.legal_ids) mask[id] = 1;
-    write_observation(*t_, cat_, lay_, s.fight.s, ctx, opp, s.side, obs);
-    s.opp_legal = std::move(ctx.legal_ids);
-    if (opt_.unit) {
-        for (int k = 0; k < lay_.size; ++k) obs[k] *= unit_[static_cast<std::size_t>(k)];
-    }
+    observe_as(s, 1 - s.side, obs, mask, s.opp_legal);
 }
 
 // The step's reward once the opponent has answered: wound levels inflicted - taken since the

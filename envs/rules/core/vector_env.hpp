@@ -125,6 +125,7 @@ class DuelVector {
     bool run_opponent(Slot& s, int k);  // true: stopped at an external opponent
     void settle(int k, const VectorBuffers& b);
     void score(Slot& s, int k, const VectorBuffers& b);
+    void observe_as(Slot& s, int me, float* obs, std::int8_t* mask, std::vector<int>& legal);
     void observe(Slot& s, float* obs, std::int8_t* mask);
     void observe_opponent(Slot& s, float* obs, std::int8_t* mask);
 
