@@ -33,7 +33,7 @@ class LearnedAgent(Agent):
     """A MaskablePPO model (in memory, or loaded from a ``.zip`` checkpoint)."""
 
     def __init__(self, model: Any, name: str | None = None, deterministic: bool = True,
-                 seed: int | None = None, path: str | None = None,
+                 seed: int | list[int] | None = None, path: str | None = None,
                  observation: str | None = None, temperature: float | None = None) -> None:
         """``observation`` ("raw": Duel-v0, "unit": Duel-v1) makes the agent refuse a
         model trained on the other scaling; None plays whichever the model was trained on
@@ -60,8 +60,8 @@ class LearnedAgent(Agent):
 
     @classmethod
     def load(cls, path: str | Path, deterministic: bool = True, name: str | None = None,
-             observation: str | None = None, temperature: float | None = None
-             ) -> LearnedAgent:
+             observation: str | None = None, temperature: float | None = None,
+             seed: int | list[int] | None = None) -> LearnedAgent:
         p = Path(path)
         if not p.is_file():
             raise AgentError(f"checkpoint {str(p)!r}: file not found")
@@ -70,7 +70,7 @@ class LearnedAgent(Agent):
             model = ppo.load(str(p), device="cpu")
         except Exception as exc:  # corrupt or foreign zip
             raise AgentError(f"checkpoint {str(p)!r}: not a MaskablePPO model ({exc})") from None
-        return cls(model, name=name or p.stem, deterministic=deterministic, path=str(p),
+        return cls(model, name=name or p.stem, deterministic=deterministic, seed=seed, path=str(p),
                    observation=observation, temperature=temperature)
 
     def __getstate__(self) -> dict[str, Any]:

@@ -132,3 +132,21 @@ def test_the_pool_never_loads_a_snapshot_still_being_written(tmp_path) -> None:
     for name in ("snap_0000000100.zip", "snap_0000000200.tmp.zip", "snap_0000000300.zip"):
         (tmp_path / name).write_bytes(b"")
     assert [p.name for p in snapshot_paths(tmp_path)] == ["snap_0000000100.zip", "snap_0000000300.zip"]
+
+
+def test_a_pool_with_snapshots_replays_its_seed(tmp_path) -> None:
+    """The native pool's snapshots sample their batched answers from a generator seeded by the
+    pool's seed and the snapshot's name: two runs of the same seed play the same episodes
+    (an unseeded sampler made the main job's rating differ between two clean runs)."""
+    from hexdojo.agents.training.pool import PoolOpponent
+
+    venv = NativeVecEnv(num_envs=4, opponent="greedy", flat_observation=True, observation_scale="unit")
+    MaskablePPO("MlpPolicy", venv, n_steps=8, seed=0, verbose=0).save(str(tmp_path / "snap_0000000008.zip"))
+
+    def run() -> list:
+        pool = PoolOpponent(["greedy"], tmp_path, 1.0, seed=5)
+        env = NativeVecEnv(num_envs=6, opponent=pool, flat_observation=True, observation_scale="unit")
+        rewards, _ = _play(env, 40, seed=2)
+        return rewards
+
+    assert run() == run()

@@ -27,6 +27,7 @@ class PoolOpponent(Agent):
         self.snapshot_dir = Path(snapshot_dir) if snapshot_dir is not None else None
         self.self_play_prob = self_play_prob
         self._rng = np.random.default_rng(seed)
+        self._seed = seed
         self._loaded: dict[str, Agent] = {}
         self.current: Agent = self.scripted[0]
 
@@ -39,7 +40,10 @@ class PoolOpponent(Agent):
         if agent is None:
             from ..policy import LearnedAgent  # torch: only once a snapshot is drawn
 
-            agent = LearnedAgent.load(path, deterministic=False)
+            # its own sampling seeded from the pool's seed and the snapshot's name: the native
+            # pool's batched answers (batch_act) draw from it, so a run replays its seed
+            name_key = [int(b) for b in path.name.encode()]
+            agent = LearnedAgent.load(path, deterministic=False, seed=[self._seed, *name_key])
             self._loaded[str(path)] = agent
         return agent
 
