@@ -55,13 +55,16 @@ class Candidate:
 
 
 def candidates(root: Path, temperatures: tuple[float, ...] = TEMPERATURES,
-               extra: tuple[str, ...] = (), search: tuple[int, ...] = ()) -> list[Candidate]:
+               extra: tuple[str, ...] = (), search: tuple[int, ...] = (),
+               options: dict[str, Any] | None = None) -> list[Candidate]:
     """The final policy at each temperature, the best-evaluated model and the run's
     snapshots at temperature 0, the final policy as the prior of an MCTS search of each
-    ``search`` budget (simulations per decision), then the ``extra`` agent specs."""
+    ``search`` budget (simulations per decision), then the ``extra`` agent specs.
+    ``options`` (e.g. a style's lean) go with every temperature candidate."""
     from .train import snapshot_paths
 
-    out = [Candidate(f"npc.zip T={t:g}", {"agent": "npc.zip", "options": {"temperature": t}},
+    more = dict(options or {})
+    out = [Candidate(f"npc.zip T={t:g}", {"agent": "npc.zip", "options": {"temperature": t, **more}},
                      "temperature", -t) for t in temperatures]
     if (root / "best.zip").is_file():
         out.append(Candidate("best.zip T=0", {"agent": "best.zip",
@@ -338,15 +341,16 @@ class Calibration:
 def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, seed: int = 0,
               temperatures: tuple[float, ...] = TEMPERATURES, extra: tuple[str, ...] = (),
               workers: int = 1, say: Callable[[str], None] = print, progress: bool = True,
-              search: tuple[int, ...] = (), separate: int = 0) -> Calibration:
+              search: tuple[int, ...] = (), separate: int = 0,
+              options: dict[str, Any] | None = None) -> Calibration:
     """Measure the candidates, pick the levels (``separate``: :func:`confirm`), write
-    ``levels.json`` atomically."""
+    ``levels.json`` atomically (``options``: :func:`candidates`)."""
     from .registry import make_agent
     from .report import atomic_write_text
 
     meta, match = run_match(root, fights, seed)
     opp = make_agent(opponent)  # a bad name fails before any fight
-    cands = candidates(root, temperatures, extra, search)
+    cands = candidates(root, temperatures, extra, search, options)
     agents = [build(root, c.entry, c.label, make_agent) for c in cands]
     say(f"calibrating {root}: {len(cands)} candidates x {match.fights} fights against "
         f"{opp.name} on {side_words(match.sides)} ({' vs '.join(meta['fighters'])})")

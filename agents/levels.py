@@ -21,7 +21,8 @@ FORMAT = "hexdojo-levels"
 #: options a level entry may set on its agent: a learned policy's sampling temperature,
 #: and ``search`` (simulations per decision): the policy then plays as the prior of the
 #: MCTS agent (:class:`hexdojo.agents.guided.GuidedMCTS`), the strongest level's shape
-OPTIONS = ("temperature", "search")
+#: ``style`` and ``style_bias``: the style a policy leans to (the general NPC's ``--style``)
+OPTIONS = ("temperature", "search", "style", "style_bias")
 
 
 def split_level_spec(spec: str) -> tuple[Path, str] | None:
@@ -70,7 +71,7 @@ def build(root: Path, entry: dict[str, Any], name: str | None,
         if not hasattr(agent, key):
             raise AgentError(f"{root / LEVELS_FILE}: option {key}={value!r}: {spec} is not a "
                              "learned policy (only learned policies take a temperature)")
-        setattr(agent, key, None if value is None else float(value))
+        setattr(agent, key, value if value is None or key == "style" else float(value))
     if sims is not None:
         agent = searched(root, spec, agent, sims)
     if name is not None:

@@ -8,6 +8,7 @@ choice. Needs the ``rl`` extra (stable-baselines3, sb3-contrib, torch).
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -20,12 +21,17 @@ if TYPE_CHECKING:
 
 
 def _maskable_ppo() -> Any:
+    """MaskablePPO, torch set to one thread: an agent's forward is one decision of a small
+    MLP, fastest on one thread; on a loaded machine torch's extra threads spin and a
+    decision took 36 ms instead of 2 (``hexdojo npc new``'s calibration, issue 33)."""
     try:
+        import torch
         from sb3_contrib import MaskablePPO
     except ImportError:  # pragma: no cover - depends on the installed extras
         raise AgentError(
             "learned agents need the rl extra: python -m pip install -e '.[rl]'"
         ) from None
+    torch.set_num_threads(1)
     return MaskablePPO
 
 
@@ -43,6 +49,11 @@ class LearnedAgent(Agent):
         ``hexdojo calibrate`` makes weaker levels of one policy."""
         self.model = model
         self.temperature = temperature
+        #: a style the policy leans to at play time (``style_bias`` added to the logit of
+        #: each move of the style, taken off each move against it): the general NPC's
+        #: ``--style`` (issue 33); None: the policy as trained
+        self.style: str | None = None
+        self.style_bias = 0.0
         self.observation = observation
         self._scaling: str | None = None
         self.path = path  # set when loaded from a checkpoint: pickles as the path
@@ -56,6 +67,9 @@ class LearnedAgent(Agent):
         n_obs = int(np.prod(obs_space.shape)) if self._flat else sum(
             int(np.prod(sp.shape)) for sp in obs_space.spaces.values())
         self._spaces = (n_obs, int(model.action_space.n))
+        #: a general policy (issue 33: both sheets in its observation, ``envs/sheets.py``)
+        #: plays any pairing, through ``act(state)`` only
+        self.general = self._flat and n_obs == general_size()
         self.illegal = 0  # choices the policy made that the engine rejected (must stay 0)
 
     @classmethod
@@ -96,6 +110,9 @@ class LearnedAgent(Agent):
         """Catalogue ids for a batch of duel decisions (flat observations, one row each,
         and their masks): one forward for all of them (issue 30: the native vector env asks
         its past-self and checkpoint opponents this way). Sampled unless ``deterministic``."""
+        if self.general:
+            raise AgentError(f"checkpoint {self.path or self.name!r}: a general NPC reads both "
+                             "fighters' sheets and plays through act(state), not batch_act")
         self._check_spaces(int(obs.shape[1]), int(masks.shape[1]))
         if not self._flat:
             raise AgentError(f"checkpoint {self.path or self.name!r}: batch_act takes flat "
@@ -141,13 +158,22 @@ class LearnedAgent(Agent):
 
     def act(self, state: State) -> Choice:
         from hexdojo.envs.observation import encoder_for
+        from hexdojo.envs.sheets import general_inputs
 
         i = state.decision.fighter
-        if self._plays_group(state):
+        if self.general:
+            if len(state.game.profiles) != 2:
+                raise AgentError(f"{self.path or self.name!r}: the general NPC plays duels; for "
+                                 "a scene's place train one (hexdojo train --scene)")
+            obs, mask, legal, ids, cat = general_inputs(state)
+        elif self._plays_group(state):
             return self._act_group(state, i)
-        cat = encoder_for(state.game).cat  # the fight's catalogue: armed when a fighter is
-        obs, mask, legal, ids = self.duel_inputs(state)
-        if self.temperature is not None:
+        else:
+            cat = encoder_for(state.game).cat  # the fight's catalogue: armed when a fighter is
+            obs, mask, legal, ids = self.duel_inputs(state)
+        if self.style is not None:
+            action = self._tempered(obs, mask, self._style_bonus(state, legal, ids))
+        elif self.temperature is not None:
             action = self._tempered(obs, mask)
         else:
             action, _ = self.model.predict(obs, action_masks=mask,
@@ -158,9 +184,10 @@ class LearnedAgent(Agent):
             choice = legal[int(self._rng.integers(len(legal)))]
         return choice
 
-    def _tempered(self, obs: Any, mask: np.ndarray) -> int:
-        """An action drawn from softmax(masked logits / temperature) with the agent's own
-        seeded generator (temperature 0: the arg-max); illegal actions keep probability 0."""
+    def _tempered(self, obs: Any, mask: np.ndarray, bonus: np.ndarray | None = None) -> int:
+        """An action drawn from softmax((masked logits + ``bonus``) / temperature) with the
+        agent's own seeded generator (temperature 0 or None: the arg-max); illegal actions
+        keep probability 0. ``bonus`` (one per legal action) is the style's lean."""
         import torch
 
         policy = self.model.policy
@@ -169,12 +196,21 @@ class LearnedAgent(Agent):
             dist = policy.get_distribution(obs_t, action_masks=mask[None])
             logits = dist.distribution.logits[0].cpu().numpy().astype(np.float64)
         legal = np.flatnonzero(mask)
-        z = logits[legal]
+        z = logits[legal] if bonus is None else logits[legal] + bonus
         if not self.temperature:
             return int(legal[int(np.argmax(z))])
         z = (z - z.max()) / float(self.temperature)
         p = np.exp(z)
         return int(legal[int(self._rng.choice(len(legal), p=p / p.sum()))])
+
+    def _style_bonus(self, state: State, legal: list[Choice], ids: list[int]) -> np.ndarray:
+        """``style_bias`` times the style's judgement of each legal choice (+1 a move of
+        the style, -1 one against it: ``style.style_move``), ordered by action id."""
+        from .style import style_move
+
+        by_id = dict(zip(ids, legal, strict=True))
+        return np.array([self.style_bias * style_move(state, by_id[k], self.style)
+                         for k in sorted(by_id)], np.float64)
 
     def duel_inputs(self, state: State) -> tuple[Any, np.ndarray, list[Choice], list[int]]:
         """What the model sees at the decider's duel decision, as in training: the
@@ -221,6 +257,15 @@ class LearnedAgent(Agent):
             self.illegal += 1
             choice = legal[int(self._rng.integers(len(legal)))]
         return choice
+
+
+@functools.cache
+def general_size() -> int:
+    """The size of the general observation with the shipped rules (``envs/sheets.py``)."""
+    from hexdojo.envs.rules import Game
+    from hexdojo.envs.sheets import general_space
+
+    return int(general_space(Game.create(["chu", "chu"])).shape[0])
 
 
 #: The env version whose observation each scaling is.

@@ -55,6 +55,9 @@ class LevelOptions(BaseModel):
     temperature: Annotated[float, Strict(), Field(ge=0, le=100)] | Annotated[
         int, Strict(), Field(ge=0, le=100)] | None = None
     search: Annotated[int, Strict(), Field(ge=1, le=100_000)] | None = None
+    style: Literal["grappler", "striker", "counter"] | None = None
+    style_bias: Annotated[float, Strict(), Field(ge=0, le=100)] | Annotated[
+        int, Strict(), Field(ge=0, le=100)] | None = None
 
 
 class Candidate(_Open):

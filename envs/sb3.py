@@ -7,10 +7,12 @@ SB3's conventions: ``reset()`` returns the observations only; ``step_wait()`` re
 episode ended its ``info`` holds ``terminal_observation`` (the episode's last observation;
 ``obs`` already holds the next episode's first, the core restarted it in the same call),
 ``TimeLimit.truncated``, Monitor's ``episode`` record (``r``, ``l``, ``t``) and ``outcome``
-(+1 won, -1 lost, 0 draw). ``action_masks()`` (what MaskablePPO asks, also through
-``env_method("action_masks")``) gives the N exact masks. ``seed(s)`` seeds the next reset
-(slot k with ``s + k``). ``get_attr``/``set_attr`` read and write the vector env's
-attributes (the same value for every index); ``env_method`` calls its methods.
+(+1 won, -1 lost, 0 draw) and ``side`` (the learner's side in the episode that ended;
+``sides`` holds each slot's side in its current episode). ``action_masks()`` (what
+MaskablePPO asks, also through ``env_method("action_masks")``) gives the N exact masks.
+``seed(s)`` seeds the next reset (slot k with ``s + k``). ``get_attr``/``set_attr`` read
+and write the vector env's attributes (the same value for every index); ``env_method``
+calls its methods.
 
     from hexdojo.envs.sb3 import NativeVecEnv
     venv = NativeVecEnv(num_envs=64, opponent="greedy", flat_observation=True)
@@ -44,13 +46,16 @@ class NativeVecEnv(VecEnv):
         self._len = np.zeros(n, np.int64)
         self._t0 = time.time()
         self._steps = 0
+        #: each slot's learner side in its current episode (0 or 1), after every reset and step
+        self.sides = np.zeros(n, np.int32)
         #: re-ask the opponent pool for its players every this many env steps (a training
         #: pool's new snapshots join the episodes started after)
         self.refresh_every = int(refresh_every)
 
     # ------------------------------------------------------------------ SB3's VecEnv API
     def reset(self) -> Any:
-        obs, _ = self.venv.reset(seed=self._seed)
+        obs, info = self.venv.reset(seed=self._seed)
+        self.sides = info["side"]
         self._seed = None
         self._ret[:] = 0
         self._len[:] = 0
@@ -64,6 +69,7 @@ class NativeVecEnv(VecEnv):
             raise RuntimeError("step_wait() without step_async()")
         obs, rewards, term, trunc, info = self.venv.step(self._actions)
         self._actions = None
+        ended_sides, self.sides = self.sides, info["side"]
         dones = term | trunc
         self._ret += rewards
         self._len += 1
@@ -75,7 +81,7 @@ class NativeVecEnv(VecEnv):
                 infos[k] = {"terminal_observation": final[k],
                             "TimeLimit.truncated": bool(trunc[k] and not term[k]),
                             "episode": {"r": float(self._ret[k]), "l": int(self._len[k]), "t": now},
-                            "outcome": int(final_info[k]["outcome"])}
+                            "outcome": int(final_info[k]["outcome"]), "side": int(ended_sides[k])}
                 self._ret[k] = 0.0
                 self._len[k] = 0
         self._steps += self.num_envs

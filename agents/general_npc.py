@@ -1,0 +1,229 @@
+"""The general NPC (issue 33): one policy for any fighter sheet, trained over random sheets
+within the creation limits, shipped inside the package (``agents/data/general_npc.zip``).
+
+Training reads top to bottom (:func:`train_general`):
+
+1. draw the training pairings (``agents/sheetgen.py``; seeds apart from the held-out ones);
+2. warm start: clone the ``greedy`` style's decisions in fights of those pairings (the
+   imitation step of ``hexdojo train``, with the general observation);
+3. MaskablePPO on :class:`~hexdojo.agents.general_vec.GeneralVecEnv` (groups of native
+   duels, one pairing each, a scripted pool inside the core), every group given fresh
+   pairings every ``resample_every`` rollouts;
+4. the model saved atomically with its sidecar (``general_npc.json``: what it was trained
+   on, for the commands and the tests).
+
+``hexdojo npc new`` (:mod:`.npc_new`) turns it into a calibrated NPC for a GM's sheets.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hexdojo.envs.rules import Game
+
+from .base import Agent
+from .files import atomic_write_text
+from .imitation import Demonstrations, clone
+from .sheetgen import random_pairings
+
+#: the shipped general policy and its sidecar
+SHIPPED = Path(__file__).resolve().parent / "data" / "general_npc.zip"
+FORMAT = "hexdojo-general-npc"
+#: the held-out pairings' seeds (scripts/general_npc_heldout.py: HELDOUT_SEED + k, k <
+#: HELDOUT_SPAN); training never draws them
+HELDOUT_SEED = 20261202
+HELDOUT_SPAN = 100_000
+
+
+@dataclass
+class GeneralConfig:
+    """The general NPC's training run (``scripts/train_general_npc.py`` flags)."""
+
+    total_steps: int = 1_500_000
+    """PPO steps after the warm start."""
+    groups: int = 16
+    """pairings trained on at once (one group of native duels each)."""
+    slots: int = 4
+    """duels per group: the rollout is groups x slots x n_steps."""
+    resample_every: int = 2
+    """rollouts between fresh pairings for every group."""
+    preset_share: float = 0.125
+    """share of groups given a pairing of the shipped presets instead of random sheets."""
+    scripted: tuple[str, ...] = ("greedy", "greedy", "striker", "grappler", "counter", "random")
+    """the pool inside the core (drawn per episode; greedy twice: the bar to clear)."""
+    demo_pairings: int = 200
+    """warm start: pairings the teacher fights in."""
+    demo_fights: int = 8
+    """warm start: fights per pairing (sides alternate, opponents cycle)."""
+    seed: int = 0
+    """everything is drawn from it (pairings, pools, PPO)."""
+    shaping: float = 0.05
+    """reward per wound level inflicted minus taken (``hexdojo train``'s default)."""
+    turn_limit: int = 20
+    """turns before a draw (the main job's)."""
+    n_steps: int = 64
+    batch_size: int = 512
+    n_epochs: int = 5
+    learning_rate: float = 3e-4
+    gamma: float = 0.995
+    net_arch: tuple[int, ...] = (256, 256)
+    notes: dict[str, Any] = field(default_factory=dict)
+    """figures written into the sidecar (filled by the run)."""
+
+
+def training_pairings(cfg: GeneralConfig, draw: int) -> list[tuple[tuple[Any, Any], None]]:
+    """The ``draw``-th set of ``cfg.groups`` pairings: random sheets (seeds
+    ``cfg.seed * 1_000_003 + draw + 1``, never a held-out one) and a share of presets."""
+    from hexdojo.envs.rules import preset_names
+
+    seed = cfg.seed * 1_000_003 + draw + 1
+    if HELDOUT_SEED <= seed < HELDOUT_SEED + HELDOUT_SPAN:
+        seed += HELDOUT_SPAN
+    rules = Game.create(["chu", "chu"]).tables.data
+    rng = np.random.default_rng(seed)
+    presets = [p for p in preset_names() if p != "rider"]
+    out = []
+    for k, (a, b) in enumerate(random_pairings(rules, seed, cfg.groups)):
+        if rng.random() < cfg.preset_share:
+            a, b = (str(x) for x in rng.choice(presets, 2))
+        out.append(((a, b) if k % 2 == 0 else (b, a), None))
+    return out
+
+
+def general_demonstrations(cfg: GeneralConfig, teacher: str = "greedy") -> Demonstrations:
+    """The teacher's decisions, recorded with the general observation, in fights of
+    ``cfg.demo_pairings`` training pairings (the imitation warm start's data)."""
+    from hexdojo.envs.sheets import general_inputs
+
+    from .registry import make_agent
+    from .tournament import play_fight
+
+    rows: list[tuple[np.ndarray, np.ndarray, int, float]] = []
+    opponents = [make_agent(n) for n in cfg.scripted]
+    pairings = [p for d in range(-(-cfg.demo_pairings // cfg.groups))
+                for p in training_pairings(cfg, 10_000 + d)][:cfg.demo_pairings]
+    for k, (fighters, rules) in enumerate(pairings):
+        game = Game.create(list(fighters), rules=rules, turn_limit=cfg.turn_limit)
+        for f in range(cfg.demo_fights):
+            rec = _GeneralRecorder(make_agent(teacher), general_inputs)
+            side, opp = f % 2, opponents[(k + f) % len(opponents)]
+            r = play_fight(game, (rec, opp) if side == 0 else (opp, rec), cfg.seed + 97 * k + f)
+            outcome = 0.0 if r.winner is None else (1.0 if r.winner == side else -1.0)
+            n = len(rec.rows)
+            rows += [(o, m, a, outcome * cfg.gamma ** (n - 1 - j))
+                     for j, (o, m, a) in enumerate(rec.rows)]
+    return Demonstrations(np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows]),
+                          np.asarray([r[2] for r in rows], np.int64),
+                          np.asarray([r[3] for r in rows], np.float32))
+
+
+class _GeneralRecorder(Agent):
+    """Plays the teacher and writes down the general observation of each real decision."""
+
+    def __init__(self, teacher: Agent, inputs: Any) -> None:
+        self.teacher, self.inputs, self.name = teacher, inputs, teacher.name
+        self.rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+
+    def reset(self, seed: int | None = None) -> None:
+        self.teacher.reset(seed)
+
+    def act(self, state: Any) -> Any:
+        choice = self.teacher.act(state)
+        obs, mask, legal, ids, _ = self.inputs(state)
+        if len(legal) > 1:  # a forced decision teaches nothing
+            self.rows.append((obs, mask, ids[legal.index(choice)]))
+        return choice
+
+
+def _resampler(cfg: GeneralConfig, env: Any, say: Any) -> Any:
+    """The callback giving every group fresh pairings every ``resample_every`` rollouts
+    (after PPO computed the rollout's returns: nothing is bootstrapped across pairings),
+    and a progress line every 30 s (steps, steps/s, the pool's recent score)."""
+    from stable_baselines3.common.callbacks import BaseCallback
+
+    class Resample(BaseCallback):
+        rollouts, t0, last = 0, time.perf_counter(), time.perf_counter()
+        outcomes: list[int] = []
+
+        def _on_step(self) -> bool:
+            self.outcomes += [row["outcome"] for row in self.locals["infos"] if "outcome" in row]
+            if time.perf_counter() - self.last >= 30:
+                self.last = time.perf_counter()
+                recent = self.outcomes[-2000:]
+                score = (np.mean(recent) + 1) / 2 if recent else float("nan")
+                say(f"{self.num_timesteps:,} / {cfg.total_steps:,} steps, "
+                    f"{self.num_timesteps / (self.last - self.t0):,.0f} steps/s, "
+                    f"score against the pool {score:.1%} (last {len(recent)} fights)")
+            return True
+
+        def _on_rollout_end(self) -> None:
+            self.rollouts += 1
+            if self.rollouts % cfg.resample_every == 0:
+                obs = env.resample(training_pairings(cfg, self.rollouts), cfg.seed + self.rollouts)
+                self.model._last_obs = obs
+                self.model._last_episode_starts = np.ones(env.num_envs, dtype=bool)
+
+    return Resample()
+
+
+def train_general(cfg: GeneralConfig, out: Path, say: Any = print) -> Path:
+    """Train the general NPC (see the module) and save it to ``out`` with its sidecar."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from .general_vec import GeneralVecEnv
+    from .training.pool import PoolOpponent
+    from .training.ppo import LinearSchedule
+    from .training.rundir import atomic_save_model
+
+    torch.set_num_threads(1)
+    torch.distributions.Distribution.set_default_validate_args(False)
+    t0 = time.perf_counter()
+    count = iter(range(10**9))
+    env = GeneralVecEnv(training_pairings(cfg, 0), cfg.slots,
+                        lambda: PoolOpponent(list(cfg.scripted), None, 0.0,
+                                             seed=cfg.seed * 1000 + next(count)),
+                        turn_limit=cfg.turn_limit, shaping=cfg.shaping)
+    env.seed(cfg.seed)
+    model = MaskablePPO("MlpPolicy", env, learning_rate=LinearSchedule(cfg.learning_rate),
+                        n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
+                        gamma=cfg.gamma, ent_coef=0.0, seed=cfg.seed, device="cpu", verbose=0,
+                        policy_kwargs={"net_arch": list(cfg.net_arch)})
+    demos = general_demonstrations(cfg)
+    warm = clone(model.policy, demos, seed=cfg.seed)
+    say(f"warm start: {len(demos)} greedy decisions cloned, agreement {warm['agreement']:.1%} "
+        f"({time.perf_counter() - t0:.0f} s)")
+    model.learn(total_timesteps=cfg.total_steps, callback=_resampler(cfg, env, say),
+                progress_bar=False)
+    cfg.notes.update(warm_agreement=round(warm["agreement"], 4), demo_decisions=len(demos),
+                     seconds=round(time.perf_counter() - t0, 1))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    atomic_save_model(model, out)
+    write_sidecar(out, cfg, Game.create(["chu", "chu"]))
+    return out
+
+
+def sidecar_path(model: Path) -> Path:
+    return model.with_suffix(".json")
+
+
+def write_sidecar(model: Path, cfg: GeneralConfig, game: Game) -> None:
+    """What the general policy was trained on: the config, the observation's layout."""
+    from hexdojo.envs.sheets import SheetEncoder
+
+    doc = {"format": FORMAT, "version": 1, "observation": "general",
+           "sheet_fields": list(SheetEncoder(game.tables).names), "rules_id": game.tables.id,
+           "config": {k: (list(v) if isinstance(v, tuple) else v)
+                      for k, v in asdict(cfg).items()}}
+    atomic_write_text(sidecar_path(model), json.dumps(doc, indent=2) + "\n")
+
+
+def read_sidecar(model: Path) -> dict[str, Any] | None:
+    p = sidecar_path(model)
+    return json.loads(p.read_text(encoding="utf-8")) if p.is_file() else None
