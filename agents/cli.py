@@ -47,7 +47,8 @@ def _root(
 
 #: modules that may add commands (``register(app)``); missing ones are skipped
 EXTRA_COMMANDS = ("hexdojo.agents.training.cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise",
-                  "hexdojo.agents.npc_cli", "hexdojo.agents.lab.sweep_cli", "hexdojo.agents.table.cli")
+                  "hexdojo.agents.npc_cli", "hexdojo.agents.lab.sweep_cli", "hexdojo.agents.table.cli",
+                  "hexdojo.agents.benchmark_cli")
 
 _fighters = parse_fighters  # the name advise.py imports
 
