@@ -201,3 +201,21 @@ def test_an_agent_that_cannot_play_an_arena_is_left_out_and_said_so() -> None:
     assert any("duel_only cannot play this arena" in x for x in lines)
     row = next(x for x in markdown(rec).splitlines() if x.startswith("| duel_only |"))
     assert row.endswith("| n/a | n/a | n/a |")
+
+
+def test_the_leaderboard_script_fills_the_doc_between_its_markers(tmp_path, monkeypatch) -> None:
+    from tests.scripts_kit import load_script
+
+    lb = load_script("benchmark_leaderboard")
+    assert lb.START in lb.DOC.read_text() and lb.END in lb.DOC.read_text()
+    doc = tmp_path / "doc.md"
+    doc.write_text(f"intro\n{lb.START}\nold table\n{lb.END}\nafter\n")
+    rec = hand_record()
+    monkeypatch.chdir(tmp_path)
+    block = lb.leaderboard(rec, None, None)
+    lb.write_doc(block, doc)
+    text = doc.read_text()
+    assert text.startswith(f"intro\n{lb.START}\n**hexdojo benchmark v1**") and "old table" not in text
+    assert text.endswith(f"{lb.END}\nafter\n")
+    assert "| alpha | 1542.2 [1466, 1619] | 75.0 [44.2, 91.9] | 50.0 [23.7, 76.3] |" in text
+    assert "`hexdojo benchmark alpha`" in text
