@@ -1,0 +1,105 @@
+"""The rllib backend's run without Ray (issue 35): the batch grows with the env runners and
+is split among the learners, the address comes from ``RAY_ADDRESS`` when no flag gives
+one, loopback addresses are recognised, and the run folder's refusals and checkpoint
+commit keep a killed run's last checkpoint (the Ray run itself: tests/test_rllib_cluster.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from hexdojo.agents.rllib_backend import batch_per_runner, train_batch
+from hexdojo.agents.training import rllib_run as rr
+from hexdojo.agents.training.config import load_config
+
+
+def cfg(**rllib):
+    return load_config(None, {"n_envs": 4, "rllib": rllib})
+
+
+def test_the_train_batch_grows_with_the_env_runners():
+    assert batch_per_runner(cfg()) == 64 * 4  # ppo.n_steps x n_envs: an SB3 rollout
+    assert [train_batch(cfg(num_env_runners=n, train_batch_per_runner=500)) for n in (0, 1, 2, 32)] \
+        == [500, 500, 1000, 16_000]
+
+
+def test_the_batch_is_split_among_the_learners():
+    pytest.importorskip("ray.rllib")
+    from hexdojo.agents.rllib_backend import build_config
+
+    c = build_config(cfg(num_env_runners=4, train_batch_per_runner=300, num_learners=3))
+    assert (c.num_learners, c.num_env_runners, c.num_envs_per_env_runner) == (3, 4, 4)
+    assert c.train_batch_size_per_learner == 400 and c.total_train_batch_size == 1200
+
+
+def test_the_address_comes_from_the_flag_then_ray_address(monkeypatch):
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.5:6379")
+    assert rr.cluster_address(None) == "10.0.0.5:6379"
+    assert rr.cluster_address("127.0.0.1:7000") == "127.0.0.1:7000"
+    monkeypatch.delenv("RAY_ADDRESS")
+    assert rr.cluster_address(None) is None and rr.cluster_address("local") is None
+
+
+@pytest.mark.parametrize(("address", "loop"), [("127.0.0.1:6379", True), ("localhost:1", True),
+                                               ("[::1]:6379", True), ("10.1.2.3:6379", False),
+                                               ("head.lab:6379", False)])
+def test_loopback_addresses(address, loop):
+    assert rr.is_loopback(address) is loop
+
+
+class FakeAlgo:
+    """``save_to_path`` as RLlib's writes a folder; ``fail`` interrupts it half-way."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+
+    def save_to_path(self, path: str) -> None:
+        os.makedirs(os.path.join(path, "learner_group"))
+        if self.fail:
+            raise KeyboardInterrupt
+
+
+def _row(i: int) -> dict:
+    return {"iteration": i, "env_steps_lifetime": 100 * i}
+
+
+def test_a_checkpoint_is_committed_only_once_whole(tmp_path):
+    run, c = rr.RLlibRun(tmp_path), cfg(keep_checkpoints=2)
+    for i in (1, 2, 3):
+        rr.save_checkpoint(FakeAlgo(), run, c, _row(i))
+    meta = json.loads(run.marker.read_text())
+    assert (meta["checkpoint"], meta["iteration"], meta["env_steps"]) == ("checkpoints/iter_000003", 3, 300)
+    assert sorted(p.name for p in run.checkpoints.iterdir()) == ["iter_000002", "iter_000003"]
+    with pytest.raises(KeyboardInterrupt):  # killed while RLlib writes iteration 4
+        rr.save_checkpoint(FakeAlgo(fail=True), run, c, _row(4))
+    assert json.loads(run.marker.read_text()) == meta  # still the last whole one
+    assert sorted(p.name for p in run.checkpoints.iterdir()) == ["iter_000002", "iter_000003"]
+
+
+def test_a_new_run_over_an_old_one_is_refused_and_resume_is_checked(tmp_path):
+    run, c = rr.RLlibRun(tmp_path), cfg(iterations=5)
+    assert rr.prepare(run, c, resume=False) is None
+    with pytest.raises(ValueError, match="no rllib checkpoint to resume"):
+        rr.prepare(run, c, resume=True)
+    rr.save_checkpoint(FakeAlgo(), run, c, _row(3))
+    with pytest.raises(ValueError, match="--resume or give another --out"):
+        rr.prepare(run, c, resume=False)
+    assert rr.prepare(run, cfg(iterations=9, num_env_runners=8), resume=True)["iteration"] == 3
+    with pytest.raises(ValueError, match="fewer than the 3"):
+        rr.prepare(run, cfg(iterations=2), resume=True)
+    other = load_config(None, {"n_envs": 4, "turn_limit": 9})
+    with pytest.raises(ValueError, match=r"another duel \(fighters"):
+        rr.prepare(run, other, resume=True)
+
+
+def test_a_checkpoint_left_by_a_killed_run_is_replaced_not_trusted(tmp_path: Path):
+    run, c = rr.RLlibRun(tmp_path), cfg()
+    rr.save_checkpoint(FakeAlgo(), run, c, _row(2))
+    (run.checkpoints / "iter_000003" / "stale").mkdir(parents=True)  # renamed, never committed
+    (run.checkpoints / ".iter_000004.tmp1").mkdir()  # a killed process's temp folder
+    rr.save_checkpoint(FakeAlgo(), run, c, _row(3))
+    assert not (run.checkpoints / "iter_000003" / "stale").exists()
+    assert not (run.checkpoints / ".iter_000004.tmp1").exists()
