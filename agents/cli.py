@@ -216,16 +216,15 @@ def tournament(
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
+    from .lab.common import parse_rules, require_lab
     from .plugins import forfeit_mode
     from .registry import make_agent
     from .tournament import TournamentConfig, default_workers
 
+    if tactics:  # the tactics report's statistics: one line before anything else
+        require_lab("hexdojo tournament's tactics step (--no-tactics skips it)")
     check_out_folder(out)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
-    from .lab.common import parse_rules, require_lab
-
-    if tactics:
-        require_lab()  # the tactics report's statistics: one line before any fight
     use_ray(ray)
     if rules is not None:
         parse_rules(rules)  # a missing file or a bad key: one line before any fight

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .base import Agent, AgentError
+from .extras import require
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
@@ -21,11 +22,11 @@ if TYPE_CHECKING:
 
 def _maskable_ppo() -> Any:
     try:
-        from sb3_contrib import MaskablePPO
-    except ImportError:  # pragma: no cover - depends on the installed extras
-        raise AgentError(
-            "learned agents need the rl extra: python -m pip install -e '.[rl]'"
-        ) from None
+        require("rl", "a learned agent", ("torch", "stable_baselines3", "sb3_contrib"))
+    except ValueError as exc:  # one line naming the missing package and the extra
+        raise AgentError(str(exc)) from None
+    from sb3_contrib import MaskablePPO
+
     return MaskablePPO
 
 

@@ -14,18 +14,16 @@ from typing import Annotated, Any
 
 import typer
 
+from ..extras import require
 from ..folders import check_out_folder, folder_lock, report_folder
 
 LADDER = ("random", "greedy", "striker", "grappler", "counter")
 
 
 def _need_rl() -> None:
-    try:
-        import sb3_contrib  # noqa: F401
-    except ImportError:
-        raise ValueError(
-            "training needs the rl extra: python -m pip install 'torch==2.13.0' -e '.[rl]'"
-        ) from None
+    """torch, SB3, sb3-contrib and TensorBoard (SB3 fails on a missing one only once the
+    run is set up): one line before any work."""
+    require("rl", "training")
 
 
 def _overrides(steps: int | None, fighters: str | None, n_envs: int | None, seed: int | None,
@@ -141,6 +139,7 @@ def train_command(
                      **_rllib_overrides(iterations, env_runners)}
         _train_rllib(config, overrides, out, resume, address)
         return
+    _need_rl()  # before ppo.py imports SB3, which would fail with a traceback
     from .ppo import train as run_training
     from .rundir import RunDir
 
