@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,22 @@ def test_a_checkpoint_left_by_a_killed_run_is_replaced_not_trusted(tmp_path: Pat
     rr.save_checkpoint(FakeAlgo(), run, c, _row(3))
     assert not (run.checkpoints / "iter_000003" / "stale").exists()
     assert not (run.checkpoints / ".iter_000004.tmp1").exists()
+
+
+def test_a_damaged_marker_is_one_line_not_a_traceback(tmp_path):
+    run = rr.RLlibRun(tmp_path)
+    run.marker.write_text("{not json")
+    with pytest.raises(ValueError, match=r"cannot read hexdojo_rllib.json"):
+        rr.prepare(run, cfg(), resume=True)
+
+
+def test_a_loopback_address_after_ray_was_imported_is_one_line():
+    """Ray decides at import whether to rewrite 127.0.0.1; too late here, so say so."""
+    pytest.importorskip("ray")
+    from ray._private import ray_constants
+
+    if not ray_constants.ENABLE_RAY_CLUSTER:
+        pytest.skip("ray was imported kept on loopback in this process")
+    with pytest.raises(ValueError, match="RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0"):
+        rr.import_ray("127.0.0.1:6379")
+    assert rr.import_ray("10.0.0.5:6379") is sys.modules["ray"]  # another machine: as is

@@ -29,7 +29,15 @@ from pathlib import Path
 from typing import Any
 
 from ..files import atomic_write_text
-from ..rllib_backend import MARKER, POLICY, build_config, env_options, need_rllib, train_batch
+from ..rllib_backend import (
+    MARKER,
+    POLICY,
+    build_config,
+    env_options,
+    need_rllib,
+    read_marker,
+    train_batch,
+)
 from .config import TrainConfig
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -114,7 +122,7 @@ def prepare(run: RLlibRun, cfg: TrainConfig, resume: bool) -> dict[str, Any] | N
         return None
     if not run.marker.is_file():
         raise ValueError(f"{run.root}: no rllib checkpoint to resume ({MARKER})")
-    meta = json.loads(run.marker.read_text(encoding="utf-8"))
+    meta = read_marker(run.root)
     if "iteration" not in meta:
         raise ValueError(f"{run.root}: written before rllib runs could resume; train a new "
                          "run in another --out")
