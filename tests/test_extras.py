@@ -123,3 +123,17 @@ def test_the_check_sees_a_fight(tmp_path: Path) -> None:
                                                       "-o", str(tmp_path / "out")])
     assert out.returncode == 0, out.stderr[-3000:]
     assert fought and (tmp_path / "out" / "report.html").is_file()
+
+
+def test_the_gymnasium_pin_table_names_the_extras_that_bring_ray() -> None:
+    """docs/integrations.md's install table (ray[rllib] pins gymnasium 1.2.2): the extras
+    it says bring ray are the ones that do, and those it says keep the newest do not."""
+    with_ray = {k for k, v in _pyproject_extras().items() if "ray" in _names(v)}
+    assert with_ray == {"rllib", "dev"}
+    text = (ROOT / "docs" / "integrations.md").read_text(encoding="utf-8")
+    rows = {ray: line for line in text.splitlines() for ray in ("2.60.0", "no")
+            if line.startswith("| ") and f"| {ray} |" in line}
+    assert "1.2.2" in rows["2.60.0"] and "newest" in rows["no"]
+    for extra in with_ray:
+        assert f".[rl,{extra}]" in rows["2.60.0"] and f".[rl,{extra}]" not in rows["no"]
+    assert ".[rl,lab]" in rows["no"] and "`.[rl]`" in rows["no"]
