@@ -219,3 +219,34 @@ def test_the_leaderboard_script_fills_the_doc_between_its_markers(tmp_path, monk
     assert text.endswith(f"{lb.END}\nafter\n")
     assert "| alpha | 1542.2 [1466, 1619] | 75.0 [44.2, 91.9] | 50.0 [23.7, 76.3] |" in text
     assert "`hexdojo benchmark alpha`" in text
+
+
+CHECKPOINT_RUN = """
+import dataclasses, sys
+import gymnasium as gym
+import hexdojo.envs  # noqa: F401 - registers the ids
+from sb3_contrib import MaskablePPO
+from hexdojo.agents import benchmark as bm
+from hexdojo.agents.registry import make_agent
+
+path = sys.argv[1]
+MaskablePPO("MultiInputPolicy", gym.make("hexdojo/Duel-v1"), seed=0, device="cpu").save(path)
+tiny = dataclasses.replace(bm.V1, ladder=("random", "greedy"))
+rec = bm.run_benchmark(bm.Plan(tiny, (make_agent(path),), fights=2, workers=2))
+duel, scene = rec["arenas"]
+print(duel["vs_ladder"]["ckpt"]["both"]["n"], sorted(scene["absent"]))
+"""
+
+
+def test_a_checkpoint_on_two_workers_finishes_and_sits_out_the_scene(tmp_path) -> None:
+    """A fresh interpreter (no earlier torch setting): the probe runs the policy in this
+    process, then forked workers play it; they hung on torch's inherited thread pool before
+    ``tournament.one_torch_thread``. A duel policy cannot play the three-fighter scene."""
+    import subprocess
+    import sys
+
+    pytest.importorskip("sb3_contrib")
+    got = subprocess.run([sys.executable, "-c", CHECKPOINT_RUN, str(tmp_path / "ckpt.zip")],
+                         capture_output=True, text=True, timeout=240)
+    assert got.returncode == 0, got.stderr[-2000:]
+    assert got.stdout.split() == ["8", "['ckpt']"]
