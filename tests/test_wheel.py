@@ -103,3 +103,13 @@ def test_check_env_passes_on_the_installed_package_and_not_the_checkout(venv, tm
                              check=True).stdout.strip()
     assert len(files) == 2 and all(f.startswith(purelib + "/hexdojo/") for f in files), files
     assert not any(Path(f).is_relative_to(ROOT) for f in files)
+
+
+def test_a_build_for_this_cpu_only_is_refused(tmp_path):
+    """A CXXFLAGS=-march=native in the builder's shell lands in CMake's cache: the script must
+    stop there rather than ship a wheel that crashes on older x86_64 CPUs."""
+    (tmp_path / "CMakeCache.txt").write_text("CMAKE_CXX_FLAGS:STRING=-O2 -march=native\n")
+    with pytest.raises(RuntimeError, match="-march=native"):
+        load_script("build_wheels").check_portable(tmp_path)
+    (tmp_path / "CMakeCache.txt").write_text("CMAKE_CXX_FLAGS:STRING=-O2\n")
+    load_script("build_wheels").check_portable(tmp_path)
