@@ -103,6 +103,8 @@ def connect(ray: Any, address: str | None, cfg: TrainConfig) -> None:
             ray.init(address=address, log_to_driver=False)
     except (ConnectionError, RuntimeError) as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        if address is None:
+            raise ValueError(f"ray: cannot start a local Ray ({first})") from None
         raise ValueError(
             f"ray: cannot join the cluster at {address!r} ({first}); a cluster with token "
             "authentication (Ray's default once ~/.ray/auth_token exists) needs "
