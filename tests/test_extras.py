@@ -115,6 +115,27 @@ def test_a_missing_package_is_one_line_before_any_work(tmp_path: Path, case: str
     assert sorted(p.name for p in (tmp_path / "results").iterdir()) == []
 
 
+#: what an [rl] install lacks of the dev environment the tests run in
+NOT_IN_RL = ["pyspiel", "open_spiel", "ray", "playwright", "tianshou", "hypothesis"]
+
+
+@pytest.mark.parametrize("argv", [
+    ["tournament", "greedy", "striker", "-n", "2", "-j", "1", "--no-progress"],
+    ["compare", "greedy", "striker", "-n", "2", "-j", "1", "--rules-b", "attack.rear_bonus=0",
+     "--no-progress"],
+    ["ablate", "greedy", "--field", "striker", "--maneuvers", "Martial Kick", "-n", "2", "-j", "1",
+     "--no-progress"]], ids=["tournament", "compare", "ablate"])
+def test_an_rl_install_runs_the_lab_commands(tmp_path: Path, argv: list[str]) -> None:
+    """With only the packages of the rl extra (no OpenSpiel, no Ray: alpha-rank falls back
+    to its own formulas), a tournament and its tactics step, compare and ablate play and
+    write their reports."""
+    out, fought = cli(tmp_path, NOT_IN_RL, [*argv, "-o", str(tmp_path / "out")])
+    assert out.returncode == 0, out.stderr[-3000:]
+    assert fought and (tmp_path / "out" / "report.html").is_file()
+    if argv[0] == "tournament":
+        assert (tmp_path / "out" / "tactics" / "report.html").is_file()
+
+
 def test_the_check_sees_a_fight(tmp_path: Path) -> None:
     """The spy above would catch a fight: without its tactics step a tournament needs no lab
     package, plays (the mark is left) and writes its report."""
