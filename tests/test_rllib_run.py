@@ -123,3 +123,35 @@ def test_a_loopback_address_after_ray_was_imported_is_one_line():
     with pytest.raises(ValueError, match="RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0"):
         rr.import_ray("127.0.0.1:6379")
     assert rr.import_ray("10.0.0.5:6379") is sys.modules["ray"]  # another machine: as is
+
+
+PROBE = """
+import sys
+import hexdojo.agents.training.rllib_run as rr
+
+def probe(cfg, folder, resume, address, log):
+    from ray._private import ray_constants
+    print("PROBE", address, ray_constants.ENABLE_RAY_CLUSTER)
+    raise SystemExit(0)
+
+rr.train_rllib = probe
+from hexdojo.agents.cli import main
+main(["train", "--backend", "rllib", "-o", sys.argv[1]])
+"""
+
+
+@pytest.mark.parametrize("address", ["127.0.0.1:6379", None])
+def test_the_cli_keeps_ray_on_loopback_before_importing_it(tmp_path, address):
+    """``hexdojo train --backend rllib`` with a loopback ``RAY_ADDRESS`` (or none: a local
+    Ray) imports ray with the rewrite of 127.0.0.1 off, though the user did not set it;
+    nothing is started or dialled (the run itself is replaced by a probe)."""
+    pytest.importorskip("ray.rllib")
+    import subprocess
+
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "RAY_ADDRESS")}
+    if address:
+        env["RAY_ADDRESS"] = address
+    run = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "run")], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert f"PROBE {address} False" in run.stdout, run.stdout + run.stderr[-2000:]

@@ -75,9 +75,9 @@ def _train_rllib(config: Path | None, overrides: dict[str, Any], out: Path | Non
     scale), on ``--address``, ``RAY_ADDRESS`` or a local Ray; the run folder is an agent
     (``make_agent(folder)``)."""
     from ..rllib_backend import need_rllib
-    from .rllib_run import train_rllib
+    from .rllib_run import ready_ray, train_rllib
 
-    need_rllib()
+    address = ready_ray(address)  # before ray is imported: where it binds is decided then
     if overrides.pop("total_steps", None) is not None:
         raise ValueError("--steps: the rllib backend counts --iterations (rllib.iterations; "
                          "each samples rllib.train_batch_per_runner env steps per runner)")

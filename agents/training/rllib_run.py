@@ -74,13 +74,23 @@ def is_loopback(address: str) -> bool:
     return host in LOOPBACK_HOSTS
 
 
-def import_ray(address: str | None) -> Any:
-    """The ray module, kept on loopback for a local Ray or a loopback address (see the
-    module's docstring); one line when ray was imported too early for that."""
+def ready_ray(address: str | None) -> str | None:
+    """The cluster's address (:func:`cluster_address`), after keeping a local Ray or a
+    loopback address on loopback and checking that the rllib extra is there: call it
+    before anything imports ray (Ray reads ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER`` once, when
+    it is imported; ``need_rllib`` imports it)."""
+    address = cluster_address(address)
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    loopback = address is None or is_loopback(address)
-    if loopback and "ray" not in sys.modules:
+    if (address is None or is_loopback(address)) and "ray" not in sys.modules:
         os.environ.setdefault(CLUSTER_ENV, "0")
+    need_rllib()
+    return address
+
+
+def import_ray(address: str | None) -> Any:
+    """The ray module (after :func:`ready_ray`); one line when ray was imported before a
+    loopback address could be kept on loopback."""
+    loopback = address is None or is_loopback(address)
     import ray
     from ray._private import ray_constants
 
@@ -234,13 +244,12 @@ def train_rllib(cfg: TrainConfig, out: Path, resume: bool = False, address: str 
                 log: Callable[[str], None] = print) -> dict[str, Any]:
     """Train (or resume) the run in ``out`` on the cluster at ``address`` (or
     ``RAY_ADDRESS``, or a local Ray); the figures of the iterations trained."""
-    need_rllib()
+    address = ready_ray(address)
     run = RLlibRun(out)
     meta = prepare(run, cfg, resume)
     if meta is not None and meta["iteration"] >= cfg.rllib.iterations:
         log(f"{run.root}: already trained {meta['iteration']} iterations; nothing to do")
         return {"iterations": [], "resumed_from": meta["iteration"], "checkpoint": meta["checkpoint"]}
-    address = cluster_address(address)
     ray = import_ray(address)
     started = not ray.is_initialized()
     if started:
