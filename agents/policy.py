@@ -146,6 +146,13 @@ class LearnedAgent(Agent):
         i = state.decision.fighter
         if self._plays_group(state):
             return self._act_group(state, i)
+        if len(state.fighters) > 2:  # a duel model sees one opponent: refuse, never crash
+            raise AgentError(
+                f"checkpoint {self.path or self.name!r}: trained on observations of "
+                f"{self._spaces[0]} numbers and {self._spaces[1]} actions, neither this fight's "
+                f"group layout ({len(state.fighters)} fighters) nor a duel's: a duel NPC or one "
+                "of another group size cannot play it; train one for the scene (hexdojo train "
+                "--scene SCENE) or give this place another agent")
         cat = encoder_for(state.game).cat  # the fight's catalogue: armed when a fighter is
         obs, mask, legal, ids = self.duel_inputs(state)
         if self.temperature is not None:
@@ -214,8 +221,11 @@ class LearnedAgent(Agent):
 
         cat, _ = spaces_for(state.game)
         obs, mask, slots = observe(state, i, flat=self._flat)
-        action, _ = self.model.predict(obs, action_masks=mask.astype(bool),
-                                       deterministic=self.deterministic)
+        if self.temperature is not None:  # a level of a scene's NPC (hexdojo calibrate)
+            action = self._tempered(obs, mask.astype(bool))
+        else:
+            action, _ = self.model.predict(obs, action_masks=mask.astype(bool),
+                                           deterministic=self.deterministic)
         choice = cat.choice(int(action), slots)
         legal = state.legal_choices()
         if choice not in legal:  # cannot happen with an exact mask; counted, never executed

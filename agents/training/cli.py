@@ -28,6 +28,8 @@ def _need_rl() -> None:
 
 def _overrides(steps: int | None, fighters: str | None, n_envs: int | None, seed: int | None,
                name: str | None, scene: str | None = None) -> dict[str, Any]:
+    if scene is not None and Path(scene).is_file():  # a GM's scene file: recorded absolute
+        scene = str(Path(scene).resolve())  # (npc.json), so every command finds it anywhere
     out: dict[str, Any] = {"total_steps": steps, "n_envs": n_envs, "seed": seed, "name": name,
                            "scene": scene}
     if fighters is not None:
