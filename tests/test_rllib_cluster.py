@@ -2,7 +2,9 @@
 the CLI joins it through ``RAY_ADDRESS`` alone, trains with two env runners, is killed
 (SIGKILL) after its second committed checkpoint and resumed, and the resumed run continues
 the iteration and env-step counts from an intact checkpoint, with TensorBoard scalars; a
-new run over it, and a driver without the cluster's authentication, are refused in one line.
+new run over it is refused in one line. (A driver without ``RAY_AUTH_MODE=token`` is refused
+by such a cluster only after ~25 s of Ray's retries: its one line is tested without Ray, in
+tests/test_rllib_run.py.)
 
 The cluster binds and talks to 127.0.0.1 only: ``--node-ip-address=127.0.0.1`` with
 ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0`` (without it Ray 2.60 rewrites 127.0.0.1 to the
@@ -144,13 +146,6 @@ def test_a_killed_run_on_a_loopback_cluster_resumes_where_it_was(cluster, tmp_pa
     again = subprocess.run([*CLI, "train", "--backend", "rllib", "--config", str(toml), "-o",
                             str(out)], env=cluster, capture_output=True, text=True, timeout=60)
     assert again.returncode == 2 and "--resume" in again.stderr and _marker(out) == before
-    # a driver without RAY_AUTH_MODE=token is refused by the cluster: one line saying so
-    no_token = {k: v for k, v in cluster.items() if k != "RAY_AUTH_MODE"}
-    refused = subprocess.run([*CLI, "train", "--backend", "rllib", "--config", str(toml), "-o",
-                              str(out), "--resume"], env=no_token, capture_output=True,
-                             text=True, timeout=120)
-    assert refused.returncode == 2 and "RAY_AUTH_MODE=token" in refused.stderr.splitlines()[-1]
-    assert "Traceback" not in refused.stderr and _marker(out) == before
 
     resumed = _train(cluster, toml, out, "--resume", "--iterations", str(k + 1))
     text = resumed.communicate(timeout=180)[0]

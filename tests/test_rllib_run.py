@@ -155,3 +155,19 @@ def test_the_cli_keeps_ray_on_loopback_before_importing_it(tmp_path, address):
     run = subprocess.run([sys.executable, "-c", PROBE, str(tmp_path / "run")], env=env,
                          capture_output=True, text=True, timeout=120)
     assert f"PROBE {address} False" in run.stdout, run.stdout + run.stderr[-2000:]
+
+
+class RefusingRay:
+    """``ray.init`` as Ray's when a token-authenticated cluster refuses the driver."""
+
+    def init(self, **kwargs):
+        raise ConnectionError("Failed to connect to Ray cluster at 127.0.0.1:6379")
+
+
+def test_a_refused_driver_is_told_about_token_authentication():
+    with pytest.raises(ValueError) as exc:
+        rr.connect(RefusingRay(), "127.0.0.1:6379", cfg())
+    line = str(exc.value)
+    assert "\n" not in line and "127.0.0.1:6379" in line and "RAY_AUTH_MODE=token" in line
+    with pytest.raises(ValueError, match="cannot start a local Ray"):
+        rr.connect(RefusingRay(), None, cfg())
