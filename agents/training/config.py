@@ -202,7 +202,8 @@ class TrainConfig(_Model):
     eval: EvalConfig = Field(default_factory=EvalConfig, description="the periodic evaluation")
     imitation: ImitationConfig = Field(default_factory=ImitationConfig,
                                        description="the imitation warm start before PPO "
-                                       "(duels; a scene's run starts from scratch)")
+                                       "(a scene's run clones in its place, the pool's "
+                                       "opponents in every other place)")
     rllib: RLlibConfig = Field(default_factory=RLlibConfig,
                                description="`--backend rllib`: Ray RLlib's run")
 
