@@ -22,7 +22,7 @@ import multiprocessing as mp
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
 from typing import Any
@@ -123,38 +123,90 @@ class Measured:
 
 @dataclass
 class Match:
-    """What a measurement plays: the game, the NPC's sides, the seeds."""
+    """What a measurement plays: the game, the NPC's sides, the seeds; for a scene's NPC
+    (``places``), the places it plays: the NPC in its place, the opponent in every other
+    (allies included, as in training on Skirmish-v0), scored for the place's side."""
 
     game: Any
     sides: tuple[int, ...]
     fights: int
     seed: int = 0
+    places: tuple[int, ...] | None = None
+
+    def seats(self) -> tuple[int, ...]:
+        """Where the NPC is measured: its sides (a duel) or its places (a scene)."""
+        return self.sides if self.places is None else self.places
 
 
 _W: dict[str, Any] = {}
 
 
 def _init(agents: list[Agent], opponents: list[Agent], match: Match) -> None:
-    _W.update(agents=agents, opponents=opponents, match=match)
+    _W.update(agents=agents, opponents=opponents, match=match, allies={})
+
+
+class PlaceRecorder(Recorder):
+    """A :class:`Recorder` that also walks the chains of its own place's choices (in a
+    scene a side's chains would mix its allies' in)."""
+
+    def __init__(self, inner: Agent) -> None:
+        from .tournament import ChainWalk
+
+        super().__init__(inner)
+        self.walk = ChainWalk()
+
+    def reset(self, seed: int | None = None) -> None:
+        from .tournament import ChainWalk
+
+        super().reset(seed)
+        self.walk = ChainWalk()
+
+    def act(self, state: Any) -> Any:
+        c = super().act(state)
+        self.walk.note(state, c)
+        return c
+
+
+def _fight(npc: Recorder, opp: Agent, seat: int, o: int, key: tuple) -> tuple[float, int,
+                                                                            list[tuple[str, int]]]:
+    """One fight of the NPC at ``seat``: (its score, turns, its chains with the wounds
+    dealt in each)."""
+    from .imitation import scene_sides, twin
+    from .lab.runner import NO_WOUND, observe_fight
+
+    match: Match = _W["match"]
+    if match.places is None:
+        pair = (npc, opp) if seat == 0 else (opp, npc)
+        f, _ = observe_fight(match.game, pair, key)
+        return f.score(seat), f.turns, list(f.sides[seat].chains)
+    allies = _W.setdefault("allies", {})
+    if o not in allies:
+        allies[o] = twin(opp)
+    sides = scene_sides(match.game, seat, npc, opp, allies[o])
+    f, state = observe_fight(match.game, sides, key)
+    events = state.events if state is not None else []
+    spans = npc.walk.close(len(events)) if isinstance(npc, PlaceRecorder) else []
+    hits = [k for k, e in enumerate(events) if e.get("a") == seat and e["type"] == "damage"
+            and e.get("kind") == "attack" and e.get("wound") not in NO_WOUND]
+    chains = [(ch, sum(lo <= k < hi for k in hits)) for ch, lo, hi in spans]
+    return f.score(match.game.sides[seat]), f.turns, chains
 
 
 def _unit(unit: tuple[int, int, int, int, int]) -> tuple[int, int, Measured]:
-    """Seeds [start, stop) of agent ``a`` on ``side`` against opponent ``o``."""
-    from .lab.runner import observe_fight
-
-    a, o, side, start, stop = unit
+    """Seeds [start, stop) of agent ``a`` at ``seat`` (a side, or a scene's place)
+    against opponent ``o``."""
+    a, o, seat, start, stop = unit
     match: Match = _W["match"]
-    npc, opp = Recorder(_W["agents"][a]), _W["opponents"][o]
+    inner, opp = _W["agents"][a], _W["opponents"][o]
+    npc = Recorder(inner) if match.places is None else PlaceRecorder(inner)
     m = Measured()
     for seed in range(start, stop):
-        pair = (npc, opp) if side == 0 else (opp, npc)
-        f, _ = observe_fight(match.game, pair, ("npc", side, a, o, match.seed + seed))
-        sc = f.score(side)
+        sc, turns, chains = _fight(npc, opp, seat, o, ("npc", seat, a, o, match.seed + seed))
         m.wins += sc == 1.0
         m.draws += sc == 0.5
         m.losses += sc == 0.0
-        m.turns += f.turns
-        for chain, dealt in f.sides[side].chains:
+        m.turns += turns
+        for chain, dealt in chains:
             m.chains[chain] += 1
             m.chain_wounds[chain] += dealt
     m.stats = npc.stats
@@ -162,7 +214,8 @@ def _unit(unit: tuple[int, int, int, int, int]) -> tuple[int, int, Measured]:
 
 
 def side_split(fights: int, sides: tuple[int, ...]) -> list[tuple[int, int]]:
-    """(side, fights on it): ``fights`` shared between the NPC's sides (same seeds)."""
+    """(seat, fights there): ``fights`` shared between the NPC's sides or places (same
+    seeds)."""
     per = max(1, fights // len(sides))
     return [(s, per) for s in sides]
 
@@ -176,7 +229,7 @@ def measure(agents: list[Agent], opponents: list[Agent], match: Match, workers: 
 
     chunk = 25
     units = [(a, o, s, lo, min(n, lo + chunk)) for a in range(len(agents))
-             for o in range(len(opponents)) for s, n in side_split(match.fights, match.sides)
+             for o in range(len(opponents)) for s, n in side_split(match.fights, match.seats())
              for lo in range(0, n, chunk)]
     out = {(a, o): Measured() for a in range(len(agents)) for o in range(len(opponents))}
     bar = Progress(sum(u[4] - u[3] for u in units), progress and sys.stderr.isatty(), say)
@@ -318,13 +371,37 @@ def run_match(root: Path, fights: int, seed: int) -> tuple[dict[str, Any], Match
         raise AgentError(f"{root}: npc.zip has no sidecar npc.json (an older run): calibrate "
                          "needs its fighters and sides; retrain it with this hexdojo")
     if meta.get("scene"):
-        raise AgentError(f"{root}: trained on scene {meta['scene']!r}; calibrate measures duel "
-                         "NPCs only (for now)")
+        return meta, scene_match(meta, fights, seed)
     game = Game.create(list(meta["fighters"]), rules=meta.get("rules"),
                        radius=int(meta.get("radius", 4)), turn_limit=meta.get("turn_limit"))
     side = str(meta.get("side", "alternate"))
     sides = (int(side),) if side in ("0", "1") else (0, 1)
     return meta, Match(game, sides, fights, seed)
+
+
+def scene_match(meta: dict[str, Any], fights: int, seed: int) -> Match:
+    """A scene NPC's measurement: its scene (with the rules it trained on), in its place
+    (a run with no fixed place: every place in turn), the stand-in in every other place."""
+    from hexdojo.envs.rules import Game
+
+    game = Game.from_scene(meta["scene"], rules=meta.get("rules"))
+    place = meta.get("place")
+    if place is not None and place >= len(game.profiles):
+        raise AgentError(f"npc.json: field 'place': value {place}: the scene "
+                         f"{meta['scene']!r} has places 0..{len(game.profiles) - 1}")
+    places = (int(place),) if place is not None else tuple(range(len(game.profiles)))
+    sides = tuple(sorted({game.sides[p] for p in places}))
+    return Match(game, sides, fights, seed, places)
+
+
+def where(match: Match, meta: dict[str, Any]) -> str:
+    """``side A only (chu vs boris)`` or ``place 1 (Boris, side guards) of two_vs_one``."""
+    if match.places is None:
+        return f"{side_words(match.sides)} ({' vs '.join(meta['fighters'])})"
+    g = match.game
+    at = ", ".join(f"{p} ({g.profiles[p].name}, side {g.side_name(g.sides[p])})"
+                   for p in match.places)
+    return f"place{'s' if len(match.places) > 1 else ''} {at} of scene {meta['scene']}"
 
 
 @dataclass
@@ -353,7 +430,7 @@ def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, s
     cands = candidates(root, temperatures, extra, search, options)
     agents = [build(root, c.entry, c.label, make_agent) for c in cands]
     say(f"calibrating {root}: {len(cands)} candidates x {match.fights} fights against "
-        f"{opp.name} on {side_words(match.sides)} ({' vs '.join(meta['fighters'])})")
+        f"{opp.name} on {where(match, meta)}")
     got = measure(agents, [opp], match, workers, say, progress)
     results = [got[(a, 0)] for a in range(len(cands))]
     chain = pick_chain([r.score for r in results], cis=[r.ci() for r in results])
@@ -366,6 +443,8 @@ def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, s
              + overlap_notes(levels))
     doc = {"format": FORMAT, "version": 1, "run": str(root), "opponent": opp.name,
            "fighters": list(meta["fighters"]), "sides": list(match.sides),
+           "scene": meta.get("scene"), "places": None if match.places is None else
+           list(match.places),
            "rules_id": meta.get("rules_id"), "steps": meta.get("steps"),
            "fights": match.fights, "seed": seed, "levels": levels,
            "candidates": [{"label": c.label, **c.entry, **r.summary()}
@@ -383,15 +462,14 @@ def confirm(chosen: list[int], cands: list[Candidate], agents: list[Agent], opp:
     fresh fights are added (more fights narrow the intervals). If the fresh scores are not
     monotone, say so and order the levels by them."""
     say(f"confirming the {len(chosen)} levels on {match.fights} fresh fights each")
-    again = Match(match.game, match.sides, match.fights, match.seed + CONFIRM_SEEDS)
+    again = replace(match, seed=match.seed + CONFIRM_SEEDS)
     got = measure([agents[i] for i in chosen], [opp], again, workers, say, progress)
     fresh = [got[(k, 0)] for k in range(len(chosen))]
     for extra in range(1, separate + 1):
         if not overlapping(fresh):
             break
         say(f"adjacent levels overlap: {match.fights} more fresh fights each to separate them")
-        more = Match(match.game, match.sides, match.fights,
-                     match.seed + CONFIRM_SEEDS + extra * match.fights)
+        more = replace(match, seed=match.seed + CONFIRM_SEEDS + extra * match.fights)
         got = measure([agents[i] for i in chosen], [opp], more, workers, say, progress)
         for k in range(len(chosen)):
             fresh[k].add(got[(k, 0)])

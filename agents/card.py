@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import AgentError
-from .calibrate import Measured, measure, run_match, side_words
+from .calibrate import Match, Measured, measure, run_match, side_words, where
 from .folders import whole_folder
 from .levels import LEVELS_FILE, build, read_levels
 from .style import STYLE_NAMES, StyleStats, style_share
@@ -93,9 +93,10 @@ def fighting(m: Measured) -> dict[str, Any]:
 
 # --------------------------------------------------------------------------- the card
 def card_data(root: Path, meta: dict[str, Any], level: dict[str, Any] | None,
-              doc: dict[str, Any] | None, ladder: dict[str, Measured], sides: tuple[int, ...]
-              ) -> dict[str, Any]:
-    """Everything a card shows, JSON-friendly."""
+              doc: dict[str, Any] | None, ladder: dict[str, Measured], sides: tuple[int, ...],
+              match: Match | None = None) -> dict[str, Any]:
+    """Everything a card shows, JSON-friendly (a scene NPC's: where it plays, and how it
+    fights counted over its own place's decisions only)."""
     total = Measured()
     for m in ladder.values():
         total.add(m)
@@ -104,6 +105,9 @@ def card_data(root: Path, meta: dict[str, Any], level: dict[str, Any] | None,
         "agent": level["label"] if level else "npc.zip (its most probable choice)",
         "fighters": list(meta["fighters"]), "profiles": list(meta.get("profiles") or []),
         "sides": side_words(sides), "steps": meta.get("steps"), "env": meta.get("env"),
+        "scene": meta.get("scene"),
+        "places": None if match is None or match.places is None else list(match.places),
+        "where": where(match, meta) if match is not None and match.places is not None else None,
         "rules_id": meta.get("rules_id"),
         "ladder": [{"opponent": o, **m.summary()} for o, m in ladder.items()],
         "levels": (doc or {}).get("levels", []), "stand_in": (doc or {}).get("opponent"),
@@ -125,12 +129,16 @@ def sections(c: dict[str, Any]) -> list[tuple[str, list[str], list[list[str]]]]:
     """(heading, sentences, table rows with a header row) of a card, for both renderings."""
     h = c["how"]
     t = h["tempo"]
+    plays = c.get("where") or f"{c['fighters'][0]} vs {c['fighters'][1]} on {c['sides']}"
     out = [("What it is", [
-        f"Plays {c['fighters'][0]} vs {c['fighters'][1]} on {c['sides']}, trained "
+        f"Plays {plays}, trained "
         f"{(c['steps'] or 0):,} env steps on {c['env']} (rule set {c['rules_id']}); "
         f"this card: {c['agent']}, from {h['fights']} fights against the ladder."], [])]
     out.append(("Strength against the ladder (on its side(s))", [
-        "Score = (wins + draws/2) / fights, 95 % Wilson interval."],
+        "Score = (wins + draws/2) / fights, 95 % Wilson interval."
+        + (" In the scene each opponent plays every other place, its allies' included; "
+           "what it does below counts its own place's decisions only." if c.get("where")
+           else "")],
         [["opponent", "score [95 % CI]", "W-D-L"]] +
         [[e["opponent"], _ci(e), f"{e['wins']}-{e['draws']}-{e['losses']}"] for e in c["ladder"]]))
     if c["levels"]:
@@ -242,13 +250,13 @@ def make_cards(root: Path, levels: list[str] | None = None, fights: int = 100, s
               for e in entries]
     opps = [make_agent(o) for o in ladder]
     say(f"cards for {root}: {len(agents)} x {len(opps)} opponents x {match.fights} fights "
-        f"on {side_words(match.sides)}")
+        f"on {where(match, meta)}")
     got = measure(agents, opps, match, workers, say, progress)
     files: list[Path] = []
     with whole_folder(root / "cards") as tmp:  # RUN/cards/ replaced whole; other levels' kept
         for k, e in enumerate(entries):
             res = {opps[o].name: got[(k, o)] for o in range(len(opps))}
-            files += write_card(tmp, card_data(root, meta, e, doc, res, match.sides))
+            files += write_card(tmp, card_data(root, meta, e, doc, res, match.sides, match))
     return [root / "cards" / f.name for f in files]
 
 

@@ -48,7 +48,7 @@ def _root(
 #: modules that may add commands (``register(app)``); missing ones are skipped
 EXTRA_COMMANDS = ("hexdojo.agents.training.cli", "hexdojo.agents.lab.cli", "hexdojo.agents.advise",
                   "hexdojo.agents.npc_cli", "hexdojo.agents.lab.sweep_cli", "hexdojo.agents.table.cli",
-                  "hexdojo.agents.npc_new")
+                  "hexdojo.agents.benchmark_cli", "hexdojo.agents.npc_new")
 
 _fighters = parse_fighters  # the name advise.py imports
 
@@ -93,6 +93,11 @@ def _save(save: Path, fs: list[str], seed: int, choices: list[Any], pair: list[A
     typer.echo(f"saved to {save}")
 
 
+def game_agents_names(agents: list[Any]) -> list[str]:
+    """Each side's agent's name (a team's: its members', joined by '+')."""
+    return [a.name for a in agents]
+
+
 def _sides_line(game: Any, names: list[str]) -> str:
     """Which agent plays which side and fighters (a scene), for the demo's first line."""
     out = []
@@ -123,21 +128,26 @@ def demo(
 
     from .play import result_line, run_fight
     from .registry import make_agent
+    from .team import check_sides, teams_by_place
 
     names = _split_agents(agents)
-    if len(names) != 2:
-        raise ValueError(f"agents: value {agents!r}: give exactly two, e.g. striker,counter")
+    if len(names) < 2:
+        raise ValueError(f"agents: value {agents!r}: give one per side (e.g. striker,counter), "
+                         "one per place of a scene, or a side's team A+B")
     pair = [make_agent(n) for n in names]
     fighters, scene = _demo_setup(pair, fighters, scene)
     turn_limit = _npc_turn_limit(pair, turn_limit)
     rules = _npc_rules(pair, rules)
     fs = parse_fighters(fighters) if scene is None else []
     game = _game(fs, None if rules is None else Path(rules), radius, turn_limit, scene)
+    if len(pair) != 2:  # one agent per place: each side's places become a team
+        pair = teams_by_place(pair, game)
     _warn_mismatch(pair, game, scene)
+    check_sides(pair, game)
     if scene is not None:
         _two_sides(game, scene)
         fs = [p.name for p in game.profiles]
-        typer.echo(_sides_line(game, names))
+        typer.echo(_sides_line(game, game_agents_names(pair)))
     typer.echo(render_text(game.new_state(seed)))
     typer.echo("")
     state, choices = run_fight(game, pair, seed, say=typer.echo)
@@ -158,7 +168,7 @@ def _demo_setup(pair: list[Any], fighters: str | None,
 
     if fighters is None and scene is None and not any(agent_meta(a) for a in pair):
         return "chu,urlik", None
-    for side, a in enumerate(pair):
+    for side, a in enumerate(pair if len(pair) == 2 else []):  # one per place: no sides yet
         got = agent_meta(a)
         if got is not None and got[1].get("side") in ("0", "1") \
                 and int(got[1]["side"]) != side:
@@ -216,16 +226,16 @@ def tournament(
 ) -> None:
     """Round robin: every pairing on both sides with the same dice seeds; writes JSON, CSV,
     plots and an HTML report."""
+    from .lab.common import parse_rules, require_lab
     from .plugins import forfeit_mode
     from .registry import make_agent
+    from .team import check_round_robin
     from .tournament import TournamentConfig, default_workers
 
+    if tactics:  # the tactics report's statistics: one line before anything else
+        require_lab("hexdojo tournament's tactics step (--no-tactics skips it)")
     check_out_folder(out)
     built = [make_agent(a) for a in agents]  # fails fast on bad names / checkpoints
-    from .lab.common import parse_rules, require_lab
-
-    if tactics:
-        require_lab()  # the tactics report's statistics: one line before any fight
     use_ray(ray)
     if rules is not None:
         parse_rules(rules)  # a missing file or a bad key: one line before any fight
@@ -235,6 +245,7 @@ def tournament(
     cfg = TournamentConfig(tuple(a.name for a in built), fights, tuple(parse_fighters(fighters)),
                            seed, rules, radius, turn_limit, workers or default_workers(), scene)
     _warn_mismatch(built, cfg.game(), scene)
+    check_round_robin(built, cfg.game())
     with report_folder(out, "tournament", owns=("tactics",)) as tmp, \
             forfeit_mode(forfeit_on_error):
         _tournament_report(cfg, built, tmp, out, progress, tactics)
@@ -304,6 +315,7 @@ def play(
     (with ``--scene``, you play side ``--side`` of the scene: all its fighters)."""
     from .play import HumanAgent, QuitFight, result_line, run_fight
     from .registry import make_agent
+    from .team import check_sides
 
     opp = make_agent(opponent)
     fighter, opponent_fighter, side, scene = _npc_setup(opp, fighter, opponent_fighter, side,
@@ -315,6 +327,7 @@ def play(
     _warn_mismatch([opp], game, scene)
     human = HumanAgent(ask=input, say=typer.echo)
     pair = [human, opp] if side == 0 else [opp, human]
+    check_sides(pair, game)
     if scene is not None:
         _two_sides(game, scene)
         fs = [p.name for p in game.profiles]
@@ -344,12 +357,23 @@ def _npc_setup(opp: Any, fighter: str | None, opponent_fighter: str | None,
     path, meta = got
     if side is None:  # a one-sided NPC plays the side it learnt; the user takes the other
         side = 1 - int(meta["side"]) if meta.get("side") in ("0", "1") else 0
+        if meta.get("scene") and meta.get("place") is not None:  # a scene NPC: its place's
+            side = 1 - _place_side(meta)
     if meta.get("scene"):
         typer.echo(f"playing the NPC's own scene: {describe(meta)} (from {path})")
         return "chu", "chu", side, meta["scene"]
     fs = list(meta["fighters"])
     typer.echo(f"playing the NPC's own fighters: {' vs '.join(fs)} (from {path})")
     return fs[side], fs[1 - side], side, None
+
+
+def _place_side(meta: dict[str, Any]) -> int:
+    """The side of a scene NPC's place (0 or 1; a scene of more sides counts as 0)."""
+    from hexdojo.envs.rules import Game
+
+    game = Game.from_scene(meta["scene"], rules=meta.get("rules"))
+    place = int(meta["place"])
+    return min(1, game.sides[place]) if place < len(game.sides) else 0
 
 
 def _npc_turn_limit(agents: list[Any], turn_limit: int | None) -> int | None:

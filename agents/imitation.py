@@ -62,6 +62,83 @@ class _Recorder(Agent):
         return choice
 
 
+class _PlaceRecorder(_Recorder):
+    """:class:`_Recorder` for one place of a scene: what ``hexdojo/Skirmish-v0`` shows the
+    learner there (the group observation, every number already in [-1, 1], its target
+    slots and the group catalogue's action id)."""
+
+    def act(self, state: State) -> Choice:
+        from hexdojo.envs.skirmish_spaces import observe, spaces_for
+
+        choice = self.teacher.act(state)
+        if len(state.legal_choices()) > 1:
+            obs, mask, slots = observe(state, state.decision.fighter, flat=True)
+            cat, _ = spaces_for(state.game)
+            self.rows.append((np.asarray(obs, dtype=np.float32), mask.astype(bool),
+                              cat.ids([choice], slots)[0]))
+        return choice
+
+
+def twin(agent: Agent) -> Agent:
+    """Another agent like ``agent`` (made again from its spec): the stand-in for the
+    place's allies, so each place keeps its own dice stream."""
+    from .registry import make_agent, spec_of
+
+    got = make_agent(spec_of(agent))
+    for key in ("temperature", "deterministic"):
+        if hasattr(agent, key):
+            setattr(got, key, getattr(agent, key))
+    return got
+
+
+def scene_sides(game: Game, place: int, player: Agent, other: Agent,
+                ally: Agent | None = None) -> list[Agent]:
+    """One agent per side of a scene: ``player`` in ``place``, ``other`` in every other
+    place, allies included (as Skirmish-v0's pool plays them), there ``ally`` (a
+    :func:`twin` of ``other``) when given."""
+    from .team import PlacesAgent, side_places
+
+    out: list[Agent] = []
+    for side in sorted(set(game.sides)):
+        places = side_places(game, side)
+        if place not in places:
+            out.append(other)
+        elif len(places) == 1:
+            out.append(player)
+        else:
+            out.append(PlacesAgent([player if f == place else (ally or other)
+                                    for f in places]))
+    return out
+
+
+def demonstrate_scene(game: Game, teacher: Agent, opponents: list[Agent], fights: int,
+                      seed: int, place: int | None, gamma: float = 0.995) -> Demonstrations:
+    """:func:`demonstrate` for one place of a scene (``hexdojo train --scene``): the
+    teacher plays ``place`` (None: each place in turn, as a run with no fixed place trains
+    on a random one), an opponent cycling through ``opponents`` every other place; the
+    value target is the outcome for the place's side."""
+    from .tournament import play_fight
+
+    places = [place] if place is not None else list(range(len(game.profiles)))
+    allies = [twin(o) for o in opponents]
+    obs, masks, acts, rets = [], [], [], []
+    for k in range(fights):
+        p = places[k % len(places)]
+        rec = _PlaceRecorder(teacher, "unit")
+        o = (k // len(places)) % len(opponents)
+        record = play_fight(game, scene_sides(game, p, rec, opponents[o], allies[o]), seed + k)
+        side = game.sides[p]
+        outcome = 0.0 if record.winner is None else (1.0 if record.winner == side else -1.0)
+        n = len(rec.rows)
+        for j, (o, m, a) in enumerate(rec.rows):
+            obs.append(o)
+            masks.append(m)
+            acts.append(a)
+            rets.append(outcome * gamma ** (n - 1 - j))
+    return Demonstrations(np.stack(obs), np.stack(masks), np.asarray(acts, dtype=np.int64),
+                          np.asarray(rets, dtype=np.float32))
+
+
 def demonstrate(game: Game, teacher: Agent, opponents: list[Agent], fights: int, seed: int,
                 scaling: str = "unit", gamma: float = 0.995) -> Demonstrations:
     """The teacher's decisions in ``fights`` seeded fights, alternating sides, the

@@ -218,7 +218,8 @@ def run_fight(
         agent = agents[game.sides[d.fighter]]
         c = checked_act(agent, state)
         if show_log and not isinstance(agent, HumanAgent) and not (sealed and c.kind == "risk"):
-            say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} ({agent.name}): "
+            who = place_agent(agent, game, d.fighter)  # a team: the member of this place
+            say(f"{LETTERS[d.fighter]} {state.fighters[d.fighter].name} ({who.name}): "
                 f"{words(state, c)}")
         state.apply(c)
         choices.append(c)
@@ -227,6 +228,13 @@ def run_fight(
                 say("   " + line)
             shown = len(state.events)
     return state, choices
+
+
+def place_agent(agent: Agent, game: Game, fighter: int) -> Agent:
+    """Who plays ``fighter``: the side's agent, or the member of its place in a team."""
+    from .team import PlacesAgent
+
+    return agent.member_for(game, fighter) if isinstance(agent, PlacesAgent) else agent
 
 
 def result_line(state: State) -> str:

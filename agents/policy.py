@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .base import Agent, AgentError
+from .extras import require
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
@@ -25,12 +26,12 @@ def _maskable_ppo() -> Any:
     MLP, fastest on one thread; on a loaded machine torch's extra threads spin and a
     decision took 36 ms instead of 2 (``hexdojo npc new``'s calibration, issue 33)."""
     try:
-        import torch
-        from sb3_contrib import MaskablePPO
-    except ImportError:  # pragma: no cover - depends on the installed extras
-        raise AgentError(
-            "learned agents need the rl extra: python -m pip install -e '.[rl]'"
-        ) from None
+        require("rl", "a learned agent", ("torch", "stable_baselines3", "sb3_contrib"))
+    except ValueError as exc:  # one line naming the missing package and the extra
+        raise AgentError(str(exc)) from None
+    import torch
+    from sb3_contrib import MaskablePPO
+
     torch.set_num_threads(1)
     return MaskablePPO
 
@@ -169,6 +170,13 @@ class LearnedAgent(Agent):
         elif self._plays_group(state):
             return self._act_group(state, i)
         else:
+            if len(state.fighters) > 2:  # a duel model sees one opponent: refuse, never crash
+                raise AgentError(
+                    f"checkpoint {self.path or self.name!r}: trained on observations of "
+                    f"{self._spaces[0]} numbers and {self._spaces[1]} actions, neither this "
+                    f"fight's group layout ({len(state.fighters)} fighters) nor a duel's: a duel "
+                    "NPC or one of another group size cannot play it; train one for the scene "
+                    "(hexdojo train --scene SCENE) or give this place another agent")
             cat = encoder_for(state.game).cat  # the fight's catalogue: armed when a fighter is
             obs, mask, legal, ids = self.duel_inputs(state)
         if self.style is not None:
@@ -249,8 +257,11 @@ class LearnedAgent(Agent):
 
         cat, _ = spaces_for(state.game)
         obs, mask, slots = observe(state, i, flat=self._flat)
-        action, _ = self.model.predict(obs, action_masks=mask.astype(bool),
-                                       deterministic=self.deterministic)
+        if self.temperature is not None:  # a level of a scene's NPC (hexdojo calibrate)
+            action = self._tempered(obs, mask.astype(bool))
+        else:
+            action, _ = self.model.predict(obs, action_masks=mask.astype(bool),
+                                           deterministic=self.deterministic)
         choice = cat.choice(int(action), slots)
         legal = state.legal_choices()
         if choice not in legal:  # cannot happen with an exact mask; counted, never executed

@@ -131,7 +131,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise AgentError(
             f"unknown agent {spec!r}; allowed: {', '.join(AGENTS)} "
             "(optionally NAME:key=value,...), a checkpoint path ending in .zip, a "
-            "plug-in FILE.py:Class[:key=value,...] or a calibrated run's level RUN:LEVEL"
+            "plug-in FILE.py:Class[:key=value,...], a calibrated run's level RUN:LEVEL or a team "
+            "A+B (one agent per place of a side)"
         )
     table = AGENTS[name][2]()
     raw = key_values(spec, rest, table, lambda key: f"unknown parameter {key!r}")
@@ -154,6 +155,10 @@ def make_agent(spec: str) -> Agent:
     """An agent from a spec: a registered name with parameters, or a checkpoint path."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentError(f"agent spec {spec!r}: expected a name such as {', '.join(AGENTS)}")
+    from .team import make_team, split_team
+
+    if split_team(spec) is not None:  # a side's places, one agent each: greedy+runs/npc:hard
+        return make_team(spec, make_agent)
     from .levels import level_agent, split_level_spec
 
     if split_level_spec(spec) is not None:  # a calibrated run's level: runs/npc:hard

@@ -1,35 +1,35 @@
 """``hexdojo train --backend rllib``: multi-agent self-play PPO on Ray RLlib (extra ``rllib``).
 
 Why RLlib: when one machine is not enough (big leagues, long style sweeps) the same command
-runs on a Ray cluster (``ray start --head`` on one machine, ``ray start --address=HEAD:6379``
-on the others, then ``hexdojo train --backend rllib --address auto``): env runners and
-learners are placed by Ray, not by home-made code (docs/integrations.md).
+and the same TOML run on a Ray cluster (``ray start --head`` on one machine, ``ray start
+--address=HEAD:6379`` on the others, then ``RAY_ADDRESS=HEAD:6379 hexdojo train --backend
+rllib``): env runners and learners are placed by Ray, not by home-made code
+(docs/training.md; the run itself: :mod:`hexdojo.agents.training.rllib_run`).
 
 What it trains: the PettingZoo ``duel_v1`` env (flat observation) through RLlib's
 ``PettingZooEnv`` wrapper, the observation under the keys RLlib's action-masking RLModule
 expects (``{"observations": ..., "action_mask": ...}``), RLlib's
 ``ActionMaskingTorchRLModule`` (the mask's log added to the logits: a masked action is
 never sampled), and self-play: ``policy_mapping_fn`` maps both fighters to the one policy
-``main``. The run folder holds ``checkpoint/`` (RLlib's ``save_to_path``, written to a
-temporary folder and renamed) and ``hexdojo_rllib.json`` (the env options), which
+``main``. The run folder holds ``checkpoints/iter_N/`` (RLlib's ``save_to_path``) and
+``hexdojo_rllib.json`` (the env options, the committed checkpoint, the counts), which
 ``make_agent(<folder>)`` loads as an agent (:class:`RLlibAgent`) for tournaments and play.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import time
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils import BaseWrapper
 
 from .base import Agent, AgentError
+
+if TYPE_CHECKING:
+    from .training.config import TrainConfig
 
 ENV_NAME = "hexdojo_duel_v1"
 POLICY = "main"
@@ -70,10 +70,27 @@ def masked_env(env_options: dict[str, Any]) -> Any:
     return PettingZooEnv(RLlibKeys(duel_v1.env(**{**env_options, "flat_observation": True})))
 
 
-def build_config(env_options: dict[str, Any], env_runners: int = 1, seed: int = 0,
-                 train_batch: int = 1024, minibatch: int = 256, epochs: int = 4,
-                 hidden: tuple[int, ...] = (256, 256), lr: float = 3e-4) -> Any:
-    """The PPO ``AlgorithmConfig``: masking RLModule, self-play mapping, env runners."""
+def env_options(cfg: TrainConfig) -> dict[str, Any]:
+    """The ``duel_v1`` options of a run's configuration (what its checkpoint plays)."""
+    return {"fighters": list(cfg.fighters), "rules": cfg.rules, "radius": cfg.radius,
+            "turn_limit": cfg.turn_limit, "shaping": cfg.shaping,
+            "observation_scale": cfg.observation_scale, "scene": cfg.scene}
+
+
+def batch_per_runner(cfg: TrainConfig) -> int:
+    """Env steps each runner samples per iteration (default: an SB3 rollout's)."""
+    return cfg.rllib.train_batch_per_runner or cfg.ppo.n_steps * cfg.n_envs
+
+
+def train_batch(cfg: TrainConfig) -> int:
+    """The iteration's train batch: grows with the env runners (the driver samples when
+    there are none)."""
+    return batch_per_runner(cfg) * max(1, cfg.rllib.num_env_runners)
+
+
+def build_config(cfg: TrainConfig) -> Any:
+    """The PPO ``AlgorithmConfig``: masking RLModule, self-play mapping, env runners and
+    learners as the run's ``rllib`` section says, the batch split among the learners."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -81,19 +98,24 @@ def build_config(env_options: dict[str, Any], env_runners: int = 1, seed: int = 
     from ray.tune.registry import register_env
 
     register_env(ENV_NAME, masked_env)
+    r, p = cfg.rllib, cfg.ppo
     module = RLModuleSpec(module_class=ActionMaskingTorchRLModule,
-                          model_config={"head_fcnet_hiddens": list(hidden)})
+                          model_config={"head_fcnet_hiddens": list(p.net_arch)})
+    per_learner = -(-train_batch(cfg) // max(1, r.num_learners))
     return (
         PPOConfig()
-        .environment(ENV_NAME, env_config=dict(env_options))
+        .environment(ENV_NAME, env_config=env_options(cfg))
         .framework("torch")
-        .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=1)
+        .env_runners(num_env_runners=r.num_env_runners, num_envs_per_env_runner=cfg.n_envs)
+        .learners(num_learners=r.num_learners)
         .multi_agent(policies={POLICY}, policy_mapping_fn=self_play_mapping,
                      policies_to_train=[POLICY])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={POLICY: module}))
-        .training(train_batch_size_per_learner=train_batch, minibatch_size=minibatch,
-                  num_epochs=epochs, lr=lr)
-        .debugging(seed=seed)
+        .training(train_batch_size_per_learner=per_learner,
+                  minibatch_size=min(p.batch_size, per_learner), num_epochs=p.n_epochs,
+                  lr=p.learning_rate, gamma=p.gamma, lambda_=p.gae_lambda,
+                  entropy_coeff=p.ent_coef, clip_param=p.clip_range)
+        .debugging(seed=cfg.seed)
     )
 
 
@@ -102,57 +124,21 @@ def self_play_mapping(agent_id: Any, episode: Any = None, **kwargs: Any) -> str:
     return POLICY
 
 
-def train_rllib(out: Path, env_options: dict[str, Any], iterations: int, env_runners: int = 1,
-                seed: int = 0, address: str | None = None, log: Callable[[str], None] = print,
-                **ppo: Any) -> dict[str, Any]:
-    """Train ``iterations`` PPO iterations; checkpoint into ``out``; the measured figures."""
-    import ray
-
-    need_rllib()
-    started = not ray.is_initialized()
-    if started:
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 **({} if address else {"num_cpus": max(2, env_runners + 1)}))
-    algo = build_config(env_options, env_runners, seed, **ppo).build_algo()
-    rows: list[dict[str, Any]] = []
+def read_marker(folder: Path) -> dict[str, Any]:
+    """``hexdojo_rllib.json`` of a run folder, or one line saying what is wrong with it."""
+    path = folder / MARKER
     try:
-        for i in range(iterations):
-            t0 = time.perf_counter()
-            res = algo.train()
-            runners = res.get("env_runners", {})
-            steps = int(runners.get("num_env_steps_sampled", 0))
-            dt = time.perf_counter() - t0
-            rows.append({"iteration": i + 1, "env_steps": steps, "seconds": dt,
-                         "steps_per_s": steps / dt if dt else 0.0,
-                         "episodes": int(runners.get("num_episodes", 0))})
-            log(f"iteration {i + 1}/{iterations}: {steps} env steps in {dt:.1f} s "
-                f"({rows[-1]['steps_per_s']:.0f} steps/s)")
-        save_checkpoint(algo, out, env_options)
-    finally:
-        algo.stop()
-        if started:
-            ray.shutdown()
-    return {"iterations": rows, "checkpoint": str(out / "checkpoint"), "env_runners": env_runners}
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise AgentError(f"rllib run {str(folder)!r}: cannot read {MARKER} ({exc})") from None
+    if not isinstance(meta, dict) or "env_options" not in meta:
+        raise AgentError(f"rllib run {str(folder)!r}: {MARKER} is not a hexdojo rllib run")
+    return meta
 
 
-def save_checkpoint(algo: Any, out: Path, env_options: dict[str, Any]) -> None:
-    """RLlib's checkpoint into ``out/checkpoint`` (a temp folder, then renamed) + the marker."""
-    out.mkdir(parents=True, exist_ok=True)
-    tmp = out / f".checkpoint.tmp{os.getpid()}"
-    shutil.rmtree(tmp, ignore_errors=True)
-    algo.save_to_path(str(tmp.resolve()))
-    final = out / "checkpoint"
-    if final.exists():
-        old = out / f".checkpoint.old{os.getpid()}"
-        os.replace(final, old)
-        os.replace(tmp, final)
-        shutil.rmtree(old, ignore_errors=True)
-    else:
-        os.replace(tmp, final)
-    marker = out / (MARKER + ".tmp")
-    marker.write_text(json.dumps({"env": "duel_v1", "env_options": env_options,
-                                  "policy": POLICY}, indent=2) + "\n")
-    os.replace(marker, out / MARKER)
+def checkpoint_dir(folder: Path, meta: dict[str, Any]) -> Path:
+    """The committed checkpoint the marker names (``checkpoint/`` for runs before resume)."""
+    return folder / meta.get("checkpoint", "checkpoint")
 
 
 def is_rllib_run(spec: str) -> bool:
@@ -173,8 +159,8 @@ class RLlibAgent(Agent):
         from hexdojo.envs.observation import encoder_for
 
         folder = Path(folder)
-        meta = json.loads((folder / MARKER).read_text())
-        path = folder / "checkpoint" / "learner_group" / "learner" / "rl_module" / meta["policy"]
+        meta = read_marker(folder)
+        path = checkpoint_dir(folder, meta) / "learner_group" / "learner" / "rl_module" / meta["policy"]
         if not path.is_dir():
             raise AgentError(f"rllib run {str(folder)!r}: no policy checkpoint at {path}")
         self.module = RLModule.from_checkpoint(str(path.resolve()))

@@ -81,7 +81,7 @@ class LevelsDoc(_Open):
     levels: Annotated[list[LevelEntry], Field(min_length=1)]
     candidates: list[Candidate] = []
     fighters: list[Str] | None = None
-    sides: list[Annotated[int, Strict(), Field(ge=0, le=1)]] | None = None
+    sides: list[Annotated[int, Strict(), Field(ge=0, le=7)]] | None = None
     rules_id: Str | None = None
 
 

@@ -157,11 +157,12 @@ def style_move(state: State, c: Choice, style: str) -> int:
 
 
 class StyleReward(gym.Wrapper):
-    """``env`` (a ``DuelEnv``, possibly wrapped) with ``weight`` added to the reward for
-    each of the learner's moves of ``style`` and taken away for each move against it
-    (:func:`style_move`). Why a signed term: a bonus alone pays for attacking more (a
-    cheap failed grab still earns it); +/- only pays for choosing the style's attack
-    over another one, so winning stays the main thing learned."""
+    """``env`` (a ``DuelEnv`` or a scene's ``SkirmishEnv``, possibly wrapped) with
+    ``weight`` added to the reward for each of the learner's moves of ``style`` and taken
+    away for each move against it (:func:`style_move`). Why a signed term: a bonus
+    alone pays for attacking more (a cheap failed grab still earns it); +/- only pays
+    for choosing the style's attack over another one, so winning stays the main thing
+    learned."""
 
     def __init__(self, env: gym.Env, style: str, weight: float) -> None:
         if style not in STYLE_NAMES:
@@ -175,7 +176,9 @@ class StyleReward(gym.Wrapper):
         st, a = base.fight, int(action)
         sign = 0
         if st is not None and not st.is_over and base.action_masks()[a]:
-            sign = style_move(st, base.catalogue.choice_for(a, st, base.side), self.style)
+            choice = (base.catalogue.choice(a, base._slots) if hasattr(base, "_slots")
+                      else base.catalogue.choice_for(a, st, base.side))  # a scene's place
+            sign = style_move(st, choice, self.style)
         obs, reward, term, trunc, info = self.env.step(action)
         if sign:
             self.moves[sign] += 1

@@ -14,10 +14,14 @@ DUEL_V1_ID = "hexdojo/Duel-v1"
 DUEL_V1_DEFAULTS: dict[str, Any] = {"fighters": ("chu", "chu"), "observation_scale": "unit"}
 #: Gymnasium id of the duel with weapons (issue 19): Chu against a guard (sword, shield,
 #: a sheathed dagger), the armed catalogue and the observation's weapon fields.
+ARMED_DUEL_ID = "hexdojo/ArmedDuel-v0"
+#: ArmedDuel-v0's defaults against ``DuelEnv``'s: Duel-v1's, an armed opponent, the armed catalogue.
+ARMED_DUEL_DEFAULTS: dict[str, Any] = {"fighters": ("chu", "guard"), "observation_scale": "unit",
+                                       "armed": True}
+#: The armed duel's first id, a deprecated alias of ``ARMED_DUEL_ID`` (``envs/aliases.py``):
+#: another task, not a newer Duel, so it no longer makes Duel-v1 look "out of date".
 DUEL_V2_ID = "hexdojo/Duel-v2"
-#: Duel-v2's defaults against ``DuelEnv``'s: Duel-v1's, an armed opponent, the armed catalogue.
-DUEL_V2_DEFAULTS: dict[str, Any] = {"fighters": ("chu", "guard"), "observation_scale": "unit",
-                                    "armed": True}
+DUEL_V2_DEFAULTS = ARMED_DUEL_DEFAULTS
 #: Gymnasium id of one fighter of any scene (issue 18): ``SkirmishEnv``'s docstring.
 SKIRMISH_ID = "hexdojo/Skirmish-v0"
 
@@ -34,9 +38,16 @@ else:
     if DUEL_V1_ID not in registry:
         register(id=DUEL_V1_ID, entry_point="hexdojo.envs.duel:DuelEnv", vector_entry_point=_VECTOR,
                  kwargs=dict(DUEL_V1_DEFAULTS), order_enforce=False, disable_env_checker=True)
+    if ARMED_DUEL_ID not in registry:
+        register(id=ARMED_DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv", vector_entry_point=_VECTOR,
+                 kwargs=dict(ARMED_DUEL_DEFAULTS), order_enforce=False, disable_env_checker=True)
     if DUEL_V2_ID not in registry:
-        register(id=DUEL_V2_ID, entry_point="hexdojo.envs.duel:DuelEnv", vector_entry_point=_VECTOR,
-                 kwargs=dict(DUEL_V2_DEFAULTS), order_enforce=False, disable_env_checker=True)
+        from .aliases import rank_as
+
+        register(id=DUEL_V2_ID, entry_point="hexdojo.envs.aliases:duel_v2",
+                 vector_entry_point="hexdojo.envs.aliases:duel_v2_vector",
+                 kwargs=dict(ARMED_DUEL_DEFAULTS), order_enforce=False, disable_env_checker=True)
+        rank_as(registry[DUEL_V2_ID], registry[ARMED_DUEL_ID])
     if SKIRMISH_ID not in registry:
         register(id=SKIRMISH_ID, entry_point="hexdojo.envs.skirmish:SkirmishEnv",
                  order_enforce=False, disable_env_checker=True)
@@ -77,5 +88,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-__all__ = ["DUEL_ID", "DUEL_V1_DEFAULTS", "DUEL_V1_ID", "DUEL_V2_DEFAULTS", "DUEL_V2_ID",
-           "SKIRMISH_ID", *_LAZY]
+__all__ = ["ARMED_DUEL_DEFAULTS", "ARMED_DUEL_ID", "DUEL_ID", "DUEL_V1_DEFAULTS", "DUEL_V1_ID",
+           "DUEL_V2_DEFAULTS", "DUEL_V2_ID", "SKIRMISH_ID", *_LAZY]

@@ -11,7 +11,7 @@ Layout (ids are stable for a given rule set; the shipped rules give ``N = 369``)
 * then one id per risk level ``risk: 0 dice`` .. ``risk: <max_risk> dice``;
 * then every unarmed maneuver in the rules data's order, crossed with every value its
   parameters can ever take (``param_domain``: optional turn x aimed location x option);
-* the *armed* catalogue (``armed=True``: ``hexdojo/Duel-v2``, or any fight with an armed
+* the *armed* catalogue (``armed=True``: ``hexdojo/ArmedDuel-v0``, or any fight with an armed
   fighter) continues with every weapon maneuver (``armed_only`` in the rules data: Stand
   and attack, Block, Ready weapon...) the same way, so its first ids are exactly the
   unarmed catalogue's (the shipped rules: 369 unarmed ids, then the weapon ones).
@@ -185,7 +185,7 @@ _CACHE: dict[tuple[int, bool], tuple[Tables, Catalogue]] = {}
 
 def catalogue_for(tables: Tables, armed: bool = False) -> Catalogue:
     """The (cached) catalogue of a rule set: unarmed (Duel-v0/v1's, the default) or armed
-    (``armed=True``: every weapon maneuver too, Duel-v2's)."""
+    (``armed=True``: every weapon maneuver too, ArmedDuel-v0's)."""
     key = (id(tables), bool(armed))
     hit = _CACHE.get(key)
     if hit is not None and hit[0] is tables:

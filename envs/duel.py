@@ -138,7 +138,7 @@ class DuelEnv(FightEnv):
     rules; ``action_names[i]`` names id ``i``): 0-6 fixed choices (``phase: act now``,
     ``phase: wait``, ``end phase``, ``release hold``, ``pass``, two hold choices), then
     ``risk: 0 dice`` .. ``risk: 6 dice``, then every unarmed maneuver x every value of
-    its parameters. The *armed* catalogue (``armed=True``, Duel-v2's, ``N = 824``) keeps
+    its parameters. The *armed* catalogue (``armed=True``, ArmedDuel-v0's, ``N = 824``) keeps
     those 369 ids and appends every weapon maneuver x its parameters (a weapon attack's
     option = hand x 2 + mode, a Block's/Parry's/Drop's the hand, Ready weapon's the weapon).
     ``armed=None`` (Duel-v0/v1's default) takes the armed catalogue exactly when a fighter
@@ -241,18 +241,13 @@ class DuelEnv(FightEnv):
     cannot run is refused in one line.
 
     ``DuelEnv(...)`` itself has Duel-v0's defaults; ``gymnasium.make("hexdojo/Duel-v1")``
-    passes ``hexdojo.envs.DUEL_V1_DEFAULTS`` and ``"hexdojo/Duel-v2"``
-    ``DUEL_V2_DEFAULTS`` (Duel-v1's with ``fighters=("chu", "guard")``, ``armed=True``);
+    passes ``hexdojo.envs.DUEL_V1_DEFAULTS`` and ``"hexdojo/ArmedDuel-v0"``
+    ``ARMED_DUEL_DEFAULTS`` (Duel-v1's with ``fighters=("chu", "guard")``, ``armed=True``);
     any option given wins over them.
 
     ## Version History
 
-    * v2: weapons (issue 19): Chu against a guard (sword and shield, a sheathed dagger;
-      ``fighters=("chu", "guard")``), the armed catalogue (824 ids: Duel-v1's 369, then
-      Stand and attack, Advance and attack, Close Combat Weapon Attack, Block, Parry, Ready
-      weapon, Drop weapon, Pull out weapon) and the observation's weapon fields (442
-      numbers). Always armed, even for an unarmed pairing, so its spaces do not depend on
-      the fighters. Same scaling, rewards and illegal-action policy as v1.
+    ``hexdojo/Duel`` (the unarmed duel; v1 is the current benchmark):
 
     * v1: the defaults a standard learner needs (``docs/learnability.md`` measures each):
       the observation scaled to [-1, 1] (``observation_scale="unit"``), and a Chu mirror
@@ -262,6 +257,18 @@ class DuelEnv(FightEnv):
       the policy. Same actions, masks, rules and reward; SB3's MaskablePPO with its
       default hyper-parameters learns it (91-93 % against random play in 100k steps).
     * v0: initial version (natural-unit observation, Chu vs Urlik).
+
+    ``hexdojo/ArmedDuel`` (the duel with weapons, another task):
+
+    * v0: weapons (issue 19): Chu against a guard (sword and shield, a sheathed dagger;
+      ``fighters=("chu", "guard")``), the armed catalogue (824 ids: Duel-v1's 369, then
+      Stand and attack, Advance and attack, Close Combat Weapon Attack, Block, Parry, Ready
+      weapon, Drop weapon, Pull out weapon) and the observation's weapon fields (442
+      numbers). Always armed, even for an unarmed pairing, so its spaces do not depend on
+      the fighters. Same scaling, rewards and illegal-action policy as Duel-v1. First
+      published as ``hexdojo/Duel-v2``, which Gymnasium ranked as a newer Duel (warning
+      "Duel-v1 is out of date"); ``Duel-v2`` stays a deprecated alias (issue 35) that
+      makes the same env and says so once.
     """
 
     def __init__(

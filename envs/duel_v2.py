@@ -1,14 +1,11 @@
-"""``duel_v2``: the duel with weapons as a two-agent PettingZoo AEC environment (issue 19).
+"""``duel_v2``: a deprecated alias of :mod:`.armed_duel_v0`, the duel with weapons (issue 35).
 
-The same game, agents, masks and rewards as :mod:`.duel_v1`, with the defaults of
-``hexdojo/Duel-v2`` (``hexdojo.envs.DUEL_V2_DEFAULTS``): Chu against a guard (sword and
-shield, a sheathed dagger), the armed catalogue (every weapon maneuver: Stand and attack,
-Block, Parry, Ready weapon, ...) and the observation's weapon fields
-(``observation.ARMED_FIELDS``). ``DuelEnv``'s docstring has the version history.
+Duel-v2 was the armed duel's first name; it is another task than the unarmed Duel, not a
+newer version of it, so it now lives under its own name. This module makes the same envs
+and says so once per process (``envs/aliases.py``).
 
-    from hexdojo.envs import duel_v2
-    env = duel_v2.env()
-    par = duel_v2.parallel_env()   # PettingZoo's turn-based Parallel converter
+    from hexdojo.envs import armed_duel_v0      # use this
+    env = armed_duel_v0.env()
 """
 
 from __future__ import annotations
@@ -18,24 +15,26 @@ from typing import Any
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from . import DUEL_V2_DEFAULTS, duel_v0
+from . import armed_duel_v0
+from .aliases import warn_duel_v2_once
 from .fight_aec import wrapped
 
 
 def env(**kwargs: Any) -> AECEnv:
-    """The AEC environment with PettingZoo's standard safety wrappers."""
+    """``armed_duel_v0.env()``, with the alias's one warning."""
     return wrapped(raw_env(**kwargs))
 
 
 def parallel_env(**kwargs: Any) -> ParallelEnv:
-    """The same game as a Parallel env (PettingZoo's turn-based converter)."""
+    """``armed_duel_v0.parallel_env()``, with the alias's one warning."""
     return turn_based_aec_to_parallel(env(**kwargs))
 
 
-class raw_env(duel_v0.raw_env):  # noqa: N801 - PettingZoo's naming convention
-    """The unwrapped AEC duel with Duel-v2's defaults (any option can still be passed)."""
+class raw_env(armed_duel_v0.raw_env):  # noqa: N801 - PettingZoo's naming convention
+    """``armed_duel_v0.raw_env`` under its old name (its metadata keeps ``duel_v2``)."""
 
-    metadata = {**duel_v0.raw_env.metadata, "name": "duel_v2"}
+    metadata = {**armed_duel_v0.raw_env.metadata, "name": "duel_v2"}
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**{**DUEL_V2_DEFAULTS, **kwargs})
+        warn_duel_v2_once()
+        super().__init__(**kwargs)

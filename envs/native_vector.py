@@ -7,7 +7,7 @@ the core plays itself; one ``step(actions)`` crosses into the core once for all 
 restart inside ``step`` (Gymnasium's same-step autoreset): a finished episode's last
 observation is in ``info["final_obs"]`` (``info["_final_obs"]`` says which slots), its result
 in ``info["final_info"]``. ``action_masks()`` gives the N exact masks (MaskablePPO's
-``hexdojo.agents.training.native_vec.NativeVecEnv`` wraps this env for SB3).
+``hexdojo.envs.sb3.NativeVecEnv`` wraps this env as SB3's ``VecEnv``).
 
 Seeding: ``reset(seed=s)`` seeds slot k with numpy's ``PCG64(s + k)`` (SeedSequence); each
 episode of a slot draws the agent's side (unless ``agent_side``), then its dice generator's

@@ -17,7 +17,7 @@ every field divided by the largest magnitude its bounds allow, ``scale_of``, so 
 number lies in [-1, 1]: the scale Gymnasium's and SB3's default networks expect; with the
 raw scale a default MaskablePPO learnt nothing in 50k steps, ``docs/learnability.md``).
 
-With an armed catalogue (``hexdojo/Duel-v2``, or any fight with an armed fighter:
+With an armed catalogue (``hexdojo/ArmedDuel-v0``, or any fight with an armed fighter:
 ``catalogue.resolve_armed``) the layout gains the weapon fields (``ARMED_FIELDS``): what
 each fighter holds in each hand and whether that hand's weapon can act now, what he has
 sheathed, where weapons are stuck in him, the weapons lying in and next to his hex, and
@@ -510,7 +510,7 @@ _CACHE: dict[tuple[int, int, int, bool], tuple[Any, ObservationEncoder]] = {}
 
 def encoder_for(game: Game, armed: bool | None = None) -> ObservationEncoder:
     """The (cached) encoder for a game's rules, arena radius, turn limit and catalogue
-    (``armed``: False the unarmed one, Duel-v0/v1's; True the armed one, Duel-v2's; None:
+    (``armed``: False the unarmed one, Duel-v0/v1's; True the armed one, ArmedDuel-v0's; None:
     armed if a fighter is, ``catalogue.resolve_armed``)."""
     armed = resolve_armed(game, armed) if armed is None else bool(armed)
     key = (id(game.tables), game.radius, game.turn_limit, armed)

@@ -67,7 +67,7 @@ class SkirmishEnv(FightEnv):
     (offset, distance, arcs both ways, facing, AP, flags, height, edge, wounds, worst,
     ally, attacker, phasing, first, holds both ways): ``213 + 65 K`` numbers for
     the shipped rules (343 for ``two_vs_one``, 408 for ``two_vs_two``, 278 for a duel).
-    Under the armed catalogue it gains Duel-v2's weapon fields (``observation.ARMED_FIELDS``):
+    Under the armed catalogue it gains ArmedDuel-v0's weapon fields (``observation.ARMED_FIELDS``):
     ``incoming_weapon``/``incoming_mode`` and, for self and per slot, ``hands``,
     ``usable``, ``sheathed``, ``stuck``, ``dropped_here``, ``dropped_near``: ``319 + 121 K``
     numbers (440 for ``monk_vs_guard``, 561 for ``monk_vs_two_guards``).

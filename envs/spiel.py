@@ -28,6 +28,7 @@ history. ``clone`` is the engine's cheap ``State.clone`` (no replay).
 
 from __future__ import annotations
 
+import atexit
 from collections.abc import Callable
 from typing import Any
 
@@ -315,8 +316,22 @@ _GAME_TYPE = pyspiel.GameType(
     parameter_specification=_DEFAULTS,
 )
 
+
+
+def _forget_at_exit(namespace: dict[str, Any]) -> None:
+    """Clear this module's namespace at exit, as the interpreter clears every module still
+    alive. pyspiel keeps a registered game class for the life of the process (a C++ registry
+    Python's finalizer never reaches), so without this the class's methods kept this
+    namespace, and through the functions it imports every rules cache they fill (compiled
+    rules and sheets, catalogues, encoders), past the end: nanobind then reported the core's
+    ``Tables`` and ``Profile`` instances as leaked (issue 35; ``tests/test_bindings_leak.py``)."""
+    for name in [k for k in namespace if k not in ("__builtins__", "__name__")]:
+        namespace[name] = None
+
+
 if GAME_NAME not in pyspiel.registered_names():
     pyspiel.register_game(_GAME_TYPE, HexdojoDuelGame)
+    atexit.register(_forget_at_exit, globals())
 
 __all__ = ["GAME_NAME", "AgentBot", "ChanceDice", "HexdojoDuelGame", "HexdojoDuelState", "NeedDie",
            "payoff_matrix", "play"]

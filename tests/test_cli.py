@@ -73,7 +73,7 @@ def test_tournament_writes_its_report(tmp_path) -> None:
     (("play", "--opponent", "nobody"), ["error:", "unknown agent 'nobody'"]),
     (("play", "--opponent", "ghost.zip"), ["error:", "not found"]),
     (("play", "--side", "2"), ["--side"]),
-    (("demo", "--agents", "greedy"), ["error:", "exactly two"]),
+    (("demo", "--agents", "greedy"), ["error:", "give one per side"]),
     (("demo", "--seed", "-1"), ["--seed"]),
     (("replay", "no_such_fight.json"), ["error:", "not found"]),
 ])

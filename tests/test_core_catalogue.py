@@ -1,7 +1,7 @@
 """The native catalogue gives every choice of a duel the Python catalogue's id
 (envs/catalogue.py: fixed choices, risk levels, then each maneuver over its parameter
-domain), unarmed (Duel-v0/v1: 369 ids) and armed (Duel-v2: 824), under the shipped rules and
-a variant whose domains differ; and its mask writer marks exactly the ids it is given."""
+domain), unarmed (Duel-v0/v1: 369 ids) and armed (ArmedDuel-v0: 824), under the shipped rules
+and a variant whose domains differ; and its mask writer marks exactly the ids it is given."""
 
 from __future__ import annotations
 

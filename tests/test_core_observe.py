@@ -1,7 +1,7 @@
 """The native observation writer equals envs/observation.py number for number: every field
 of the duel's layout (decision, roll, incoming attack, geometry, fighters, holds, and the
 weapon fields of the armed layout), for both fighters, at every decision of seeded random
-fights, unarmed (Duel-v1's layout), armed (Duel-v2's) and mounted."""
+fights, unarmed (Duel-v1's layout), armed (ArmedDuel-v0's) and mounted."""
 
 from __future__ import annotations
 

@@ -57,7 +57,7 @@ class Replay:
 
 @pytest.mark.parametrize("kwargs", [
     {},
-    {"fighters": ("chu", "guard"), "armed": True},  # Duel-v2's
+    {"fighters": ("chu", "guard"), "armed": True},  # ArmedDuel-v0's
     {"agent_side": 1, "shaping": 0.1, "fighters": ("boris", "cogan")},
 ], ids=["v1", "v2-armed", "side1-shaped"])
 def test_every_slot_replays_through_the_python_api(kwargs) -> None:

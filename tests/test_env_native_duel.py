@@ -74,7 +74,7 @@ def _step(env: DuelEnv, rep: Replay, a: int) -> tuple[bool, dict]:
     {"shaping": 0.05},  # Duel-v0: Chu vs Urlik, raw scale, the Dict
     {"fighters": ("chu", "chu"), "observation_scale": "unit", "flat_observation": True,
      "agent_side": 1},
-    {"fighters": ("chu", "guard"), "armed": True, "observation_scale": "unit"},  # Duel-v2's
+    {"fighters": ("chu", "guard"), "armed": True, "observation_scale": "unit"},  # ArmedDuel-v0's
     {"fighters": ("knife_fighter", "spearman"), "flat_observation": True, "shaping": 0.1},
 ])
 def test_fast_path_replays_in_the_python_engine(kwargs) -> None:
@@ -111,7 +111,7 @@ def test_fast_path_replays_in_the_python_engine(kwargs) -> None:
 def test_fast_path_is_taken_where_it_can_run_and_refused_in_one_line_elsewhere() -> None:
     assert DuelEnv()._fast is not None
     assert DuelEnv(native=False)._fast is None
-    assert gym.make("hexdojo/Duel-v2").unwrapped._fast is not None
+    assert gym.make("hexdojo/ArmedDuel-v0").unwrapped._fast is not None
     assert DuelEnv(opponent="greedy")._fast is not None  # a native player (issue 30)
     assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast is None  # Python only
     with pytest.raises(ValueError, match="native=True: the fast path plays the random"):

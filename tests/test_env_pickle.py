@@ -25,6 +25,13 @@ COPIES = {"pickle": lambda e: pickle.loads(pickle.dumps(e)), "deepcopy": copy.de
 @pytest.fixture(autouse=True)
 def _quiet() -> None:
     warnings.filterwarnings("ignore", category=DeprecationWarning)
+    warnings.filterwarnings("ignore", message="hexdojo/Duel-v2", category=FutureWarning)
+
+
+def test_the_ids_include_the_armed_duel_and_its_alias() -> None:
+    """IDS is read from the registry: a registration that went missing would drop its tests."""
+    assert {"hexdojo/Duel-v0", "hexdojo/Duel-v1", "hexdojo/ArmedDuel-v0", "hexdojo/Duel-v2",
+            "hexdojo/Skirmish-v0"} <= set(IDS)
 
 
 def _flat(obs) -> np.ndarray:

@@ -150,3 +150,86 @@ def test_a_pool_with_snapshots_replays_its_seed(tmp_path) -> None:
         return rewards
 
     assert run() == run()
+
+
+# ------------------------------------------------------------------ SB3's VecEnv conventions (issue 35)
+def test_seeding_is_slot_k_at_s_plus_k_and_reset_keeps_the_spaces() -> None:
+    """``seed(s)`` returns and applies s + k for slot k (so seed 11's slot k is seed 10's slot
+    k + 1), the next reset only; observations are float32 rows of the space."""
+    venv = NativeVecEnv(num_envs=4, opponent="greedy", flat_observation=True)
+    assert venv.seed(10) == [10, 11, 12, 13]
+    a = venv.reset()
+    assert a.dtype == np.float32 and a.shape == (4, *venv.observation_space.shape)
+    assert all(venv.observation_space.contains(o) for o in a)
+    venv.seed(10)
+    assert np.array_equal(venv.reset(), a)
+    venv.seed(11)
+    b = venv.reset()
+    assert np.array_equal(b[:-1], a[1:]) and not np.array_equal(b, a)
+
+
+def test_env_method_get_attr_set_attr_by_index() -> None:
+    venv = NativeVecEnv(num_envs=4, opponent="greedy", flat_observation=True)
+    venv.reset()
+    rows = venv.env_method("action_masks", indices=[1, 3])
+    assert np.array_equal(np.stack(rows), venv.action_masks()[[1, 3]])
+    assert len(venv.env_method("action_masks", indices=2)) == 1
+    assert venv.get_attr("illegal_total", indices=[0, 2]) == [0, 0]
+    assert venv.get_attr("num_envs") == [4] * 4
+    venv.set_attr("refresh_every", 0)
+    assert venv.get_attr("refresh_every", indices=0) == [0]
+    assert venv.env_method("set_opponent_pool", indices=[0]) == [None]
+
+
+def test_autoreset_gives_the_native_envs_final_observation() -> None:
+    """A done slot's ``terminal_observation`` is the episode's last observation (the native
+    vector env's ``final_obs``) and ``obs`` already the next episode's first, step for step
+    the same as the Gymnasium vector env under the same seed and actions."""
+    from hexdojo.envs.native_vector import NativeDuelVectorEnv
+
+    venv = NativeVecEnv(num_envs=5, opponent="greedy", flat_observation=True)
+    gym_env = NativeDuelVectorEnv(5, opponent="greedy", flat_observation=True)
+    venv.seed(4)
+    obs = venv.reset()
+    obs2, _ = gym_env.reset(seed=4)
+    rng = np.random.default_rng(1)
+    ends = 0
+    for _ in range(120):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in venv.action_masks()])
+        obs, rewards, dones, infos = venv.step(acts)
+        obs2, r2, term, trunc, info = gym_env.step(acts)
+        assert np.array_equal(obs, obs2) and np.array_equal(rewards, r2)
+        assert np.array_equal(dones, term | trunc) and dones.dtype == bool
+        for k in np.flatnonzero(dones):
+            assert np.array_equal(infos[k]["terminal_observation"], info["final_obs"][k])
+            assert not np.array_equal(infos[k]["terminal_observation"], obs[k])
+            ends += 1
+        assert all(infos[k] == {} for k in np.flatnonzero(~dones))
+    assert ends >= 5
+
+
+def test_sb3_wrappers_and_a_dict_observation() -> None:
+    """SB3's own checks and wrappers stack on it (VecCheckNan raising on NaN or inf,
+    VecNormalize) and MaskablePPO still reads exact masks through them; the Dict observation
+    trains with MultiInputPolicy and its terminal observations are dicts of the space."""
+    from stable_baselines3.common.vec_env import VecCheckNan, VecNormalize
+
+    venv = NativeVecEnv(num_envs=8, opponent="random", flat_observation=True)
+    wrapped = VecNormalize(VecCheckNan(venv, raise_exception=True))
+    MaskablePPO("MlpPolicy", wrapped, n_steps=32, batch_size=64, n_epochs=1, seed=0).learn(512)
+    assert venv.venv.illegal_total == 0
+    dict_env = NativeVecEnv(num_envs=4, opponent="random")
+    obs = dict_env.reset()
+    assert set(obs) == set(dict_env.observation_space.spaces)
+    MaskablePPO("MultiInputPolicy", dict_env, n_steps=32, batch_size=64, n_epochs=1, seed=0).learn(256)
+    assert dict_env.venv.illegal_total == 0
+    dict_env.seed(0)
+    dict_env.reset()
+    for _ in range(200):
+        _, _, dones, infos = dict_env.step(np.array([np.flatnonzero(m)[0] for m in dict_env.action_masks()]))
+        if dones.any():
+            last = infos[int(np.flatnonzero(dones)[0])]["terminal_observation"]
+            assert dict_env.observation_space.contains(last)
+            break
+    else:
+        pytest.fail("no episode ended in 200 steps")

@@ -1,8 +1,12 @@
 """Env versions (issue 20): hexdojo/Duel-v1 scales the same observation to [-1, 1] and
 plays a Chu mirror by default; Duel-v0 keeps its raw numbers and its defaults; a policy
-trained on one scaling is refused on the other with one line."""
+trained on one scaling is refused on the other with one line. Issue 35: the armed duel is
+its own task, ``hexdojo/ArmedDuel-v0``; ``Duel-v2`` is its deprecated alias, which says so
+once, and no longer makes Gymnasium call Duel-v1 "out of date"."""
 
 from __future__ import annotations
+
+import warnings
 
 import gymnasium as gym
 import numpy as np
@@ -11,7 +15,15 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 import hexdojo.envs  # noqa: F401  (registers the ids)
-from hexdojo.envs import DUEL_V1_DEFAULTS, duel_v0, duel_v1
+from hexdojo.envs import (
+    ARMED_DUEL_DEFAULTS,
+    DUEL_V1_DEFAULTS,
+    aliases,
+    armed_duel_v0,
+    duel_v0,
+    duel_v1,
+    duel_v2,
+)
 from hexdojo.envs.observation import encode_observation, encoder_for
 from hexdojo.envs.rules import Game
 
@@ -94,3 +106,47 @@ def test_pettingzoo_duel_v1() -> None:
     st = e.fight
     np.testing.assert_allclose(obs["self_ap"], encode_observation(st, st.decision.fighter)["self_ap"] / 30)
     assert encode_observation(st, 0, "unit")["self_ap"][0] <= 1.0
+
+
+@pytest.mark.parametrize("env_id", ["hexdojo/Duel-v1", "hexdojo/ArmedDuel-v0"])
+def test_current_ids_make_without_any_warning(env_id: str) -> None:
+    """Every warning an error (Gymnasium's own "once" filters replaced): Duel-v1 is the
+    current unarmed benchmark, not "out of date" because an armed duel was once called v2
+    (Duel-v0 still is, truly: v1 replaced it)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gym.make(env_id).reset(seed=0)
+        gym.make_vec(env_id, num_envs=2, vectorization_mode="vector_entry_point").reset(seed=0)
+    assert gym.envs.registration.find_highest_version("hexdojo", "Duel") == 1
+
+
+def _first_obs(env_id: str) -> np.ndarray:
+    obs, _ = gym.make(env_id, flat_observation=True).reset(seed=5)
+    return obs
+
+
+def test_duel_v2_is_the_armed_duel_and_says_so_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(aliases, "_warned", False)
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        old = gym.make("hexdojo/Duel-v2")
+        gym.make("hexdojo/Duel-v2")
+        gym.make_vec("hexdojo/Duel-v2", num_envs=2, vectorization_mode="vector_entry_point")
+        duel_v2.env()
+    said = [w for w in got if "ArmedDuel-v0" in str(w.message)]
+    assert len(said) == 1 and said[0].category is FutureWarning
+    assert "armed duel" in str(said[0].message) and "\n" not in str(said[0].message)
+    assert said[0].filename == __file__  # pointed at the caller, not inside Gymnasium
+    assert old.action_space.n == 824 and old.unwrapped.catalogue.armed
+    assert old.spec.id == "hexdojo/Duel-v2" and old.spec.kwargs == ARMED_DUEL_DEFAULTS
+    np.testing.assert_array_equal(_first_obs("hexdojo/Duel-v2"), _first_obs("hexdojo/ArmedDuel-v0"))
+
+
+def test_pettingzoo_alias_and_new_name(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(aliases, "_warned", False)
+    with pytest.warns(FutureWarning, match="hexdojo.envs.armed_duel_v0"):
+        old = duel_v2.raw_env()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = armed_duel_v0.raw_env()
+    assert new.metadata["name"] == "armed_duel_v0" and old.catalogue.n == new.catalogue.n == 824

@@ -1,4 +1,5 @@
-"""Duel-v2 (issue 19, the environments): the armed catalogue, mask and observation.
+"""ArmedDuel-v0, first published as Duel-v2 (issue 19, the environments): the armed catalogue,
+mask and observation.
 
 The armed catalogue must give every choice the engine can produce with weapons an id
 (random chu-vs-guard, spearman and knife-fighter fights), its mask must be exact, the
@@ -17,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import hexdojo.envs  # noqa: F401 - registers the ids
-from hexdojo.envs import DUEL_V2_DEFAULTS, duel_v2
+from hexdojo.envs import ARMED_DUEL_DEFAULTS, armed_duel_v0
 from hexdojo.envs.catalogue import catalogue_for, resolve_armed
 from hexdojo.envs.duel import DuelEnv
 from hexdojo.envs.observation import ARMED_FIELDS, encoder_for
@@ -102,37 +103,37 @@ def test_armed_mask_is_exact_on_random_states(a, b, seed, steps):
 
 def test_armed_is_chosen_by_the_fighters_or_asked_for():
     """``armed=None``: the armed catalogue exactly when a fighter carries a weapon;
-    Duel-v2 asks for it even for an unarmed pairing; forcing unarmed with a guard is one
+    ArmedDuel-v0 asks for it even for an unarmed pairing; forcing unarmed with a guard is one
     clear error."""
     assert DuelEnv(fighters=("chu", "guard")).catalogue.armed
     assert not DuelEnv(fighters=("chu", "urlik")).catalogue.armed
-    assert gym.make("hexdojo/Duel-v2", fighters=("chu", "chu")).action_space.n == 824
+    assert gym.make("hexdojo/ArmedDuel-v0", fighters=("chu", "chu")).action_space.n == 824
     with pytest.raises(ValueError, match="armed=False"):
         resolve_armed(Game.create(["chu", "guard"]), False)
 
 
 # --------------------------------------------------------------------------- env APIs
-def test_duel_v2_passes_gymnasiums_env_checker():
+def test_armed_duel_passes_gymnasiums_env_checker():
     from gymnasium.utils.env_checker import check_env
 
-    env = gym.make("hexdojo/Duel-v2")
-    assert DUEL_V2_DEFAULTS["fighters"] == ("chu", "guard")
+    env = gym.make("hexdojo/ArmedDuel-v0")
+    assert ARMED_DUEL_DEFAULTS["fighters"] == ("chu", "guard")
     assert env.action_space.n == 824
     assert gym.spaces.flatdim(env.observation_space) == 442
     check_env(env.unwrapped, skip_render_check=True)
 
 
-def test_duel_v2_passes_pettingzoos_api_test():
+def test_armed_duel_passes_pettingzoos_api_test():
     from pettingzoo.test import api_test
 
-    env = duel_v2.env()
-    assert env.unwrapped.metadata["name"] == "duel_v2" and env.unwrapped.catalogue.n == 824
+    env = armed_duel_v0.env()
+    assert env.unwrapped.metadata["name"] == "armed_duel_v0" and env.unwrapped.catalogue.n == 824
     api_test(env, num_cycles=300)
 
 
-def test_duel_v2_is_deterministic_with_a_seed():
+def test_armed_duel_is_deterministic_with_a_seed():
     def run(seed: int) -> list[np.ndarray]:
-        env = gym.make("hexdojo/Duel-v2", flat_observation=True)
+        env = gym.make("hexdojo/ArmedDuel-v0", flat_observation=True)
         obs, info = env.reset(seed=seed)
         rng = np.random.default_rng(seed)
         out = [obs]
@@ -246,12 +247,12 @@ def test_unarmed_attack_has_no_weapon_in_context():
 
 
 # --------------------------------------------------------------------------- training
-def test_maskable_ppo_runs_on_duel_v2_with_no_illegal_action():
+def test_maskable_ppo_runs_on_the_armed_duel_with_no_illegal_action():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.env_util import make_vec_env
 
-    venv = make_vec_env("hexdojo/Duel-v2", n_envs=1, seed=0)
+    venv = make_vec_env("hexdojo/ArmedDuel-v0", n_envs=1, seed=0)
     model = MaskablePPO("MultiInputPolicy", venv, n_steps=128, batch_size=64, n_epochs=1,
                         seed=0, device="cpu")
     model.learn(total_timesteps=256)

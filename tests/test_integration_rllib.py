@@ -1,7 +1,8 @@
 """Ray RLlib (issue 17): ``hexdojo train --backend rllib`` trains multi-agent self-play PPO
 on the PettingZoo duel through RLlib's PettingZoo wrapper with RLlib's action-masking
 RLModule, on a local Ray with one remote env runner, and its run folder plays as a hexdojo
-agent. Slow (a Ray start, two PPO iterations): marked ``rllib``."""
+agent (a run on a ``ray start`` cluster, killed and resumed: tests/test_rllib_cluster.py).
+Slow (a Ray start, two PPO iterations): marked ``rllib``."""
 
 from __future__ import annotations
 
@@ -20,22 +21,37 @@ from hexdojo.envs.duel import make_game  # noqa: E402
 pytestmark = pytest.mark.rllib
 
 
+SMALL = """\
+fighters = ["chu", "chu"]
+n_envs = 2
+[ppo]
+batch_size = 128
+n_epochs = 2
+[rllib]
+train_batch_per_runner = 256
+"""
+
+
 @pytest.fixture(scope="module")
 def run_folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    out = tmp_path_factory.mktemp("rllib") / "npc"
+    tmp = tmp_path_factory.mktemp("rllib")
+    (tmp / "small.toml").write_text(SMALL)
+    out = tmp / "npc"
     with pytest.raises(SystemExit) as exc:
-        main(["train", "--backend", "rllib", "--iterations", "2", "--env-runners", "1",
-              "--seed", "3", "-o", str(out)])
+        main(["train", "--backend", "rllib", "--config", str(tmp / "small.toml"),
+              "--iterations", "2", "--env-runners", "1", "--seed", "3", "-o", str(out)])
     assert exc.value.code == 0
     return out, ""
 
 
 def test_the_run_trained_two_iterations_and_checkpointed(run_folder, capsys) -> None:
     out, _ = run_folder
-    assert (out / rb.MARKER).is_file() and (out / "checkpoint").is_dir()
-    modules = out / "checkpoint" / "learner_group" / "learner" / "rl_module"
+    meta = rb.read_marker(out)
+    assert meta["iteration"] == 2 and meta["checkpoint"] == "checkpoints/iter_000002"
+    modules = out / meta["checkpoint"] / "learner_group" / "learner" / "rl_module"
     assert sorted(p.name for p in modules.iterdir() if p.is_dir()) == [rb.POLICY]  # one shared policy
-    assert not list(out.glob(".checkpoint.tmp*"))  # written to a temp folder, then renamed
+    assert not list((out / "checkpoints").glob(".iter_*"))  # written to a temp folder, then renamed
+    assert meta["config"]["n_envs"] == 2 and meta["config"]["seed"] == 3  # the TOML and the flags
 
 
 def test_self_play_maps_both_fighters_to_the_one_policy() -> None:

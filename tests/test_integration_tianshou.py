@@ -1,10 +1,12 @@
 """Tianshou's collector and replay buffer over the hexdojo envs (issue 17): every ``info``
 leaf must stack into a finite numeric array (a string there became NaNs, and Tianshou's
-``raise_on_nan_in_buffer`` check then raised ``MalformedBufferError``); a short masked DQN
-training run on Duel-v1."""
+``raise_on_nan_in_buffer`` check then raised ``MalformedBufferError``); the masked DQN
+snippet of docs/integrations.md over ``hexdojo.envs.wrappers.TianshouMask`` (issue 35)."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -17,9 +19,9 @@ tianshou = pytest.importorskip("tianshou")
 from tianshou.algorithm.algorithm_base import Policy  # noqa: E402
 from tianshou.data import Batch, Collector, VectorReplayBuffer  # noqa: E402
 from tianshou.env import DummyVectorEnv  # noqa: E402
-from tianshou.utils.torch_utils import policy_within_training_step  # noqa: E402
 
 pytestmark = pytest.mark.tianshou
+ROOT = Path(__file__).parent.parent
 
 
 class MostlyMasked(Policy):
@@ -57,47 +59,49 @@ def test_collector_fills_a_buffer_with_numeric_infos(env_id: str) -> None:
     assert set(np.unique(info.result.reason[ends])) <= {0, 1}  # last standing / turn limit
 
 
-class MaskInObs(gym.ObservationWrapper):
-    """Tianshou's masking convention: ``obs = {"obs": ..., "mask": ...}``."""
-
-    def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
-        self.observation_space = gym.spaces.Dict({
-            "obs": env.observation_space, "mask": gym.spaces.MultiBinary(int(env.action_space.n))})
-
-    def observation(self, obs: Any) -> dict[str, Any]:
-        return {"obs": obs, "mask": self.env.unwrapped.action_masks()}
+def _snippet() -> str:
+    """The Tianshou snippet of docs/integrations.md, as a reader copies it."""
+    text = (ROOT / "docs" / "integrations.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    return next(b for b in blocks if "TianshouMask" in b and "run_training" in b)
 
 
-def test_a_short_masked_dqn_training_run() -> None:
+def test_the_docs_tianshou_snippet_trains_with_the_mask_obeyed() -> None:
+    """The snippet's own code, smaller: every stored action is legal under the mask stored
+    with its observation (``TianshouMask``'s), fights end and the results stack."""
     import torch
-    from tianshou.algorithm.modelfree.dqn import DQN, DiscreteQLearningPolicy
-    from tianshou.algorithm.optim import AdamOptimizerFactory
-    from tianshou.utils.net.common import Net
 
     torch.manual_seed(0)
-
-    def make() -> gym.Env:
-        return MaskInObs(gym.make("hexdojo/Duel-v1", flat_observation=True))
-
-    envs = DummyVectorEnv([make, make])
-    envs.seed([0, 1])
-    probe = make()
-    net = Net(state_shape=probe.observation_space["obs"].shape, action_shape=int(probe.action_space.n),
-              hidden_sizes=[64])
-    policy = DiscreteQLearningPolicy(model=net, action_space=probe.action_space, eps_training=0.2)
-    algo = DQN(policy=policy, optim=AdamOptimizerFactory(lr=1e-3), target_update_freq=20)
-    buf = VectorReplayBuffer(4_000, 2)
-    collector = Collector(algo, envs, buf, exploration_noise=True, raise_on_nan_in_buffer=True)
-    collector.reset()
-    losses = []
-    for _ in range(12):
-        with policy_within_training_step(algo.policy):
-            collector.collect(n_step=64)
-            algo.policy.train()
-            losses.append(float(algo.update(buffer=buf, sample_size=64).loss))
-    assert len(buf) == 12 * 64 and np.all(np.isfinite(losses))
-    n = len(buf)
-    assert not buf.info.illegal_actions[:n].any()  # greedy and exploring actions both masked
-    assert buf.terminated[:n].any()  # fights ended and their results stacked as numbers
+    code = _snippet()
+    sizes = "EPOCHS, EPOCH_STEPS, TEST_FIGHTS = 10, 5_000, 50"
+    assert sizes in code
+    ns: dict[str, Any] = {"__name__": "snippet"}
+    exec(compile(code.replace(sizes, "EPOCHS, EPOCH_STEPS, TEST_FIGHTS = 1, 512, 2"),  # noqa: S102
+                 "integrations.md", "exec"), ns)
+    buf = ns["buffer"]
+    filled = buf.sample_indices(0)  # every stored transition, across the 4 sub-buffers
+    assert len(filled) == len(buf) >= 512 and np.isfinite(ns["result"].best_reward)
+    masks, acts = buf.obs.mask[filled], buf.act[filled]
+    assert masks.shape == (len(filled), 369) and masks[np.arange(len(filled)), acts].all()
+    assert not buf.info.illegal_actions[filled].any()  # greedy and exploring actions masked
+    assert buf.terminated[filled].any()  # fights ended and their results stacked as numbers
     assert np.issubdtype(buf.info.result.reason.dtype, np.integer)
+
+
+def test_tianshous_pettingzoo_env_reads_the_aec_mask() -> None:
+    """Tianshou's multi-agent wrapper turns duel_v1's ``{"observation", "action_mask"}``
+    into its ``{"obs", "mask"}`` (docs/integrations.md says so)."""
+    from tianshou.env import PettingZooEnv
+
+    from hexdojo.envs import duel_v1
+
+    env = PettingZooEnv(duel_v1.env())
+    obs, _ = env.reset(seed=0)
+    raw = env.env.unwrapped
+    for _ in range(100):
+        want = raw.observe(raw.agent_selection)["action_mask"]
+        assert obs["agent_id"] == raw.agent_selection
+        np.testing.assert_array_equal(np.asarray(obs["mask"]), want == 1)
+        obs, _, term, trunc, _ = env.step(int(np.flatnonzero(obs["mask"])[0]))
+        if term or trunc:
+            break

@@ -46,13 +46,13 @@ def _say(text: str) -> None:
     typer.echo(text, err=True)
 
 
-def _check_correction(correction: str) -> None:
+def _check_correction(correction: str, command: str) -> None:
     """A bad ``--correction`` fails before any fight (``correct`` names what is allowed),
     and so does a missing ``lab`` extra."""
     from .common import require_lab
     from .stats import correct
 
-    require_lab()
+    require_lab(f"hexdojo {command}")
     correct([], correction)
 
 
@@ -102,7 +102,7 @@ def compare(
     from .compare import CompareConfig
     from .compare_report import run_and_report
 
-    _check_correction(correction)
+    _check_correction(correction, "compare")
     use_ray(ray)
     check_out_folder(out)
     built = _agents(agents)
@@ -153,7 +153,7 @@ def ablate(
     from .ablate_report import run_and_report
     from .common import game_for, parse_rules
 
-    _check_correction(correction)
+    _check_correction(correction, "ablate")
     use_ray(ray)
     check_out_folder(out)
     rs = parse_rules(rules)
@@ -205,7 +205,7 @@ def tactics(
     from .common import require_lab
     from .tactics_report import load_config, run_tactics
 
-    require_lab()
+    require_lab("hexdojo tactics")
     use_ray(ray)
     folder = results if results.is_dir() else results.parent
     target = check_out_folder(out or folder / "tactics")

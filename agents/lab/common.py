@@ -11,11 +11,12 @@ import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 from hexdojo.envs.rules import Game, RulesError
+
+from ..extras import require
 
 try:  # Python 3.11+
     import tomllib
@@ -83,18 +84,11 @@ def parse_rules(text: str | None) -> RuleSet:
     return RuleSet(label, spec, load_tables(spec).id)
 
 
-#: the optional packages the lab's statistics need (the ``lab`` extra; OpenSpiel is optional:
-#: alpha-rank falls back to the same formulas in ``metagame.py``)
-LAB_NEEDS = ("scipy", "nashpy")
-
-
-def require_lab() -> None:
-    """Fail in one line, before any fight, when the ``lab`` extra is not installed (the
-    statistics would otherwise fail after every fight was played)."""
-    missing = [m for m in LAB_NEEDS if find_spec(m) is None]
-    if missing:
-        raise ValueError(f"lab: the optional package(s) {', '.join(missing)} are not installed "
-                         "(needed for the lab's statistics): pip install -e \".[lab]\"")
+def require_lab(what: str = "the lab's statistics") -> None:
+    """Fail in one line, before any fight, when a package of the ``lab`` extra (scipy,
+    nashpy) is missing: the statistics would otherwise fail after every fight was played.
+    OpenSpiel is optional: alpha-rank falls back to the same formulas (``metagame.py``)."""
+    require("lab", what)
 
 
 SCENE = "scene:"  #: a "pairing" that is a scene: its two sides fight (issue 18)

@@ -65,7 +65,7 @@ def sweep(
     from .sweep import SweepConfig, check_sweep, parse_sweep
     from .sweep_report import run_and_report
 
-    _check_correction(correction)
+    _check_correction(correction, "sweep")
     use_ray(ray)
     check_out_folder(out)
     built = _agents(agents)
@@ -104,7 +104,7 @@ def balance(
     from .common import parse_rules, require_lab
     from .sweep import parse_sweep
 
-    require_lab()
+    require_lab("hexdojo balance")
     use_ray(ray)
     check_out_folder(out)
     if len(agents) not in (1, 2) or side not in ("both", "A", "B"):

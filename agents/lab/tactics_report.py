@@ -57,13 +57,24 @@ def load_config(path: Path) -> dict[str, Any]:
         raise ValueError(f"results: {str(f)!r}: config field {exc} missing") from None
 
 
+def played_id(conf: dict[str, Any], rules: Any) -> str:
+    """The rule set id the results' fights would be re-played with: a scene that names its
+    own rules merges them under ``rules`` (the tournament records that merged id; issue 33:
+    comparing the bare rule set's id made every such tournament's tactics step exit 2)."""
+    if conf.get("rules_id") in (None, "", rules.id):
+        return rules.id
+    fp = conf["fighters"][0]
+    return game_for(fp, rules.spec, conf["radius"], conf["turn_limit"]).tables.id
+
+
 def run_tactics(conf: dict[str, Any], agents: list[Agent], out: Path, workers: int,
                 progress: bool = True, say: Callable[[str], None] | None = None
                 ) -> tuple[dict[str, Any], dict[str, Path]]:
     """Re-play the config's round robin, mine its tactics and meta-game, write the report."""
     rules = parse_rules(conf["rules"])
-    if conf.get("rules_id") and rules.id != conf["rules_id"]:
-        raise RulesError(f"rules: {conf['rules']!r} now has id {rules.id}, the results were made "
+    now = played_id(conf, rules)
+    if conf.get("rules_id") and now != conf["rules_id"]:
+        raise RulesError(f"rules: {conf['rules']!r} now has id {now}, the results were made "
                          f"with {conf['rules_id']}: the rules changed since, cannot re-play")
     names = [a.name for a in agents]
     if names != list(conf["agents"]):

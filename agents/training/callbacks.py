@@ -12,7 +12,7 @@ from hexdojo.envs.rules import Game
 
 from ..policy import LearnedAgent
 from .config import TrainConfig
-from .evaluate import evaluate_sides, trained_sides
+from .evaluate import evaluate_places, evaluate_sides, trained_sides
 from .rundir import RunDir, mean_rate, read_eval, write_eval
 
 #: seconds between progress lines when no bar is shown (output not a terminal)
@@ -65,8 +65,14 @@ class RunCallback(BaseCallback):
         t0 = time.perf_counter()
         cfg = self.cfg
         agent = LearnedAgent(self.model, name=cfg.name, deterministic=True)
-        rates = evaluate_sides(agent, self.game, cfg.eval.opponents, cfg.eval.episodes,
-                               seed=EVAL_SEED, sides=trained_sides(cfg.side))
+        if cfg.scene is not None:  # in its place, the opponent in every other one
+            places = (cfg.place,) if cfg.place is not None else tuple(
+                range(len(self.game.profiles)))
+            rates = evaluate_places(agent, self.game, cfg.eval.opponents, cfg.eval.episodes,
+                                    EVAL_SEED, places)
+        else:
+            rates = evaluate_sides(agent, self.game, cfg.eval.opponents, cfg.eval.episodes,
+                                   seed=EVAL_SEED, sides=trained_sides(cfg.side))
         for k, v in rates.items():
             self.logger.record(f"eval/win_rate_{k}", v)
         rows = read_eval(self.run.eval_csv)

@@ -8,27 +8,28 @@ imported inside the commands, so the rest of the CLI works without the rl extra.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
+from ..extras import require
 from ..folders import check_out_folder, folder_lock, report_folder
 
 LADDER = ("random", "greedy", "striker", "grappler", "counter")
 
 
 def _need_rl() -> None:
-    try:
-        import sb3_contrib  # noqa: F401
-    except ImportError:
-        raise ValueError(
-            "training needs the rl extra: python -m pip install 'torch==2.13.0' -e '.[rl]'"
-        ) from None
+    """torch, SB3, sb3-contrib and TensorBoard (SB3 fails on a missing one only once the
+    run is set up): one line before any work."""
+    require("rl", "training")
 
 
 def _overrides(steps: int | None, fighters: str | None, n_envs: int | None, seed: int | None,
                name: str | None, scene: str | None = None) -> dict[str, Any]:
+    if scene is not None and Path(scene).is_file():  # a GM's scene file: recorded absolute
+        scene = str(Path(scene).resolve())  # (npc.json), so every command finds it anywhere
     out: dict[str, Any] = {"total_steps": steps, "n_envs": n_envs, "seed": seed, "name": name,
                            "scene": scene}
     if fighters is not None:
@@ -70,28 +71,31 @@ def learning_curve(eval_csv: Path, png: Path) -> Path | None:
     return png
 
 
-def _train_rllib(out: Path | None, steps: int | None, fighters: str | None, seed: int | None,
-                 iterations: int, env_runners: int, address: str | None,
-                 scene: str | None = None) -> None:
-    """``train --backend rllib``: the run folder is an agent (``make_agent(folder)``)."""
-    from hexdojo.envs import DUEL_V1_DEFAULTS
+def _train_rllib(config: Path | None, overrides: dict[str, Any], out: Path | None, resume: bool,
+                 address: str | None) -> None:
+    """``train --backend rllib``: the same TOML as SB3's (its ``rllib`` section for Ray's
+    scale), on ``--address``, ``RAY_ADDRESS`` or a local Ray; the run folder is an agent
+    (``make_agent(folder)``)."""
+    from ..rllib_backend import need_rllib
+    from .rllib_run import ready_ray, train_rllib
 
-    from ..cli_common import out_folder
-    from ..rllib_backend import need_rllib, train_rllib
+    address = ready_ray(address)  # before ray is imported: where it binds is decided then
+    if overrides.pop("total_steps", None) is not None:
+        raise ValueError("--steps: the rllib backend counts --iterations (rllib.iterations; "
+                         "each samples rllib.train_batch_per_runner env steps per runner)")
+    cfg = _load(config, overrides, need=need_rllib)
+    folder = check_out_folder(out or Path("runs") / f"{cfg.name}_rllib")
+    with folder_lock(folder, "train", warn=_warn):
+        res = train_rllib(cfg, folder, resume, address, log=typer.echo)
+    typer.echo(f"NPC: {folder} (agent spec for tournament/play: {folder}); "
+               f"checkpoint {folder / res['checkpoint']}")
 
-    need_rllib()
-    if steps is not None:
-        raise ValueError("--steps: the rllib backend counts --iterations (train batch 1024 env steps)")
-    folder = out_folder(out) or Path("runs") / "rllib"
-    options: dict[str, Any] = dict(DUEL_V1_DEFAULTS)
-    options.update({k: v for k, v in _overrides(None, fighters, None, None, None).items()
-                    if k == "fighters" and v is not None})
-    if scene is not None:  # a two-fighter scene of the duel env (duel_v1's scene option)
-        options["scene"] = scene
-    with folder_lock(check_out_folder(folder), "train", warn=_warn):
-        res = train_rllib(folder, options, iterations, env_runners, seed or 0, address,
-                          log=typer.echo)
-    typer.echo(f"NPC: {folder} (agent spec for tournament/play: {folder}); checkpoint {res['checkpoint']}")
+
+def _rllib_overrides(iterations: int | None, env_runners: int | None) -> dict[str, Any]:
+    """``--iterations`` and ``--env-runners`` as overrides of the ``rllib`` section."""
+    section = {k: v for k, v in (("iterations", iterations), ("num_env_runners", env_runners))
+               if v is not None}
+    return {"rllib": section} if section else {}
 
 
 ConfigOpt = Annotated[Path | None, typer.Option(
@@ -119,20 +123,25 @@ def train_command(
     backend: Annotated[str, typer.Option(
         help="sb3 (MaskablePPO, one machine) or rllib (Ray RLlib multi-agent self-play "
              "PPO; docs/integrations.md)")] = "sb3",
-    iterations: Annotated[int, typer.Option(
-        min=1, max=100_000, help="rllib: PPO iterations")] = 10,
-    env_runners: Annotated[int, typer.Option(
-        min=0, max=4096, help="rllib: remote env runners (0: sample in the driver)")] = 1,
+    iterations: Annotated[int | None, typer.Option(
+        min=1, max=1_000_000, help="rllib: PPO iterations in all (rllib.iterations)")] = None,
+    env_runners: Annotated[int | None, typer.Option(
+        min=0, max=4096, help="rllib: env runners (rllib.num_env_runners; 0: sample in "
+                              "the driver)")] = None,
     address: Annotated[str | None, typer.Option(
-        help="rllib: a Ray cluster to join ('auto' or HEAD:6379; default: a local Ray)")] = None,
+        help="rllib: a Ray cluster to join (HEAD:6379; default: RAY_ADDRESS, else a local "
+             "Ray on 127.0.0.1)")] = None,
 ) -> None:
     """Train an NPC with MaskablePPO (opponent pool: scripted ladder + self-play), or
     with ``--backend rllib`` multi-agent self-play PPO on Ray RLlib."""
     if backend not in ("sb3", "rllib"):
         raise ValueError(f"backend {backend!r}: allowed sb3, rllib")
     if backend == "rllib":
-        _train_rllib(out, steps, fighters, seed, iterations, env_runners, address, scene)
+        overrides = {**_overrides(steps, fighters, n_envs, seed, None, scene),
+                     **_rllib_overrides(iterations, env_runners)}
+        _train_rllib(config, overrides, out, resume, address)
         return
+    _need_rl()  # before ppo.py imports SB3, which would fail with a traceback
     from .ppo import train as run_training
     from .rundir import RunDir
 
@@ -149,13 +158,14 @@ def train_command(
         typer.echo(f"learning curve: {png}")
 
 
-def _load(config: Path | None, overrides: dict[str, Any]) -> Any:
-    """The run's configuration, after checking the file exists and the rl extra is there."""
+def _load(config: Path | None, overrides: dict[str, Any],
+          need: Callable[[], None] = _need_rl) -> Any:
+    """The run's configuration, after checking the file exists and the extra is there."""
     from .config import load_config
 
     if config is not None and not config.is_file():
         raise ValueError(f"config: file {str(config)!r} not found")
-    _need_rl()
+    need()
     return load_config(config, overrides)
 
 

@@ -116,6 +116,36 @@ class ImitationConfig(_Model):
                                 "squared error next to the actions' cross-entropy")
 
 
+class RLlibConfig(_Model):
+    """``hexdojo train --backend rllib``: PPO on Ray RLlib, on this machine or a Ray cluster.
+
+    The backend also reads the duel's fields of the run (``fighters``, ``scene``, ``rules``,
+    ``radius``, ``turn_limit``, ``shaping``, ``observation_scale``, ``seed``), ``n_envs``
+    (environments per env runner) and ``ppo``'s ``learning_rate`` (constant),
+    ``batch_size`` (the minibatch), ``n_epochs``, ``gamma``, ``gae_lambda``, ``ent_coef``,
+    ``clip_range`` and ``net_arch``; the pool, evaluation and imitation are SB3's (RLlib's
+    run is pure self-play: both fighters are the one policy)."""
+
+    # The train batch is per runner (issue 35): fixed at 1,024 steps, 32 runners sampled 32
+    # steps each and the cluster sat idle between updates.
+    iterations: int = Field(10, ge=1, le=1_000_000, description="PPO iterations of the run in "
+                            "all (`--iterations`; a resumed run trains the ones left)")
+    num_env_runners: int = Field(1, ge=0, le=4096, description="env runners: Ray actors "
+                                 "sampling the duel, placed on the cluster's CPUs "
+                                 "(`--env-runners`; 0: sample in the driver)")
+    train_batch_per_runner: int | None = Field(
+        None, ge=8, le=10_000_000, description="env steps each env runner samples per "
+        "iteration; the train batch is this times the runners (at least one), so it grows "
+        "with them (none: `ppo.n_steps * n_envs`, an SB3 rollout per runner)")
+    num_learners: int = Field(0, ge=0, le=1024, description="learner actors on the cluster, "
+                              "the train batch split among them (torch DDP); 0: one learner "
+                              "in the driver")
+    checkpoint_every: int = Field(1, ge=1, le=1_000_000, description="iterations between "
+                                  "checkpoints (`checkpoints/iter_N/`, committed by rewriting "
+                                  "`hexdojo_rllib.json`; the last iteration always is one)")
+    keep_checkpoints: int = Field(2, ge=1, le=1000, description="checkpoints kept (the newest)")
+
+
 class TrainConfig(_Model):
     """A training run (``hexdojo train --config FILE``)."""
 
@@ -172,7 +202,10 @@ class TrainConfig(_Model):
     eval: EvalConfig = Field(default_factory=EvalConfig, description="the periodic evaluation")
     imitation: ImitationConfig = Field(default_factory=ImitationConfig,
                                        description="the imitation warm start before PPO "
-                                       "(duels; a scene's run starts from scratch)")
+                                       "(a scene's run clones in its place, the pool's "
+                                       "opponents in every other place)")
+    rllib: RLlibConfig = Field(default_factory=RLlibConfig,
+                               description="`--backend rllib`: Ray RLlib's run")
 
     @model_validator(mode="after")
     def _together(self) -> TrainConfig:

@@ -49,6 +49,31 @@ def evaluate_sides(learner: Agent, game: Game, opponents: list[str], episodes: i
     return out
 
 
+def evaluate_places(learner: Agent, game: Game, opponents: list[str], episodes: int,
+                    seed: int, places: tuple[int, ...]) -> dict[str, float]:
+    """A scene run's evaluation: the learner in its place (``places``: the run's place, or
+    every place in turn), the opponent in every other place, allies included, as in
+    training (before issue 33 the learner played its whole side, allies' places too);
+    scored for the place's side. With several places, each one's rate too (``name@P2``)."""
+    from ..imitation import scene_sides, twin
+
+    out: dict[str, float] = {}
+    for name in opponents:
+        opp = make_agent(name)
+        ally = twin(opp)
+        got = {p: [0.0, 0] for p in places}  # place -> [points, fights]
+        for k in range(episodes):
+            place = places[k % len(places)]
+            s = play_fight(game, scene_sides(game, place, learner, opp, ally), seed + k)
+            side = game.sides[place]
+            got[place][0] += 1.0 if s.winner == side else 0.5 if s.winner is None else 0.0
+            got[place][1] += 1
+        out[name] = sum(p for p, _ in got.values()) / episodes
+        if len(places) > 1:
+            out.update({f"{name}{SIDE_MARK}P{p}": v / n for p, (v, n) in got.items() if n})
+    return out
+
+
 def trained_sides(side: str) -> tuple[int, ...]:
     """The side(s) a run's ``side`` setting trains: ``"1"`` -> (1,), alternating -> both."""
     return (int(side),) if side in ("0", "1") else (0, 1)

@@ -100,21 +100,31 @@ def stop_envs(vec: VecTimer) -> None:
 
 
 def warm_start(model: MaskablePPO, cfg: TrainConfig, game: Game) -> dict[str, Any] | None:
-    """Clone the ``[imitation]`` teacher into a new model before PPO (duels only: the
-    demonstrations are recorded in the duel's observation); returns what it measured
+    """Clone the ``[imitation]`` teacher (with a ``style``, that style's bot) into a new
+    model before PPO, in the observation the run trains on (a duel's, or a scene place's:
+    before issue 33 a scene's run skipped it and its styled NPC started from scratch);
+    returns what it measured
     (decisions, the share the clone agrees with the teacher on, seconds), None if off."""
     im = cfg.imitation
-    if im.fights == 0 or cfg.scene is not None:
+    if im.fights == 0:
         return None
-    from ..imitation import clone, demonstrate
+    from ..imitation import clone, demonstrate, demonstrate_scene
     from ..style import teacher_for
 
     t0 = time.perf_counter()
     teacher = teacher_for(cfg)  # with a style, that style's scripted bot
-    print(f"imitation: {teacher} plays {im.fights:,} fights of demonstrations", flush=True)
-    demos = demonstrate(game, make_agent(teacher), [make_agent(o) for o in im.opponents],
-                        im.fights, seed=cfg.seed * 1_000_003 + 17, scaling=cfg.observation_scale,
-                        gamma=cfg.ppo.gamma)
+    where = "" if cfg.scene is None else (f" in place {cfg.place}" if cfg.place is not None
+                                          else " in every place in turn")
+    print(f"imitation: {teacher} plays {im.fights:,} fights of demonstrations{where}", flush=True)
+    opponents = [make_agent(o) for o in im.opponents]
+    if cfg.scene is not None:  # the scene's place, in Skirmish-v0's group observation
+        demos = demonstrate_scene(game, make_agent(teacher), opponents, im.fights,
+                                  seed=cfg.seed * 1_000_003 + 17, place=cfg.place,
+                                  gamma=cfg.ppo.gamma)
+    else:
+        demos = demonstrate(game, make_agent(teacher), opponents, im.fights,
+                            seed=cfg.seed * 1_000_003 + 17, scaling=cfg.observation_scale,
+                            gamma=cfg.ppo.gamma)
     fit = clone(model.policy, demos, epochs=im.epochs, batch=im.batch_size,
                 lr=im.learning_rate, value_weight=im.value_weight, seed=cfg.seed)
     out = {"teacher": teacher, "decisions": len(demos), "agreement": round(fit["agreement"], 4),

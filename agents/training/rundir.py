@@ -120,7 +120,8 @@ def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
     """A resumed run must keep its configuration (only ``total_steps`` may grow)."""
     old = json.loads(run.config.read_text())
     new = json.loads(cfg.model_dump_json())
-    free = ("total_steps", "checkpoint_seconds")  # may change between sessions of a run
+    # may change between sessions of a run (``rllib``: the other backend's settings)
+    free = ("total_steps", "checkpoint_seconds", "rllib")
     fields = type(cfg).model_fields  # a setting added since the run began: its default
     added = {k: fields[k].default for k in set(new) - set(old) if k in fields}
     diff = sorted(k for k in set(old) | set(new)

@@ -45,21 +45,29 @@ def make_env(cfg: TrainConfig, rank: int, snapshot_dir: Path | None) -> gym.Env:
     """Environment ``rank`` of a run, its own pool seeded from the run's seed."""
     opp = PoolOpponent(cfg.pool.scripted, snapshot_dir if cfg.pool.self_play else None,
                        cfg.pool.self_play_prob, seed=cfg.seed * 1000 + rank)
+    env: gym.Env
     if cfg.scene is not None:  # one place of a scene; the pool plays every other place
-        return Monitor(SkirmishEnv(scene=cfg.scene, fighter=cfg.place, opponents=opp,
-                                   rules=cfg.rules, flat_observation=True))
+        env = SkirmishEnv(scene=cfg.scene, fighter=cfg.place, opponents=opp, rules=cfg.rules,
+                          flat_observation=True)
+        return Monitor(_styled(env, cfg))
     side = None if cfg.side in ("random", "alternate") else int(cfg.side)
-    env: gym.Env = DuelEnv(fighters=cfg.fighters, rules=cfg.rules, radius=cfg.radius,
-                           turn_limit=cfg.turn_limit, opponent=opp, agent_side=side,
-                           shaping=cfg.shaping, flat_observation=True,
-                           observation_scale=cfg.observation_scale)
-    if cfg.style is not None:  # a reward term per style move (agents/style.py)
-        from ..style import StyleReward
-
-        env = StyleReward(env, cfg.style, cfg.style_weight)
+    env = DuelEnv(fighters=cfg.fighters, rules=cfg.rules, radius=cfg.radius,
+                  turn_limit=cfg.turn_limit, opponent=opp, agent_side=side,
+                  shaping=cfg.shaping, flat_observation=True,
+                  observation_scale=cfg.observation_scale)
+    env = _styled(env, cfg)
     if cfg.side == "alternate":
         env = AlternateSides(env, start=rank % 2)
     return Monitor(env)
+
+
+def _styled(env: gym.Env, cfg: TrainConfig) -> gym.Env:
+    """With a ``style``, the reward term per style move (agents/style.py), duel or scene."""
+    if cfg.style is None:
+        return env
+    from ..style import StyleReward
+
+    return StyleReward(env, cfg.style, cfg.style_weight)
 
 
 #: where a SubprocVecEnv worker leaves a plug-in's fault for the parent (in the run folder)
