@@ -30,7 +30,7 @@ from hexdojo.envs.rules import Game
 from .base import Agent
 from .files import atomic_write_text
 from .imitation import Demonstrations, clone
-from .sheetgen import random_pairings
+from .sheetgen import balanced_pairings, random_pairings
 
 #: the shipped general policy and its sidecar
 SHIPPED = Path(__file__).resolve().parent / "data" / "general_npc.zip"
@@ -55,6 +55,11 @@ class GeneralConfig:
     """rollouts between fresh pairings for every group."""
     preset_share: float = 0.125
     """share of groups given a pairing of the shipped presets instead of random sheets."""
+    balanced_share: float = 0.75
+    """share of random pairings kept only if fair (``sheetgen.balanced_pairings``: greedy
+    in the NPC's seat scores within ``balance_band`` against greedy); the rest as drawn."""
+    balance_band: float = 0.25
+    """the fairness band's lower edge (the upper is 1 - it)."""
     variant_share: float = 0.25
     """share of groups played under the other reading of one of the rules' readings
     (``envs/rules/data/readings.toml``: where the pages read two ways)."""
@@ -92,9 +97,9 @@ def reading_variants() -> list[dict[str, Any]]:
 
 
 def training_pairings(cfg: GeneralConfig, draw: int) -> list[tuple[tuple[Any, Any], Any]]:
-    """The ``draw``-th set of ``cfg.groups`` (pairing, rules): random sheets (seeds
-    ``cfg.seed * 1_000_003 + draw + 1``, never a held-out one), a share of presets, a
-    share under another reading of the rules (:func:`reading_variants`)."""
+    """The ``draw``-th set of ``cfg.groups`` (pairing, rules): random sheets (seeds from
+    ``cfg.seed * 1_000_003 + draw + 1``, never a held-out one), most of them fair ones, a
+    share of presets, a share under another reading of the rules (:func:`reading_variants`)."""
     from hexdojo.envs.rules import preset_names
 
     seed = cfg.seed * 1_000_003 + draw + 1
@@ -104,8 +109,11 @@ def training_pairings(cfg: GeneralConfig, draw: int) -> list[tuple[tuple[Any, An
     rng = np.random.default_rng(seed)
     presets = [p for p in preset_names() if p != "rider"]
     variants = reading_variants()
+    fair = round(cfg.groups * cfg.balanced_share)
+    pairs = balanced_pairings(rules, seed * 1000, fair, cfg.balance_band, fights=24)[0] \
+        + random_pairings(rules, seed, cfg.groups - fair)
     out = []
-    for k, (a, b) in enumerate(random_pairings(rules, seed, cfg.groups)):
+    for k, (a, b) in enumerate(pairs):
         if rng.random() < cfg.preset_share:
             a, b = (str(x) for x in rng.choice(presets, 2))
         variant = variants[int(rng.integers(len(variants)))] if rng.random() < cfg.variant_share \
@@ -159,43 +167,12 @@ class _GeneralRecorder(Agent):
         return choice
 
 
-def _resampler(cfg: GeneralConfig, env: Any, say: Any) -> Any:
-    """The callback giving every group fresh pairings every ``resample_every`` rollouts
-    (after PPO computed the rollout's returns: nothing is bootstrapped across pairings),
-    and a progress line every 30 s (steps, steps/s, the pool's recent score)."""
-    from stable_baselines3.common.callbacks import BaseCallback
-
-    class Resample(BaseCallback):
-        rollouts, t0, last = 0, time.perf_counter(), time.perf_counter()
-        outcomes: list[int] = []
-
-        def _on_step(self) -> bool:
-            self.outcomes += [row["outcome"] for row in self.locals["infos"] if "outcome" in row]
-            if time.perf_counter() - self.last >= 30:
-                self.last = time.perf_counter()
-                recent = self.outcomes[-2000:]
-                score = (np.mean(recent) + 1) / 2 if recent else float("nan")
-                say(f"{self.num_timesteps:,} / {cfg.total_steps:,} steps, "
-                    f"{self.num_timesteps / (self.last - self.t0):,.0f} steps/s, "
-                    f"score against the pool {score:.1%} (last {len(recent)} fights)")
-            return True
-
-        def _on_rollout_end(self) -> None:
-            self.rollouts += 1
-            if self.rollouts % cfg.resample_every == 0:
-                obs = env.resample(training_pairings(cfg, self.rollouts), cfg.seed + self.rollouts)
-                self.model._last_obs = obs
-                self.model._last_episode_starts = np.ones(env.num_envs, dtype=bool)
-
-    return Resample()
-
-
 def train_general(cfg: GeneralConfig, out: Path, say: Any = print) -> Path:
     """Train the general NPC (see the module) and save it to ``out`` with its sidecar."""
     import torch
     from sb3_contrib import MaskablePPO
 
-    from .general_vec import GeneralVecEnv
+    from .general_vec import GeneralVecEnv, Resample
     from .training.pool import PoolOpponent
     from .training.ppo import LinearSchedule
     from .training.rundir import atomic_save_model
@@ -217,8 +194,9 @@ def train_general(cfg: GeneralConfig, out: Path, say: Any = print) -> Path:
     warm = clone(model.policy, demos, seed=cfg.seed)
     say(f"warm start: {len(demos)} greedy decisions cloned, agreement {warm['agreement']:.1%} "
         f"({time.perf_counter() - t0:.0f} s)")
-    model.learn(total_timesteps=cfg.total_steps, callback=_resampler(cfg, env, say),
-                progress_bar=False)
+    resample = Resample(env, lambda draw: training_pairings(cfg, draw), cfg.resample_every,
+                        cfg.seed, cfg.total_steps, say)
+    model.learn(total_timesteps=cfg.total_steps, callback=resample, progress_bar=False)
     cfg.notes.update(warm_agreement=round(warm["agreement"], 4), demo_decisions=len(demos),
                      seconds=round(time.perf_counter() - t0, 1))
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -12,10 +12,12 @@ policy sees thousands of sheets.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from hexdojo.envs.rules import Game
@@ -130,6 +132,39 @@ class GeneralVecEnv(VecEnv):
         if isinstance(indices, int):
             return [indices]
         return list(indices)
+
+
+class Resample(BaseCallback):
+    """Fresh pairings for every group of ``env`` every ``every`` rollouts (after PPO
+    computed the rollout's returns: nothing is bootstrapped across pairings), and a
+    progress line every 30 s (steps, steps/s, the pool's recent score)."""
+
+    def __init__(self, env: GeneralVecEnv, draw: Callable[[int], Sequence[Pairing]], every: int,
+                 seed: int, total: int, say: Callable[[str], None]) -> None:
+        super().__init__()
+        self.env, self.draw, self.every, self.seed_base = env, draw, every, seed
+        self.total, self.say = total, say
+        self.rollouts, self.t0 = 0, time.perf_counter()
+        self.last = self.t0
+        self.outcomes: list[int] = []
+
+    def _on_step(self) -> bool:
+        self.outcomes += [row["outcome"] for row in self.locals["infos"] if "outcome" in row]
+        if time.perf_counter() - self.last >= 30:
+            self.last = time.perf_counter()
+            recent = self.outcomes[-2000:]
+            score = (np.mean(recent) + 1) / 2 if recent else float("nan")
+            self.say(f"{self.num_timesteps:,} / {self.total:,} steps, "
+                     f"{self.num_timesteps / (self.last - self.t0):,.0f} steps/s, "
+                     f"score against the pool {score:.1%} (last {len(recent)} fights)")
+        return True
+
+    def _on_rollout_end(self) -> None:
+        self.rollouts += 1
+        if self.rollouts % self.every == 0:
+            obs = self.env.resample(self.draw(self.rollouts), self.seed_base + self.rollouts)
+            self.model._last_obs = obs
+            self.model._last_episode_starts = np.ones(self.env.num_envs, dtype=bool)
 
 
 def game_of(pairing: Pairing, radius: int = 4, turn_limit: int | None = 20) -> Game:

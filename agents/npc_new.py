@@ -29,7 +29,7 @@ from .cli_common import clean_errors, parse_fighters
 from .general_npc import SHIPPED
 
 #: the calibration's temperatures (fewer than ``calibrate``'s: seconds, not minutes)
-NEW_TEMPERATURES = (0.0, 0.7, 2.0, 6.0)
+NEW_TEMPERATURES = (0.0, 2.0, 4.0, 8.0)
 #: how hard the style's lean pushes (added to the logit of each of its moves)
 STYLE_BIAS = 2.0
 

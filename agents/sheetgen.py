@@ -12,6 +12,7 @@ fighting characteristics and skills vary; the names say where a sheet came from
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -105,3 +106,48 @@ def random_pairings(rules: RulesData, seed: int, n: int) -> list[tuple[dict, dic
     rng = np.random.default_rng(seed)
     return [(random_sheet(rules, rng, f"gen-{seed}-{2 * k}"),
              random_sheet(rules, rng, f"gen-{seed}-{2 * k + 1}")) for k in range(n)]
+
+
+def seat_score(pair: tuple[dict, dict], fights: int, seed: int, rules: Any = None) -> float:
+    """What the first sheet's seat is worth: ``greedy`` there against ``greedy`` in the
+    second (wins + draws/2 over ``fights`` seeded fights, played in the core)."""
+    from hexdojo.envs.rules import Game
+
+    from .registry import make_agent
+    from .tournament import play_fight
+
+    game = Game.create(list(pair), rules=rules, turn_limit=20)
+    a, b = make_agent("greedy"), make_agent("greedy")
+    got = 0.0
+    for k in range(fights):
+        w = play_fight(game, (a, b), seed + k, spans=False).winner
+        got += 1.0 if w == 0 else (0.5 if w is None else 0.0)
+    return got / fights
+
+
+def balanced_pairings(rules: RulesData, seed: int, n: int, band: float = 0.3,
+                      fights: int = 40) -> tuple[list[tuple[dict, dict]], int]:
+    """The first ``n`` pairings of the stream ``seed, seed + 1, ...`` whose first seat is
+    worth between ``band`` and ``1 - band`` (:func:`seat_score`): fights worth playing (a GM
+    pits a villain against characters of his class; where one sheet crushes the other no
+    policy shows anything). Returns them and how many lopsided ones were passed over."""
+    kept: list[tuple[dict, dict]] = []
+    k = 0
+    while len(kept) < n:
+        (pair,) = random_pairings(rules, seed + k, 1)
+        k += 1
+        if band <= seat_score(pair, fights, seed=k) <= 1 - band:
+            kept.append(pair)
+    return kept, k - n
+
+
+def write_sheet(sheet: dict[str, Any], path: Path) -> Path:
+    """A drawn sheet as a fighter file (the TOML a GM writes: ``docs/fighters.md``)."""
+    import json
+
+    lines = [f"{k} = {json.dumps(sheet[k])}" for k in ("name", "style", "description", "encumbrance")]
+    for table in ("characteristics", "skills", "specialisms", "armour", "weapons"):
+        lines.append(f"[{table}]")
+        lines += [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sheet[table].items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path

@@ -20,23 +20,12 @@ import time
 from pathlib import Path
 
 from hexdojo.agents.general_npc import HELDOUT_SEED
-from hexdojo.agents.sheetgen import random_pairings
+from hexdojo.agents.sheetgen import random_pairings, write_sheet
 from hexdojo.envs.rules import Game
 
 
-def fighter_file(sheet: dict, path: Path) -> Path:
-    """A sheet as a fighter TOML file."""
-    lines = [f"name = {json.dumps(sheet['name'])}", f"style = {json.dumps(sheet['style'])}",
-             f"encumbrance = {json.dumps(sheet['encumbrance'])}"]
-    for table in ("characteristics", "skills", "specialisms", "armour", "weapons"):
-        lines.append(f"[{table}]")
-        lines += [f"{json.dumps(k)} = {json.dumps(v)}" for k, v in sheet[table].items()]
-    path.write_text("\n".join(lines) + "\n")
-    return path
-
-
 def one(k: int, a: dict, b: dict, tmp: Path, extra: list[str]) -> dict[str, float]:
-    fa, fb = fighter_file(a, tmp / f"a{k}.toml"), fighter_file(b, tmp / f"b{k}.toml")
+    fa, fb = write_sheet(a, tmp / f"a{k}.toml"), write_sheet(b, tmp / f"b{k}.toml")
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "hexdojo.agents.cli", "npc", "new", "--fighters",

@@ -22,32 +22,29 @@ from typer.testing import CliRunner  # noqa: E402
 
 from hexdojo.agents.cli import app  # noqa: E402
 from hexdojo.agents.general_npc import (  # noqa: E402
+    FORMAT,
     HELDOUT_SEED,
     HELDOUT_SPAN,
     SHIPPED,
     GeneralConfig,
+    read_sidecar,
     train_general,
     training_pairings,
 )
 from hexdojo.agents.general_vec import GeneralVecEnv  # noqa: E402
 from hexdojo.agents.policy import LearnedAgent, general_size  # noqa: E402
 from hexdojo.agents.registry import make_agent  # noqa: E402
-from hexdojo.agents.sheetgen import random_pairings, random_sheet  # noqa: E402
+from hexdojo.agents.sheetgen import (  # noqa: E402
+    balanced_pairings,
+    random_pairings,
+    random_sheet,
+    seat_score,
+    write_sheet,
+)
 from hexdojo.agents.style import style_move  # noqa: E402
 from hexdojo.agents.tournament import play_fight  # noqa: E402
 
 RULES = Game.create(["chu", "chu"]).tables.data
-
-
-def _toml(sheet: dict, path: Path) -> Path:
-    """A generated sheet as a fighter file (a GM's own sheet)."""
-    lines = [f'name = "{sheet["name"]}"', f'style = "{sheet["style"]}"',
-             f'encumbrance = "{sheet["encumbrance"]}"']
-    for table in ("characteristics", "skills", "specialisms", "armour", "weapons"):
-        lines.append(f"[{table}]")
-        lines += [f'"{k}" = {json.dumps(v)}' for k, v in sheet[table].items()]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -96,6 +93,24 @@ def test_random_sheets_are_within_the_creation_limits(seed: int) -> None:
     assert sheet == random_sheet(RULES, np.random.default_rng(seed), "x")
 
 
+def test_fair_pairings_are_fair_by_the_seat_score() -> None:
+    """The filter by hand: walk the stream 4242, 4243, ... scoring each pairing's first
+    seat (greedy against greedy, 24 fights, seeded by its place in the stream) and keep the
+    ones within [0.3, 0.7]; balanced_pairings keeps exactly those, and says how many it
+    passed over (the generator does draw lopsided pairings)."""
+    pairs, skipped = balanced_pairings(RULES, 4242, 3, 0.3, fights=24)
+    kept, seen, k = [], [], 0
+    while len(kept) < 3:
+        (pair,) = random_pairings(RULES, 4242 + k, 1)
+        k += 1
+        score = seat_score(pair, 24, seed=k)
+        seen.append(score)
+        if 0.3 <= score <= 0.7:
+            kept.append(pair)
+    assert pairs == kept and skipped == k - 3
+    assert skipped > 0 and any(not 0.3 <= x <= 0.7 for x in seen)
+
+
 def test_training_never_draws_the_held_out_seeds() -> None:
     held = {json.dumps(p, sort_keys=True) for p in random_pairings(RULES, HELDOUT_SEED, 3)}
     for draw in (0, 1, 10_000):
@@ -136,7 +151,7 @@ def test_a_general_policy_plays_sheets_it_never_saw(tiny_policy: Path, tmp_path:
     agent = LearnedAgent.load(tiny_policy)
     assert agent.general
     a, b = random_pairings(RULES, 999_999_999, 1)[0]
-    game = Game.create([str(_toml(a, tmp_path / "a.toml")), str(_toml(b, tmp_path / "b.toml"))])
+    game = Game.create([str(write_sheet(a, tmp_path / "a.toml")), str(write_sheet(b, tmp_path / "b.toml"))])
     for seed in range(3):
         r = play_fight(game, (agent, make_agent("greedy")), seed)
         assert r.turns > 0
@@ -148,6 +163,10 @@ def test_a_general_policy_plays_sheets_it_never_saw(tiny_policy: Path, tmp_path:
 def test_the_shipped_general_policy_loads_offline_and_is_small() -> None:
     assert SHIPPED.is_file(), "agents/data/general_npc.zip: run scripts/train_general_npc.py"
     assert SHIPPED.stat().st_size < 5_000_000
+    meta = read_sidecar(SHIPPED)
+    assert meta is not None and meta["format"] == FORMAT
+    # the sheets' layout it was trained on is today's: else retrain it (the rules data moved)
+    assert meta["sheet_fields"] == list(SheetEncoder(Game.create(["chu", "chu"]).tables).names)
     agent = LearnedAgent.load(SHIPPED)
     assert agent.general
     a, b = random_pairings(RULES, HELDOUT_SEED, 1)[0]
@@ -185,7 +204,7 @@ def test_the_style_lean_picks_the_styles_moves(tiny_policy: Path) -> None:
 # ------------------------------------------------------------------ hexdojo npc new
 def test_npc_new_end_to_end(tiny_policy: Path, tmp_path: Path) -> None:
     a, b = random_pairings(RULES, 123_456_789, 1)[0]
-    fa, fb = _toml(a, tmp_path / "bandit.toml"), _toml(b, tmp_path / "monk.toml")
+    fa, fb = write_sheet(a, tmp_path / "bandit.toml"), write_sheet(b, tmp_path / "monk.toml")
     out = tmp_path / "npc"
     house = tmp_path / "house.toml"
     house.write_text("[knockback]\nknocked_over_min_fail = 9\n")
