@@ -128,7 +128,8 @@ def demo(
 
     from .play import result_line, run_fight
     from .registry import make_agent
-    from .team import check_sides, teams_by_place
+    from .team import teams_by_place
+    from .team_checks import check_sides
 
     names = _split_agents(agents)
     if len(names) < 2:
@@ -229,7 +230,7 @@ def tournament(
     from .lab.common import parse_rules, require_lab
     from .plugins import forfeit_mode
     from .registry import make_agent
-    from .team import check_round_robin
+    from .team_checks import check_round_robin
     from .tournament import TournamentConfig, default_workers
 
     if tactics:  # the tactics report's statistics: one line before anything else
@@ -315,7 +316,7 @@ def play(
     (with ``--scene``, you play side ``--side`` of the scene: all its fighters)."""
     from .play import HumanAgent, QuitFight, result_line, run_fight
     from .registry import make_agent
-    from .team import check_sides
+    from .team_checks import check_sides
 
     opp = make_agent(opponent)
     fighter, opponent_fighter, side, scene = _npc_setup(opp, fighter, opponent_fighter, side,

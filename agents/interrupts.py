@@ -83,8 +83,20 @@ def worker_signals(parent: int | None = None) -> None:
     die_with_parent(parent)
 
 
+def one_torch_thread() -> None:
+    """A forked worker's torch on one thread (one worker per core already): where the
+    parent had run torch (loading a checkpoint, a first decision), a worker's first forward
+    on torch's inherited thread pool hung for good (``hexdojo tournament CKPT greedy -j 2``,
+    ``compare`` and ``benchmark`` with a checkpoint never finished a fight). torch is only
+    touched where it is already imported."""
+    torch = sys.modules.get("torch")
+    if torch is not None:
+        torch.set_num_threads(1)
+
+
 def _init(parent: int, init: Callable[..., None] | None, args: tuple) -> None:
     worker_signals(parent)
+    one_torch_thread()
     if init is not None:
         init(*args)
 

@@ -46,10 +46,9 @@ class PlacesAgent(Agent):
 
     @property
     def spec(self) -> str:
-        """The spec that re-builds the team (each member's own, joined)."""
-        from .registry import spec_of
-
-        return TEAM_SEP.join(spec_of(m) for m in self.members)
+        """The spec that re-builds the team (each member's own, joined; a file's made
+        absolute, as ``registry.spec_of`` does, so results re-build from any folder)."""
+        return TEAM_SEP.join(_member_spec(m) for m in self.members)
 
     def reset(self, seed: int | None = None) -> None:
         for k, m in enumerate(self.members):
@@ -68,6 +67,16 @@ class PlacesAgent(Agent):
         return self.member_for(state.game, d.fighter).act(state)
 
 
+def _member_spec(agent: Agent) -> str:
+    from pathlib import Path
+
+    spec = str(getattr(agent, "spec", None) or agent.name)
+    head, colon, rest = spec.partition(":")
+    if colon and head.endswith(".py") and Path(head).exists():  # a plug-in FILE.py:Class
+        return f"{Path(head).resolve()}:{rest}"
+    return str(Path(spec).resolve()) if Path(spec).exists() else spec
+
+
 def check_team(agent: Agent, game: Game, side: int) -> None:
     """A team must have one member per place of its side (one line naming both counts)."""
     if not isinstance(agent, PlacesAgent):
@@ -78,57 +87,6 @@ def check_team(agent: Agent, game: Game, side: int) -> None:
         raise AgentError(f"agent {agent.name!r}: {len(agent.members)} agents for side "
                          f"{game.side_name(side)!r}, which has {len(places)} place(s) "
                          f"({names}); give one per place, joined by '{TEAM_SEP}'")
-
-
-def check_sides(agents: list[Agent], game: Game) -> None:
-    """Every side's team fits its places, and no duel NPC is put in a group fight
-    (:func:`refuse_duel_npc`): both said in one line before any fight."""
-    for side, a in enumerate(agents):
-        check_team(a, game, side)
-        for m in getattr(a, "members", [a]):
-            refuse_duel_npc(m, game)
-
-
-def check_round_robin(agents: list[Agent], game: Game) -> None:
-    """A round robin plays every agent on both sides: a team must fit each side's places
-    (``two_vs_two``'s two and two); one line otherwise, before any fight."""
-    for a in agents:
-        for side in sorted(set(game.sides)):
-            try:
-                check_team(a, game, side)
-            except AgentError as exc:
-                raise AgentError(f"{exc} (a round robin plays every agent on both sides: "
-                                 "a team needs as many places on each; demo and play field "
-                                 "it on one side)") from None
-        for m in getattr(a, "members", [a]):
-            refuse_duel_npc(m, game)
-
-
-def refuse_duel_npc(agent: Agent, game: Game) -> None:
-    """A duel NPC (trained on Duel-v1's observation: itself and one opponent) cannot see a
-    fight of three or more fighters; one line saying why and what to do, instead of a
-    crash at its first decision."""
-    from .checkpoint_meta import agent_meta, describe
-
-    if len(game.profiles) <= 2:
-        return
-    got = agent_meta(agent)
-    if got is None:
-        return
-    path, meta = got
-    size = len(meta.get("profiles") or meta["fighters"])
-    if meta.get("scene") and size != len(game.profiles):
-        raise AgentError(
-            f"{agent.name}: an NPC of {describe(meta)}'s {size} fighters ({path}) cannot play "
-            f"a fight of {len(game.profiles)}: its observation and actions are sized for "
-            f"{size}; train one for this scene (hexdojo train --scene SCENE) or give this "
-            "place another agent")
-    if meta.get("scene"):
-        return
-    raise AgentError(
-        f"{agent.name}: a duel NPC ({' vs '.join(meta['fighters'])}, {path}) cannot play a "
-        f"fight of {len(game.profiles)} fighters: its observation holds one opponent; train "
-        "one for the scene (hexdojo train --scene SCENE) or give this place another agent")
 
 
 def split_team(spec: str) -> list[str] | None:

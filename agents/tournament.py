@@ -312,19 +312,8 @@ _W: dict[str, Any] = {}
 
 
 def _init_worker(agents: list[Agent], config: TournamentConfig) -> None:
-    one_torch_thread()
     _W["agents"] = agents
     _W["game"] = config.game()
-
-
-def one_torch_thread() -> None:
-    """A forked worker's torch on one thread (one worker per core already): where the
-    parent had run torch (loading a checkpoint, a first decision), a worker's first forward
-    on torch's inherited thread pool hung for good (``hexdojo tournament CKPT greedy -j 2``
-    never finished a fight). torch is only touched where it is already imported."""
-    torch = sys.modules.get("torch")
-    if torch is not None:
-        torch.set_num_threads(1)
 
 
 def _run_unit(unit: tuple[int, int, int, int]) -> tuple[int, int, list, list, list]:
