@@ -115,7 +115,8 @@ def demo(
         "--fighters", help="two fighter presets or TOML files, comma-separated (one = mirror; "
                            "default chu,urlik, or a trained NPC's own from its .json)")] = None,
     agents: Annotated[str, typer.Option(
-        "--agents", help="the two agents, comma-separated (see `hexdojo agents`)")] = "striker,counter",
+        "--agents", help="one agent per side, comma-separated (see `hexdojo agents`); in a "
+                         "scene, one per place, or a side's team A+B")] = "striker,counter",
     seed: SeedOpt = 1,
     rules: RulesOpt = None,
     radius: RadiusOpt = 4,
@@ -204,7 +205,8 @@ def _two_sides(game: Any, scene: str) -> None:
 def tournament(
     agents: Annotated[list[str], typer.Argument(
         help=f"agents: names ({', '.join(agent_names())}), "
-             "NAME:key=value,..., checkpoint .zip files or plug-ins FILE.py:Class[:k=v,...]")],
+             "NAME:key=value,..., checkpoint .zip files, plug-ins FILE.py:Class[:k=v,...] "
+             "or a scene side's team A+B (one agent per place)")],
     fights: Annotated[int, typer.Option("--fights", "-n", min=1, max=10_000_000,
                                         help="fights per ordered pairing")] = 100,
     fighters: Annotated[str | None, typer.Option(
@@ -296,7 +298,9 @@ def _tournament_setup(built: list[Any], fighters: str | None,
 @app.command()
 @clean_errors
 def play(
-    opponent: Annotated[str, typer.Option("--opponent", help="the agent to fight")] = "greedy",
+    opponent: Annotated[str, typer.Option(
+        "--opponent", help="the agent to fight (a scene side's team: A+B, one per place)")
+                        ] = "greedy",
     fighter: Annotated[str | None, typer.Option(
         "--fighter", help="your fighter (preset or TOML; default chu, or a trained NPC's "
                           "own fighters from its .json)")] = None,

@@ -86,12 +86,26 @@ def searched(root: Path, spec: str, agent: Agent, sims: Any) -> Agent:
     if not hasattr(agent, "duel_inputs"):
         raise AgentError(f"{root / LEVELS_FILE}: option search={sims!r}: {spec} is not a "
                          "learned policy (only a learned policy can be the search's prior)")
+    if _scene_of(root):  # the search asks the policy for duel decisions only
+        raise AgentError(f"{root / LEVELS_FILE}: option search={sims!r}: {root} is an NPC of "
+                         f"scene {_scene_of(root)!r}; a search's prior must be a duel NPC (a "
+                         "scene's policy sees the group observation): leave out --search")
     if not isinstance(sims, int) or isinstance(sims, bool) or not 1 <= sims <= 100_000:
         raise AgentError(f"{root / LEVELS_FILE}: option search={sims!r}: allowed a whole "
                          "number of simulations, 1..100000")
     from .guided import GuidedMCTS
 
     return GuidedMCTS(agent, sims=sims, name=agent.name)
+
+
+def _scene_of(root: Path) -> str | None:
+    """The scene the run's NPC trained on (its ``npc.json``), None for a duel's."""
+    import json
+
+    try:
+        return json.loads((root / "npc.json").read_text(encoding="utf-8")).get("scene")
+    except (OSError, ValueError, AttributeError):
+        return None
 
 
 def level_agent(spec: str, make: Callable[[str], Agent]) -> Agent:

@@ -10,6 +10,7 @@ order of the side's fighters in the scene (its ``[[fighters]]`` order), so
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -68,8 +69,6 @@ class PlacesAgent(Agent):
 
 
 def _member_spec(agent: Agent) -> str:
-    from pathlib import Path
-
     spec = str(getattr(agent, "spec", None) or agent.name)
     head, colon, rest = spec.partition(":")
     if colon and head.endswith(".py") and Path(head).exists():  # a plug-in FILE.py:Class
@@ -92,8 +91,6 @@ def check_team(agent: Agent, game: Game, side: int) -> None:
 def split_team(spec: str) -> list[str] | None:
     """``a+b`` -> [a, b]; None if ``spec`` is no team (a file whose name holds a '+' is
     a file)."""
-    from pathlib import Path
-
     text = spec.strip()
     if TEAM_SEP not in text or Path(text).exists():
         return None

@@ -1,10 +1,11 @@
-"""The duel's observation written by the native core (layer 6 of docs/native-core.md).
+"""The duel's observation written by the native core (docs/native-core.md, "The env side").
 
 ``envs/observation.py`` owns the layout and the spaces; the core writes the same numbers
-into a preallocated float32 buffer (``_core.observe``). Until the native decision machine
-runs the fight, what the open decision is about is read from the Python State here
-(:func:`native_context`) and the board is copied (``native.core_state``); the tests hold the
-two writers equal number for number, so the env can switch writers without a change.
+into a preallocated float32 buffer (``_core.observe``). :func:`native_layout` hands the core
+the layout (the envs' fast path and vector env); :func:`native_context` and
+:class:`NativeObserver` fill what the open decision is about from a ``State`` and copy its
+board (``native.core_state``), which tests/test_core_observe.py uses to hold the two writers
+equal number for number.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ same process; and a round robin's time on the core with the native bots.
 Why: issue 15 asks a scripted decision for <= 30 us (about 150 us in Python) and the 6-agent
 round robin of 30,000 Chu-mirror fights for <= 10 s on one core. The Python agent the bot
 replaced is gone (it took 241 us a decision on the Python engine in its last run,
-docs/native-core.md), so the reference is the cheapest Python decision there is, measured
+docs/history/native-core-port.md), so the reference is the cheapest Python decision there is, measured
 on the same states: random legal play through the Python API (``legal_choices`` and a
 numpy draw), what any Python-side agent pays before it thinks. The decisions are the ones
 the styles meet in seeded fights (clones of every decision of ``--fights`` fights per style,
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     print("random: RandomAgent.act through the Python API (the cheapest Python decision); "
           "native: HeuristicAgent.act (the C++ bot through the Python API); bare: "
           "_bots.ScriptedBot.act on the core fight. The Python agent it replaced: 241 us a "
-          "decision on the Python engine (its last run, docs/native-core.md)")
+          "decision on the Python engine (its last run, docs/history/native-core-port.md)")
     if args.round_robin:
         round_robin(args.round_robin, fighters)
     return 0

@@ -5,7 +5,7 @@ pairing, ``legal_choices()`` + ``apply`` per decision) and clones/s (``clone()``
 mid-fight states) on the native core, and in the same run PettingZoo's ``connect_four_v3``
 under random legal play, the reference whose ratio is the comparable figure on a shared
 machine. Targets: issue 15 >= 500k decisions/s and >= 2M clones/s (the Python engine,
-deleted since, made 64-70k and ~490k; docs/native-core.md has the ratios measured against
+deleted since, made 64-70k and ~490k; docs/history/native-core-port.md has the ratios measured against
 it). Decisions are also reported per second of the process's own CPU time, which on a
 machine shared with other jobs is the steadier figure.
 

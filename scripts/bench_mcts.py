@@ -2,7 +2,7 @@
 
 Why: a search agent's speed is clone(), legal_choices() and apply() in a loop plus its
 scripted policy's scoring; issue 15 asked for >= 10x the Python engine's simulations/s at
-the default settings (met: 34-46x, docs/native-core.md; the Python engine is deleted). Two
+the default settings (met: 34-46x, docs/history/native-core-port.md; the Python engine is deleted). Two
 ways to run the same agent on the core, in one run: ``python`` (the search in Python over
 the Python API, its scripted policy the native bot through ``HeuristicAgent``) and
 ``native`` (the search inside the core too, agents/native: the same choices). The states

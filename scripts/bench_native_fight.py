@@ -2,7 +2,7 @@
 per second of seeded random play through the ``State`` API, through the core's ``Fight`` with
 int-tuple choices, and by the index of a legal choice (no event dicts built), and clones per
 second (``State.clone()``; the core's, through the Python call and natively). The Python
-engine these were once compared with is deleted (docs/native-core.md has those ratios).
+engine these were once compared with is deleted (docs/history/native-core-port.md has those ratios).
 
     python scripts/bench_native_fight.py                  # chu-urlik, 2 s per measure
     python scripts/bench_native_fight.py --pairing two_vs_two --seconds 5

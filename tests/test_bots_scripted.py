@@ -3,7 +3,7 @@
 
 Their Python reference (the Python scoring, on the Python engine) is gone; the differential
 test that compared every decision with it (166 fights, 5,946 decisions, 2,577 scored windows,
-217,245 values, 0 differences, docs/native-core.md) is replaced by the pinned fingerprint of
+217,245 values, 0 differences, docs/history/native-core-port.md) is replaced by the pinned fingerprint of
 the agents' choices and values (tests/test_agents_fingerprint.py). Here: what is not
 differential. The face's own invariants (the pick first in ``ranked``, ``scored_choices``
 sorted and the same values as the bot's list-order ``scored``), its dispatch

@@ -3,7 +3,7 @@
 Until the Python engine was deleted this file held the engines' differential test: the same
 fight through both engines with the same dice and choices gave the same decisions, legal
 lists, events and results over every pairing, scene and rule variant (the last 10,000-fight
-sweep's figures are in the README and docs/native-core.md). Its place is taken by the
+sweep's figures are in the README and docs/history/native-core-port.md). Its place is taken by the
 regression locks (``tests/test_engine_lock.py``, ``tests/test_engine_fingerprint.py``) and
 the rules tests. What stays here is what the core must do at its boundary: reasons for bad
 choices, value errors for bad ids and frames (never a crash, hypothesis over random ints),

@@ -21,7 +21,7 @@ def test_ci_runs_the_readme_test_command():
 
 
 def test_links_lead_to_files_of_the_clone():
-    pages = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
     broken = []
     for page in pages:
         for target in LINK.findall(page.read_text(encoding="utf-8")):

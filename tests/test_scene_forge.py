@@ -304,3 +304,11 @@ def test_tournament_plays_the_scene_npc_in_every_place_of_a_side(one, tmp_path):
     r = cli("tournament", f"{one / 'npc.zip'}+greedy", "striker+counter", "-n", "2",
             "-o", tmp_path / "u", "--no-tactics", "--no-progress")
     assert r.exit_code != 0 and "a round robin plays every agent on both sides" in r.output
+
+
+def test_a_search_level_of_a_scene_npc_is_one_line(one):
+    r = cli("calibrate", one, "-n", "4", "--search", "4", "--no-cards", "-j", "1", "--no-progress")
+    assert r.exit_code != 0 and "Traceback" not in r.output
+    assert r.output.strip().splitlines()[-1].endswith(
+        "a search's prior must be a duel NPC (a scene's policy sees the group observation): "
+        "leave out --search")

@@ -1,6 +1,6 @@
 // Bindings of the native scripted fighter (scripted.hpp): _bots.Style and _bots.ScriptedBot,
 // a _bots.Player (the tournament's fast path plays it inside the core). Choices cross as legal
-// indices of the fight's pending decision (Combat::legal(), the Python engine's order).
+// indices of the fight's pending decision (Combat::legal(), State.legal_choices()'s order).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/pair.h>

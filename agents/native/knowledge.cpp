@@ -1,4 +1,4 @@
-// hexdojo::bots::Knowledge (knowledge.hpp): heuristics.Knowledge's estimates, method by method,
+// hexdojo::bots::Knowledge (knowledge.hpp): the scripted agents' estimates, method by method,
 // in Python's order of operations (the same doubles), over the core's own formulas.
 #include "knowledge.hpp"
 

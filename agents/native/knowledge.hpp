@@ -1,10 +1,10 @@
-// The scripted agents' Knowledge (agents/heuristics.py) in C++: cheap analytic estimates of
+// The scripted agents' Knowledge in C++ (its Python reference, heuristics.Knowledge, is gone): cheap analytic estimates of
 // what a maneuver is worth (hit odds, margin, wound after soak, pain band, knock-back,
 // holds, follow-ons), read from the core's board and asked of the core's own formulas
 // (formulas.hpp, state_formulas.hpp, legality.hpp, weapons.hpp): no rules formula is copied
 // here, only the agents' values (what a wound or a fall is worth) and the odds (odds.hpp).
 //
-// One method per method of heuristics.Knowledge, same name, same arguments in the same order:
+// One method per method of the former heuristics.Knowledge, same name, same arguments in the same order:
 // names are the core's ids (maneuvers, locations, damage types), Python's None is kNone, a
 // `restrict` is the core's Locked (legality.locked_limb), the state `s` is the core's Combat.
 // Results are the same doubles as Python's (the same operations in the same order; the

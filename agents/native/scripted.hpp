@@ -1,9 +1,9 @@
 // The scripted fighters in C++ (agents/scripted.py HeuristicAgent and Style): every legal
 // choice of a decision gets the Python agent's expected value from the Knowledge estimates
-// (agents/native/knowledge.hpp, agents/heuristics.py), and the best is played. The bot plays
+// (agents/native/knowledge.hpp), and the best is played. The bot plays
 // the rules core's own fights (hexdojo::Combat): a choice is its index in Combat::legal(),
-// which is the Python engine's legal list in the same order, so act() is the Python agent's
-// choice and scored_choices() its values (the same doubles, the same ties: first in list
+// which is State.legal_choices() in the same order, so act() and scored_choices() are what
+// HeuristicAgent returns (the same doubles, the same ties: first in list
 // order).
 //
 // One method per HeuristicAgent method, same names and argument order, with ids for names

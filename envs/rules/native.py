@@ -1,7 +1,7 @@
 """The Python side of the native rules core's boundary (``_core``, C++20, envs/rules/core).
 
 The core was ported from the Python engine layer by layer and checked against it until that
-engine was deleted (issue 15, docs/native-core.md). This module turns the Python side's
+engine was deleted (issue 15, docs/history/native-core-port.md). This module turns the Python side's
 objects (the validated rules, the sheets, a board's records) into what the core takes.
 
 Seeding: a fight's dice come from numpy's PCG64. Python keeps the seeding (numpy's
@@ -168,7 +168,7 @@ def core_window(ids: Ids, w: Any) -> _core.Window:
 # ---------------------------------------------------------------- compiled tables (layer 2)
 # Python hands the core its rules once per rule set: it fills the core's plain structs field
 # by field from the validated data (names as ids of TableIds, numbers in half points), and
-# Tables.seal() checks every id and derives the lookups (docs/native-core.md, layer 2).
+# Tables.seal() checks every id and derives the lookups (docs/native-core.md, "Tables, profiles, formulas").
 _COMPILED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _IDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _PROFILES: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, _core.Profile]] = {}

@@ -129,7 +129,7 @@ int choices_into(const Tables& t, const State& s, const Window& w,
 }
 
 // Seconds for `calls` native maneuver_choices of one window, timed inside the core: the cost
-// the native engine will pay, without Python's call (scripts/bench_core_legality.py).
+// the engine pays, without Python's call.
 double time_choices(const Tables& t, const State& s, const Window& w, int calls) {
     std::vector<ChoiceIds> out;
     const Fight x = checked(t, s, w);

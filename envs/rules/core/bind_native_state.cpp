@@ -1,9 +1,9 @@
-// Bindings for the API switch (issue 15, stage 1: envs/rules/native_state.py NativeState, a
-// Python State whose fight the core runs): what the facade needs of a native fight beyond
+// Bindings for envs/rules/native_state.py's NativeState (the Python State, whose fight the
+// core runs): what the facade needs of a native fight beyond
 // bind_fight.cpp's interface. The rules tests and the search agents write the board between
 // decisions (s.fighters[0].ap = 5, a determinised clone's dice): those writes go through
 // here into the Combat, checked id by id (a ValueError naming the field, never a crash).
-// As in the Python engine, a write does not re-list the pending decision's choices.
+// A write does not re-list the pending decision's choices.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 

@@ -1,7 +1,7 @@
 // nanobind bindings of the native rules core: hexdojo.envs.rules._core.
 //
-// The port proceeds bottom-up; each layer bound here is checked against the Python engine
-// (the reference) by tests/test_core_*.py before anything is built on it.
+// One bind_* function per layer (bind.hpp); each layer's tests are tests/test_core_*.py. The
+// port from the Python engine is over (docs/history/native-core-port.md).
 #include "bind.hpp"
 
 NB_MODULE(_core, m) {

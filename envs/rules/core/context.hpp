@@ -1,4 +1,4 @@
-// What the pending decision of a native fight is about (envs/rules/state.py State.context()),
+// What the pending decision of a native fight is about (State.context() in Python),
 // as ids, computed in one place: the Python dict of Fight.context() and the observation's
 // ObsContext are both built from it.
 #pragma once

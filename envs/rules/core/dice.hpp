@@ -1,5 +1,5 @@
 // Dice of the native core (RULES §1.3, aom112): the same faces, in the same order, as the
-// Python engine's Dice (envs/rules/dice.py), which draws them in blocks of 512 with
+// Python Dice (envs/rules/dice.py), which draws them in blocks of 512 with
 // Generator.integers(1, sides + 1, size=512). A copy of a Dice rolls the same future faces
 // as the original, independently: what search agents need from clone().
 #pragma once

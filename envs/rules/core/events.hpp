@@ -1,5 +1,5 @@
-// The event log of a native fight (envs/rules/state.py State.log): each s.log(type, rule,
-// **fields) of the Python engine is one Event here, its fields in the order Python writes
+// The event log of a native fight (State.events in Python): each Combat::log(type, rule)
+// with its fields is one Event here, its fields in the order the dicts show
 // them, values as the few kinds the log holds (ids and numbers, a name, a hex, a roll
 // record). Python builds the event dicts from these records only when they are read
 // (bind_fight.cpp, envs/rules/native_fight.py), and they come out identical to the Python

@@ -1,9 +1,8 @@
-// The native fight (envs/rules/state.py State and its driver): the rules (compiled Tables),
+// The native fight (Python's State, envs/rules/native_state.py): the rules (compiled Tables),
 // the fighters' compiled sheets, the board State, the Dice, the stack of resolution frames
 // (resolution.hpp), the event log, the result and the pending decision with its exact list
 // of legal choices. apply(choice) answers the pending decision and advances to the next one;
-// decisions with a single legal choice are taken automatically, as State._advance takes
-// them. A Combat is a plain value: clone() is a copy (the Tables and the sheets are shared).
+// decisions with a single legal choice are taken automatically. A Combat is a plain value: clone() is a copy (the Tables and the sheets are shared).
 //
 // Choices are plain ints (kind, maneuver id, target, location id, turn, option, risk; kNone
 // for None), decisions (fighter, kind, about) ids of kDecisionKindNames and kAboutNames.
@@ -92,7 +91,7 @@ inline constexpr std::uint32_t trig(int k) { return 1U << k; }
 enum TriggerBit : int { kTrClosing, kTrAttack, kTrMovement, kTrAdjacent, kTrHeld, kTrHit,
                         kTrFollow, kTrZone, kTrReady };
 
-// The frames (resolution.py), plain values.
+// The frames (resolution.hpp), plain values.
 struct TurnFrame {  // a combat turn (§1.4, §1.5)
     At at = At::kStart;
     int asked = 0;
@@ -263,12 +262,12 @@ public:
         return *this;
     }
 
-    // ------------------------------------------------------------ the interface (state.py)
+    // ------------------------------------------------------------ the interface
     void start();                 // push the TurnFrame and advance (Game.new_state)
     void apply(const Choice& c);  // throws std::invalid_argument for an illegal choice
-    void advance();               // State._advance
+    void advance();               // run to the next decision with a choice to make
 
-    // ------------------------------------------------------------ helpers (state.py)
+    // ------------------------------------------------------------ helpers
     const Profile& p(int i) const { return g->profiles[static_cast<std::size_t>(i)]; }
     FighterState& f(int i) { return s.fighters[static_cast<std::size_t>(i)]; }
     const std::string& name(int i) const { return g->names[static_cast<std::size_t>(i)]; }

@@ -1,4 +1,4 @@
-// The native legality layer: envs/rules/legality.py, function for function, reasons as
+// The legality layer (legality.hpp): one function per question a referee asks, reasons as
 // codes (reasons.hpp). Comments name the rule each check is.
 #include "legality.hpp"
 

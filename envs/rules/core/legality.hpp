@@ -1,7 +1,7 @@
-// What a fighter may do now, and why not (envs/rules/legality.py; RULES §1.5-1.7,
+// What a fighter may do now, and why not (RULES §1.5-1.7,
 // §1.18-1.20, §2, §3, §4, §5.3), in the native core.
 //
-// One function per question, in the order a referee asks them, as in legality.py: the same
+// One function per question, in the order a referee asks them: the same
 // functions list the legal choices and explain an illegal one, so the mask and the reasons
 // never disagree. Reasons are codes with ids (reasons.hpp); Python renders the texts.
 // Nothing is memoised: a native call costs less than the Python memo's key.

@@ -2,8 +2,8 @@
 // one float32 vector in the encoder's layout (fields sorted by name; the offsets come from
 // Python, which owns the spaces), raw units, written into a preallocated buffer. The board
 // comes from the State; what the open decision is about (State.context(), the phasing fighter,
-// the hands a block locked) comes as an ObsContext, which Python fills from a Python State
-// today and the native decision machine will fill itself.
+// the hands a block locked) comes as an ObsContext, which the core fills from the fight
+// (vector_env.cpp obs_context) and tests fill from a Python State (native_observation.py).
 #pragma once
 
 #include <algorithm>

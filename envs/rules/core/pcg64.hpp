@@ -1,7 +1,7 @@
 // The dice stream of the native core (RULES §1.3): numpy's PCG64 bit generator and the
 // bounded-integer draw of numpy's Generator.integers, reproduced bit for bit, so that a fight
-// seeded the same way rolls the same faces in the native core and in the Python engine
-// (envs/rules/dice.py), which is what the differential test between the two needs.
+// seeded the same way rolls the same faces in the native core and in Python's Dice
+// (envs/rules/dice.py, numpy's Generator): the seeding stays numpy's (native.core_dice).
 //
 // Seeding stays in numpy: Python turns a seed into a PCG64 state with numpy's SeedSequence
 // (np.random.PCG64(seed).state) and hands the 128-bit state, the increment and the half-used

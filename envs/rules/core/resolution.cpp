@@ -1,6 +1,6 @@
-// The native resolution layer: envs/rules/resolution.py frame for frame, and the State
-// helpers of envs/rules/state.py that drive it (the log, rolls, holds, the end of a fight).
-// Comments name the rule each step is, as resolution.py names them.
+// The resolution layer: each frame's steps (resolution.hpp), and the Combat's driver and
+// helpers that run them (the log, rolls, holds, the end of a fight: fight.hpp).
+// Comments name the rule each step is.
 #include "resolution.hpp"
 
 #include <algorithm>
@@ -87,7 +87,7 @@ Event& maneuver_field(Event& e, const Combat& c, const char* key, int m) {
 
 }  // namespace
 
-// ======================================================================= the driver (state.py)
+// ======================================================================= the driver
 void Combat::start() {
     push(TurnFrame{});
     advance();
@@ -150,7 +150,7 @@ void Combat::apply(const Choice& ch) {
     advance();
 }
 
-// ======================================================================= helpers (state.py)
+// ======================================================================= helpers
 Event& Combat::log(const char* type, std::string rule) {
     thread_local Event scratch = [] { Event e; e.sink = true; return e; }();  // kept by nobody
     Event& e = record_events ? events.push() : scratch;

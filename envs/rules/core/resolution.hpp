@@ -1,4 +1,4 @@
-// Resolution frames of the native core (envs/rules/resolution.py; RULES §1.4-1.19): the
+// Resolution frames of the native core (RULES §1.4-1.19): the
 // turn, a phase, a move and the reactions it triggers, an attack, a hit, a follow-on, a
 // hold break. Each frame's step() does the automatic work and returns the decision someone
 // must make (with its legal choices), or nothing after changing the stack; answer() records

@@ -1,12 +1,11 @@
-// The fight's board state in the native core (envs/rules/model.py FighterState and Hold,
-// envs/rules/state.py State): who stands where facing which way, AP, wounds, holds, weapons,
+// The fight's board in the native core (Python's records: envs/rules/model.py FighterState
+// and Hold; Python's State is the whole fight, fight.hpp's Combat): who stands where facing which way, AP, wounds, holds, weapons,
 // and the geometry the rules ask of it (the direction an attack comes from, the arc, the
 // §5.4 approach of fighters sharing a hex). Names are dense ids in the Python data's order
 // (maneuvers, locations, wound levels, weapons, hold kinds): -1 stands for Python's None.
 //
-// The decision machine (resolution frames) comes with the resolution layer; until then a
-// State is built from a Python State (native.core_state) so that legality can be checked
-// against the Python engine at every decision of real fights.
+// A fight's board lives in its Combat (fight.hpp); a State is also built from Python records
+// (native.core_state: scenarios, legality's tests).
 #pragma once
 
 #include <array>
@@ -75,7 +74,7 @@ struct Hold {  // RULES §1.18: holder holds held
     friend bool operator==(const Hold&, const Hold&) = default;
 };
 
-// An open decision window for maneuvers (legality.py Window): an action in one's phase, a
+// An open decision window for maneuvers (model.Window in Python): an action in one's phase, a
 // reaction to a trigger, or a follow-on after a success.
 
 enum class WindowKind : std::int8_t { kAction = 0, kReaction = 1, kFollowOn = 2 };

@@ -1,5 +1,6 @@
 // A vector of native duels stepped in one call (issue 15's native vector env): each slot is
-// one fighter of a duel against uniform random legal play, played inside the core, with the
+// one fighter of a duel against an opponent played inside the core (uniform random legal
+// play, a native Player, or Python policies asked in a batch: issue 30), with the
 // exact mask and the observation of envs/observation.py written into the caller's numpy
 // buffers. Episodes end and restart inside step() (Gymnasium's same-step autoreset: the
 // finished episode's last observation goes to final_obs). The semantics are Duel-v1's
