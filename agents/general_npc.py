@@ -9,8 +9,8 @@ Training reads top to bottom (:func:`train_general`):
 3. MaskablePPO on :class:`~hexdojo.agents.general_vec.GeneralVecEnv` (groups of native
    duels, one pairing each, a scripted pool inside the core), every group given fresh
    pairings every ``resample_every`` rollouts;
-4. the model saved atomically with its sidecar (``general_npc.json``: what it was trained
-   on, for the commands and the tests).
+4. the model saved atomically with its sidecar (``general_npc.train.json``: what it was
+   trained on, for the commands and the tests).
 
 ``hexdojo npc new`` (:mod:`.npc_new`) turns it into a calibrated NPC for a GM's sheets.
 """
@@ -167,8 +167,9 @@ class _GeneralRecorder(Agent):
         return choice
 
 
-def train_general(cfg: GeneralConfig, out: Path, say: Any = print) -> Path:
-    """Train the general NPC (see the module) and save it to ``out`` with its sidecar."""
+def train_general(cfg: GeneralConfig, out: Path, say: Any = print, init: Path | None = None) -> Path:
+    """Train the general NPC (see the module) and save it to ``out`` with its sidecar;
+    ``init``: go on from that general policy instead of the warm start."""
     import torch
     from sb3_contrib import MaskablePPO
 
@@ -186,19 +187,24 @@ def train_general(cfg: GeneralConfig, out: Path, say: Any = print) -> Path:
                                              seed=cfg.seed * 1000 + next(count)),
                         turn_limit=cfg.turn_limit, shaping=cfg.shaping)
     env.seed(cfg.seed)
-    model = MaskablePPO("MlpPolicy", env, learning_rate=LinearSchedule(cfg.learning_rate),
-                        n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
-                        gamma=cfg.gamma, ent_coef=0.0, seed=cfg.seed, device="cpu", verbose=0,
-                        policy_kwargs={"net_arch": list(cfg.net_arch)})
-    demos = general_demonstrations(cfg)
-    warm = clone(model.policy, demos, seed=cfg.seed)
-    say(f"warm start: {len(demos)} greedy decisions cloned, agreement {warm['agreement']:.1%} "
-        f"({time.perf_counter() - t0:.0f} s)")
+    if init is not None:
+        model = MaskablePPO.load(str(init), env=env, device="cpu", seed=cfg.seed,
+                                 learning_rate=LinearSchedule(cfg.learning_rate))
+        cfg.notes["init"] = str(init)
+    else:
+        model = MaskablePPO("MlpPolicy", env, learning_rate=LinearSchedule(cfg.learning_rate),
+                            n_steps=cfg.n_steps, batch_size=cfg.batch_size, n_epochs=cfg.n_epochs,
+                            gamma=cfg.gamma, ent_coef=0.0, seed=cfg.seed, device="cpu", verbose=0,
+                            policy_kwargs={"net_arch": list(cfg.net_arch)})
+        demos = general_demonstrations(cfg)
+        warm = clone(model.policy, demos, seed=cfg.seed)
+        cfg.notes.update(warm_agreement=round(warm["agreement"], 4), demo_decisions=len(demos))
+        say(f"warm start: {len(demos)} greedy decisions cloned, agreement "
+            f"{warm['agreement']:.1%} ({time.perf_counter() - t0:.0f} s)")
     resample = Resample(env, lambda draw: training_pairings(cfg, draw), cfg.resample_every,
                         cfg.seed, cfg.total_steps, say)
     model.learn(total_timesteps=cfg.total_steps, callback=resample, progress_bar=False)
-    cfg.notes.update(warm_agreement=round(warm["agreement"], 4), demo_decisions=len(demos),
-                     seconds=round(time.perf_counter() - t0, 1))
+    cfg.notes["seconds"] = round(time.perf_counter() - t0, 1)
     out.parent.mkdir(parents=True, exist_ok=True)
     slim(model)
     atomic_save_model(model, out)
@@ -214,7 +220,9 @@ def slim(model: Any) -> None:
 
 
 def sidecar_path(model: Path) -> Path:
-    return model.with_suffix(".json")
+    """``general_npc.zip`` -> ``general_npc.train.json`` (not ``.json``: that name is a
+    checkpoint's NPC sidecar, ``checkpoint_meta``, which every command reads)."""
+    return model.with_name(model.stem + ".train.json")
 
 
 def write_sidecar(model: Path, cfg: GeneralConfig, game: Game) -> None:

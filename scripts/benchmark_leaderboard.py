@@ -1,9 +1,10 @@
 """The leaderboard of docs/benchmark.md: ``hexdojo benchmark`` on the shipped agents.
 
 Runs the CLI (so the figures are exactly what a user's ``hexdojo benchmark`` gives) on the
-scripted styles, ``search`` and ``mcts``, and on the main job's NPC where its checkpoint is
-there (``hexdojo run`` writes ``runs/npc/npc.zip``), then prints the leaderboard as
-Markdown; ``--write-doc`` puts it into docs/benchmark.md between its markers.
+scripted styles, ``search`` and ``mcts``, the general NPC shipped in the package
+(``agents/data/general_npc.zip``: a duel policy, left out of the scene) and the main job's
+NPC where its checkpoint is there (``hexdojo run`` writes ``runs/npc/npc.zip``), then
+prints the leaderboard as Markdown; ``--write-doc`` puts it into docs/benchmark.md between its markers.
 
     python scripts/benchmark_leaderboard.py [--npc runs/npc/npc.zip] [-j 2] [--write-doc]
     python scripts/benchmark_leaderboard.py --record benchmark/leaderboard/benchmark.json
@@ -31,6 +32,7 @@ from hexdojo.agents.benchmark_tables import (
     title,
 )
 from hexdojo.agents.files import atomic_write_text
+from hexdojo.agents.general_npc import SHIPPED as GENERAL
 
 SHIPPED = ("random", "greedy", "striker", "grappler", "counter", "swordsman", "search", "mcts")
 DOC = Path(__file__).resolve().parent.parent / "docs" / "benchmark.md"
@@ -90,6 +92,7 @@ def write_doc(block: str, doc: Path = DOC) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--npc", default="runs/npc/npc.zip", help="the main job's checkpoint")
+    ap.add_argument("--general", default=str(GENERAL), help="the general NPC (issue 33), shipped")
     ap.add_argument("--out", type=Path, default=Path("benchmark/leaderboard"))
     ap.add_argument("-j", "--workers", type=int, default=2)
     ap.add_argument("--quick", action="store_true")
@@ -101,6 +104,8 @@ def main() -> None:
         agents.append(args.npc)
     else:
         print(f"no NPC checkpoint at {args.npc}: run `hexdojo run` first to add it", file=sys.stderr)
+    if Path(args.general).is_file():
+        agents.append(args.general)
     if args.record is not None:
         rec, seconds = json.loads(args.record.read_text(encoding="utf-8")), None
     else:
