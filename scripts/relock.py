@@ -48,18 +48,27 @@ def script(name: str) -> ModuleType:
     return mod
 
 
-def tests_module(rel: str) -> ModuleType:
-    """A test module by its path under the real ``tests/`` (``tests`` is a package)."""
+def pinned_file(tests: Path, name: str) -> Path:
+    """The test file ``name`` under ``tests``, in whichever area folder it sits."""
+    found = sorted(tests.rglob(name))
+    if not found:
+        raise PinError(f"{tests / name}: file not found")
+    return found[0]
+
+
+def tests_module(name: str) -> ModuleType:
+    """A test module of the real ``tests/`` by its file name (``tests`` is a package)."""
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    return importlib.import_module("tests." + rel.removesuffix(".py").replace("/", "."))
+    rel = pinned_file(TESTS, name).relative_to(TESTS).with_suffix("")
+    return importlib.import_module(".".join(("tests", *rel.parts)))
 
 
 class Lock(NamedTuple):
     """One pinned constant: the test file that holds it, its name there, how to compute it."""
 
     name: str
-    file: str  # relative to the tests folder
+    file: str  # its name, found in any folder under the tests folder
     constant: str
     compute: Callable[[], Any]
 
@@ -175,7 +184,7 @@ def relock(locks: tuple[Lock, ...], tests: Path, write: bool, quiet: bool,
     of locks whose value moved."""
     moved = 0
     for lock in locks:
-        path = tests / lock.file
+        path = pinned_file(tests, lock.file)
         old = read_pin(path, lock.constant)
         new = lock.compute()
         if isinstance(old, tuple) and isinstance(new, list):

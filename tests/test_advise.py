@@ -125,6 +125,7 @@ def test_saved_fight_at_step_k(tmp_path: Path) -> None:
     assert f"allowed 0..{len(log.choices)}" in res.output and "Traceback" not in res.output
 
 
+@pytest.mark.slow
 def test_learned_agent_shows_its_probabilities(scenario: Path, tmp_path: Path) -> None:
     pytest.importorskip("sb3_contrib")
     from hexdojo.agents.training.config import load_config
@@ -286,6 +287,7 @@ def test_a_soak_roll_gives_the_chance_to_soak_the_wound(tmp_path: Path) -> None:
         assert odds[dice].what == f"soak all {wound} level(s)"
 
 
+@pytest.mark.slow
 def test_a_scene_checkpoint_is_advised_with_its_group_policy(tmp_path: Path) -> None:
     """A checkpoint trained on one place of a scene (Skirmish-v0's group spaces) ranks
     the legal choices by its probabilities, which sum to 1 over the legal ones."""

@@ -18,7 +18,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from .scripts_kit import SCRIPTS, load_script
+
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
 
 #: --fights 24: (hash, fights, decisions, scored windows, scored values)
 PINNED = ("3538c8944460d028acf965e992c6c388c016ee70171159d70e084ef3adea4f72",

@@ -238,6 +238,7 @@ print(duel["vs_ladder"]["ckpt"]["both"]["n"], sorted(scene["absent"]))
 """
 
 
+@pytest.mark.slow
 def test_a_checkpoint_on_two_workers_finishes_and_sits_out_the_scene(tmp_path) -> None:
     """A fresh interpreter (no earlier torch setting): the probe runs the policy in this
     process, then forked workers play it; they hung on torch's inherited thread pool before

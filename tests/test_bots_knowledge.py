@@ -252,6 +252,7 @@ def _native_run() -> tuple[str, Counter, Counter]:
     return _RUN["got"]
 
 
+@pytest.mark.slow
 def test_native_knowledge_is_pinned():
     """Every estimate at every maneuver decision of the seeded fights: the pinned values."""
     h, calls, _ = _native_run()
@@ -259,6 +260,7 @@ def test_native_knowledge_is_pinned():
     assert calls["attack_value"] > 1000 and calls["best_defence"] > 1000, calls
 
 
+@pytest.mark.slow
 def test_situations_met():
     """Across the runs, the branches the estimates have were all taken."""
     _, calls, seen = _native_run()

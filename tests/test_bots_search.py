@@ -126,6 +126,7 @@ def fight(pairing: str, seed: int, py: Any, nat: Any, tally: Counter,
 
 
 # ------------------------------------------------------------------ the trivial policy
+@pytest.mark.slow
 @pytest.mark.parametrize("cls", [MCTSAgent, SearchAgent])
 @pytest.mark.parametrize("policy", [FirstChoice, Rotate])
 def test_trivial_policies_agree(cls, policy, monkeypatch):
@@ -204,6 +205,7 @@ def test_scripted_variants_agree(params, monkeypatch):
     assert calls["mcts_act"] == tally["decisions"] and tally["searched"] > 3, tally
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("cls", [MCTSAgent, SearchAgent])
 def test_whole_fights_over_the_native_bot(cls, monkeypatch):
     """Whole fights over every kind of pairing: the Python search over the native bot

@@ -22,6 +22,8 @@ from hexdojo.agents.training.ppo import train  # noqa: E402
 
 from .conftest import tiny_training  # noqa: E402
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 #: a run small enough for a test: 1,024 steps against random, both sides
 TINY = tiny_training(total_steps=1024, checkpoint_every=1024, side="alternate",
                      ppo={"n_epochs": 2, "net_arch": [32]})

@@ -40,6 +40,7 @@ def npc(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_calibrate_writes_a_card_per_level(npc: Path) -> None:
     for level in ("easy", "fair", "hard", "master"):
         for ext in ("md", "html", "json"):

@@ -153,6 +153,7 @@ def test_run_steps_more_trains_on(npc: Path, tmp_path: Path) -> None:
     assert read_meta(out / "npc.zip")["steps"] >= 256
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seconds, more", [(1e-6, True), (1e4, False)])
 def test_checkpoints_on_wall_time(tmp_path: Path, monkeypatch, seconds: float, more: bool) -> None:
     import hexdojo.agents.training.rundir as tr

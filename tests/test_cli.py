@@ -46,6 +46,7 @@ def test_demo_save_and_replay(tmp_path) -> None:
     assert "warning" not in rep.output
 
 
+@pytest.mark.slow
 def test_tournament_writes_its_report(tmp_path) -> None:
     out = tmp_path / "t"
     res = run("tournament", "random", "greedy", "--fights", "3", "--workers", "1",
@@ -137,6 +138,7 @@ def test_train_resume_without_a_run_is_an_error(tmp_path) -> None:
                        "error:", "no checkpoint to resume")
 
 
+@pytest.mark.slow
 def test_run_main_job_end_to_end(tmp_path) -> None:
     """issue 4, the main job: train (tiny budget), tournament against the ladder, report."""
     pytest.importorskip("sb3_contrib")

@@ -260,6 +260,7 @@ BY_HAND = {"LockHeldArm", "LimbLocked", "LandingOff", "ModeAp", "AdvanceOccupied
 PINNED = "9620e604a368f59b3fac7f89c975ce443a7e8a84ae2f785788448d7b25d77de8"
 
 
+@pytest.mark.slow
 def test_perturbed_states_and_windows_are_pinned_and_reach_every_reason() -> None:
     """Holds of every kind (from behind, on an arm), weapons in either hand, two-handed
     weapons, shields, locked limbs and arms, follow moves, no-defence attacks, prone and

@@ -56,6 +56,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("fighters", "radius", "rules"), CASES,
                          ids=lambda v: "-".join(v) if isinstance(v, tuple) else str(v))
 def test_the_enumeration_matches_the_reasons_over_the_whole_catalogue(fighters, radius, rules) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -97,6 +98,7 @@ def test_random_games_keep_invariants(a, b, seed, radius, limit):
     json.dumps(s.events)  # the whole log is JSON-serialisable
 
 
+@pytest.mark.slow
 def test_thousands_of_random_games_keep_the_invariants():
     """4,860 complete fights (60 per preset pairing, armed presets included) with the
     invariants checked after every decision: the broad sweep behind the hypothesis test above."""

@@ -296,6 +296,7 @@ def test_gymnasium_make_vec_with_masks(mode: str) -> None:
     envs.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("vec", ["dummy", "subproc"])
 def test_sb3_vec_envs_with_masks(vec: str) -> None:
     pytest.importorskip("sb3_contrib")

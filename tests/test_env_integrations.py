@@ -191,6 +191,7 @@ def test_gym_human_mode_prints_the_ansi_board(env_id: str, capsys: pytest.Captur
 
 
 # ------------------------------------------------------------------ SubprocVecEnv by short id
+@pytest.mark.slow
 def test_subproc_vec_env_by_the_short_id() -> None:
     """In a fresh interpreter whose ``__main__`` imports hexdojo only inside a function (as
     pytest and notebooks do), the forkserver workers still know the short id."""

@@ -9,6 +9,7 @@ random arenas, walked a random number of decisions.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -75,6 +76,7 @@ def test_mask_is_exact_on_random_states(a: str, b: str, radius: int, seed: int, 
     assert check_exact(state, cat) == len(state.legal_choices())
 
 
+@pytest.mark.slow
 def test_mask_is_exact_along_whole_fights() -> None:
     """Every decision of a few complete fights, all decision kinds included."""
     game = game_for("chu", "boris", 3)

@@ -302,6 +302,7 @@ def _digest(seed: int) -> str:
     return h.hexdigest()
 
 
+@pytest.mark.slow
 def test_same_seed_same_fight_across_processes_and_hash_seeds() -> None:
     import os
     import subprocess

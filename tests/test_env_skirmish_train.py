@@ -22,6 +22,7 @@ class CountingSkirmish(SkirmishEnv):
         return super().action_masks()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fighter", [0, 1])  # the hero, then one of the two guards
 def test_maskable_ppo_on_two_vs_one_plays_only_legal_actions(fighter: int) -> None:
     from sb3_contrib import MaskablePPO

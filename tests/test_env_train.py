@@ -7,6 +7,7 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 
+@pytest.mark.slow
 def test_maskable_ppo_trains_a_few_thousand_steps() -> None:
     import gymnasium as gym
     from sb3_contrib import MaskablePPO

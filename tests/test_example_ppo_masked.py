@@ -16,6 +16,8 @@ pytest.importorskip("torch")
 pytest.importorskip("tensorboard")
 from tensorboard.backend.event_processing.event_accumulator import EventAccumulator  # noqa: E402
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 SCRIPT = Path(__file__).parent.parent / "examples" / "ppo_masked.py"
 SMALL = ["--total-timesteps", "3072", "--num-envs", "8", "--num-steps", "128", "--hidden", "64"]
 

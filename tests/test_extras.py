@@ -119,6 +119,7 @@ def test_a_missing_package_is_one_line_before_any_work(tmp_path: Path, case: str
 NOT_IN_RL = ["pyspiel", "open_spiel", "ray", "playwright", "tianshou", "hypothesis"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("argv", [
     ["tournament", "greedy", "striker", "-n", "2", "-j", "1", "--no-progress"],
     ["compare", "greedy", "striker", "-n", "2", "-j", "1", "--rules-b", "attack.rear_bonus=0",

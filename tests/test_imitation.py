@@ -45,6 +45,7 @@ def test_demonstrations_record_the_teachers_legal_choice_and_the_outcome() -> No
     assert np.array_equal(d.obs, again.obs) and np.array_equal(d.actions, again.actions)
 
 
+@pytest.mark.slow
 def test_training_starts_from_a_clone_that_plays_like_its_teacher(tmp_path) -> None:
     """The warm start clones greedy before PPO: the run says so in run.json, the policy
     picks greedy's choice at most of greedy's decisions, and the same seed gives the same

@@ -82,6 +82,7 @@ def _one_line(exc: Exception) -> None:
     assert "\n" not in str(exc) and str(exc)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sc=scenarios, game=st.sampled_from([DUEL, GROUP, MONK]))
 def test_no_scenario_gives_a_traceback(sc, game):
@@ -150,6 +151,7 @@ def test_no_levels_file_gives_a_traceback(doc):
         _one_line(exc)
 
 
+@pytest.mark.slow
 def test_training_configs_give_one_line():
     """A property over training configs' overrides (each bad value one line)."""
     pytest.importorskip("sb3_contrib")

@@ -18,7 +18,7 @@ from hexdojo.agents.cli import main  # noqa: E402
 from hexdojo.agents.registry import make_agent  # noqa: E402
 from hexdojo.envs.duel import make_game  # noqa: E402
 
-pytestmark = pytest.mark.rllib
+pytestmark = [pytest.mark.rllib, pytest.mark.slow]
 
 
 SMALL = """\

@@ -50,6 +50,7 @@ def random_walk(state: pyspiel.State, rng: np.random.Generator):
     yield state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("params", [{}, {"fighters": "chu urlik", "turn_limit": 6},
                                     {"scene": "duel_3"}, {"radius": 3, "turn_limit": 3}])
 def test_random_sim_test(params: dict[str, object]) -> None:

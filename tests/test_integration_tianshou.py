@@ -37,6 +37,7 @@ class MostlyMasked(Policy):
         return Batch(act=np.array(acts), state=state)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("env_id", ["hexdojo/Duel-v1", "hexdojo/Skirmish-v0"])
 def test_collector_fills_a_buffer_with_numeric_infos(env_id: str) -> None:
     envs = DummyVectorEnv([lambda: gym.make(env_id, flat_observation=True) for _ in range(2)])
@@ -66,6 +67,7 @@ def _snippet() -> str:
     return next(b for b in blocks if "TianshouMask" in b and "run_training" in b)
 
 
+@pytest.mark.slow
 def test_the_docs_tianshou_snippet_trains_with_the_mask_obeyed() -> None:
     """The snippet's own code, smaller: every stored action is legal under the mask stored
     with its observation (``TianshouMask``'s), fights end and the results stack."""

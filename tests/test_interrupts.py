@@ -82,6 +82,7 @@ def test_an_interrupt_ends_the_command_in_one_line_and_keeps_the_old_report(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]  # no temp folder, no lock
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG")
 def test_kill_9_of_the_parent_takes_its_workers(tmp_path):
     proc, kids = _start((*LONG_TOURNEY, "-o", str(tmp_path / "rep")), tmp_path)
@@ -97,6 +98,7 @@ def test_kill_9_of_the_parent_takes_its_workers(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rep"]
 
 
+@pytest.mark.slow
 def test_sigterm_during_training_checkpoints_and_exits_143(tmp_path):
     pytest.importorskip("sb3_contrib")
     cfg = tmp_path / "tiny.toml"

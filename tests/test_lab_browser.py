@@ -14,6 +14,8 @@ from typer.testing import CliRunner
 
 from hexdojo.agents.cli import app
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory) -> Path:

@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 
 from hexdojo.agents.cli import app
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 
 def _run(args: list[str]) -> None:
     r = CliRunner().invoke(app, [*args, "-j", "1", "--no-progress"])

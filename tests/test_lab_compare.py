@@ -77,6 +77,7 @@ def test_precision_sets_the_number_of_seeds():
     assert cfg.seeds() == 385
 
 
+@pytest.mark.slow
 def test_compare_cli_writes_json_csv_html_and_replays(tmp_path):
     out = tmp_path / "cmp"
     r = CliRunner().invoke(app, ["compare", "greedy", "striker", "--rules-b", NO_STRIKE_DAMAGE,
@@ -107,6 +108,7 @@ def test_bad_input_is_one_line(tmp_path, args, needle):
     assert len(lines) == 1 and lines[0].startswith("error:") and needle in lines[0], r.output
 
 
+@pytest.mark.slow
 def test_each_fighter_pairing_gets_its_own_quantities_and_headline(tmp_path):
     out = tmp_path / "two"
     r = CliRunner().invoke(app, ["compare", "greedy", "counter", "--fighters", "chu,chu",
@@ -120,6 +122,7 @@ def test_each_fighter_pairing_gets_its_own_quantities_and_headline(tmp_path):
     assert sum("[chu (A) vs urlik (B)]" in h for h in data["headlines"]) == 3
 
 
+@pytest.mark.slow
 def test_same_report_whatever_the_hash_seed(tmp_path):
     import os
     import subprocess

@@ -13,7 +13,7 @@ from importlib.util import find_spec
 
 import pytest
 
-pytestmark = pytest.mark.skipif(find_spec("ray") is None, reason="ray is not installed")
+pytestmark = [pytest.mark.skipif(find_spec("ray") is None, reason="ray is not installed"), pytest.mark.slow]
 
 CHECK = '''
 import json

@@ -27,6 +27,7 @@ def _ok(args: list[str]) -> str:
     return r.output
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 def test_compare_on_a_group_scene(tmp_path, scene):
     out = tmp_path / "c"
@@ -48,6 +49,7 @@ def test_ablate_on_a_group_scene(tmp_path, scene):
     assert "side A = " in html and "scene:" not in html  # the sides by name, not "scene:x"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scene", SCENES)
 def test_tactics_of_a_group_scene_tournament(tmp_path, scene):
     out = tmp_path / "t"
@@ -66,6 +68,7 @@ def test_replay_viewer_shows_every_fighter_of_a_scene():
     assert len(movers) == 3  # every fighter chose something, each by its side's agent
 
 
+@pytest.mark.slow
 def test_scene_tournament_tactics_analyse_its_own_fights(tmp_path):
     """Defect 2: a scene tournament's tactics re-play the scene's fights, not a Chu mirror,
     and the header names the sides; `hexdojo tactics` again gives the same tactics."""
@@ -82,6 +85,7 @@ def test_scene_tournament_tactics_analyse_its_own_fights(tmp_path):
     assert again["tactics"] == tac["tactics"]
 
 
+@pytest.mark.slow
 def test_tactics_rebuilds_a_plugin_agent_from_the_results(tmp_path):
     """Defect 6: the docs' Kicker is re-built from the spec the tournament recorded."""
     out = tmp_path / "t"
@@ -94,6 +98,7 @@ def test_tactics_rebuilds_a_plugin_agent_from_the_results(tmp_path):
     assert data["fights"] == 6 and data["config"]["agents"] == conf["agents"]
 
 
+@pytest.mark.slow
 def test_tournament_takes_inline_rules_and_tactics_replays_them(tmp_path):
     out = tmp_path / "t"
     _ok(["tournament", "greedy", "striker", "--rules", "attack.rear_bonus=8", "-n", "2", "-j",

@@ -84,6 +84,7 @@ def test_replay_viewer_replays_the_measured_fight():
     assert all(len(fr["fighters"]) == 2 for fr in rec["frames"])
 
 
+@pytest.mark.slow
 def test_tactics_command_on_a_tournament(tmp_path):
     out = tmp_path / "t"
     run = CliRunner().invoke

@@ -19,6 +19,8 @@ from hexdojo.agents.training.ppo import train  # noqa: E402
 from hexdojo.envs.duel import DuelEnv  # noqa: E402
 from hexdojo.envs.observation import encoder_for  # noqa: E402
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 #: Three rollouts of SB3's default n_steps (2048) x 4 envs. Measured (seed 0, 100 fresh
 #: fights): Duel-v1 defaults 82 % here (69 % at 16k, 88 % at 32k); Duel-v0's defaults
 #: (Chu vs Urlik, raw observation) never pass 57 %, the best any policy reached there.

@@ -33,6 +33,7 @@ def walk(game: Game, seed: int, steps: int):
     return s
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(a=st.sampled_from(PRESETS), b=st.sampled_from(PRESETS),
        seed=st.integers(0, 10_000), steps=st.integers(0, 150))

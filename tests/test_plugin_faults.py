@@ -140,6 +140,7 @@ def test_demo_play_compare_and_advise_stop_in_one_line(bad: Path, tmp_path: Path
         one_line(run("advise", str(pos), "--agent", spec), spec)
 
 
+@pytest.mark.slow
 def test_ablate_and_tactics_stop_in_one_line_or_forfeit(bad: Path, tmp_path: Path):
     spec = f"{bad}:Raises"
     args = ("ablate", spec, "--field", "random", "-n", "2", "--maneuvers", "Punch",
@@ -156,6 +157,7 @@ def test_ablate_and_tactics_stop_in_one_line_or_forfeit(bad: Path, tmp_path: Pat
     assert res.exit_code == 0, res.output
 
 
+@pytest.mark.slow
 def test_compare_with_forfeit_goes_on(bad: Path, tmp_path: Path):
     res = run("compare", f"{bad}:Raises", "random", "-n", "2", "-j", "1",
               "-o", str(tmp_path / "c"), "--no-progress", "--forfeit-on-error")
@@ -163,6 +165,7 @@ def test_compare_with_forfeit_goes_on(bad: Path, tmp_path: Path):
     assert (tmp_path / "c" / "results.json").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("vec", ["n_envs = 1", "n_envs = 2\nvec_env = 'subproc'"])
 def test_a_failing_plugin_in_the_training_pool_is_one_line(bad: Path, tmp_path: Path, vec: str):
     pytest.importorskip("sb3_contrib")

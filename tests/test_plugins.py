@@ -135,6 +135,7 @@ def test_demo_and_play_take_a_plugin(tmp_path: Path) -> None:
     assert "against kicker-flying" in res.output
 
 
+@pytest.mark.slow
 def test_lab_compare_takes_a_plugin(tmp_path: Path) -> None:
     res = run("compare", KICKER, "greedy", "-n", "4", "-j", "1", "-o", str(tmp_path / "c"),
               "--no-progress")

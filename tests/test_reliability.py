@@ -116,6 +116,7 @@ def test_a_read_only_or_file_output_is_refused_before_any_fight(tmp_path, monkey
                    str(tmp_path / "ro"))
 
 
+@pytest.mark.slow
 def test_a_broken_pipe_is_silent_only_when_the_reader_left():
     """`hexdojo demo | head` ends quietly (exit 0); a broken pipe of a worker while the
     terminal still reads is an error line, not a silent exit 0."""

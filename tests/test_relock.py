@@ -11,7 +11,6 @@ import pytest
 
 from .scripts_kit import load_script
 
-TESTS = Path(__file__).resolve().parent
 FAKE = '''"""A test file with pins."""
 
 #: a comment above
@@ -78,14 +77,15 @@ def test_every_lock_names_a_pinned_literal_of_the_real_tests(relock) -> None:
     """The table of locks stays true to the tests: each constant exists and is a literal."""
     assert len(relock.LOCKS) >= 9
     for lock in relock.LOCKS:
-        assert relock.read_pin(TESTS / lock.file, lock.constant) is not None, lock.name
+        path = relock.pinned_file(relock.TESTS, lock.file)
+        assert relock.read_pin(path, lock.constant) is not None, lock.name
 
 
 @pytest.mark.slow
 def test_a_real_lock_detects_a_changed_pin_in_a_copy(relock, tmp_path, capsys) -> None:
     """The agents' small fingerprint, recomputed for real: the real pin is unchanged, a copy
     with a wrong pin is caught and written back to the real value."""
-    real = TESTS / "test_agents_fingerprint.py"
+    real = relock.pinned_file(relock.TESTS, "test_agents_fingerprint.py")
     assert relock.main(["--check", "--only", "agents_small"]) == 0
     copy = tmp_path / real.name
     shutil.copy(real, copy)

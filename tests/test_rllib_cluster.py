@@ -33,7 +33,7 @@ import pytest
 pytest.importorskip("ray.rllib")
 pytest.importorskip("tensorboard")
 
-pytestmark = pytest.mark.rllib
+pytestmark = [pytest.mark.rllib, pytest.mark.slow]
 
 CLI = [sys.executable, "-c", "from hexdojo.agents.cli import main; main()"]
 PORTS = ("port", "ray-client-server-port", "dashboard-agent-listen-port",

@@ -140,6 +140,7 @@ main(["train", "--backend", "rllib", "-o", sys.argv[1]])
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("address", ["127.0.0.1:6379", None])
 def test_the_cli_keeps_ray_on_loopback_before_importing_it(tmp_path, address):
     """``hexdojo train --backend rllib`` with a loopback ``RAY_ADDRESS`` (or none: a local

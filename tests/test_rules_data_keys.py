@@ -113,6 +113,7 @@ def weapon_rules() -> None:
         strike(s, name, reaction=react("Forearm Block"))
 
 
+@pytest.mark.slow
 def test_every_rules_key_is_read_by_the_engine(reads):
     for a, b in itertools.product(preset_names(), repeat=2):
         game = Game.create([a, b], rules={})
@@ -205,6 +206,7 @@ def _cpp_strings(path) -> list[tuple[int, str]]:
     return out
 
 
+@pytest.mark.slow
 def test_no_rule_name_is_written_in_the_engines_code():
     """The engine names no maneuver, location, aiming row, characteristic, skill or hold
     kind: those come from the data (categories, roles, keys), so that a rule set may rename

@@ -143,6 +143,7 @@ def test_a_scene_run_is_evaluated_in_its_place_only():
 
 
 # --------------------------------------------------------------------------- calibrate
+@pytest.mark.slow
 @pytest.mark.parametrize("which,side", [("one", 1), ("two", 1)])
 def test_calibrate_measures_the_place_and_names_it(which, side, request):
     run = request.getfixturevalue(which)
@@ -285,6 +286,7 @@ def test_advise_gives_the_scene_npc_view_of_its_place(which, request, tmp_path):
 
 
 # --------------------------------------------------------------------------- tournament
+@pytest.mark.slow
 def test_tournament_fields_a_team_on_the_gm_scene_with_its_rules_and_tactics(two, tmp_path):
     r = cli("tournament", f"{two / 'npc.zip'}+greedy", "striker+counter", "-n", "2", "-j", "1",
             "-o", tmp_path / "t", "--no-progress")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from hexdojo.agents.registry import make_agent
@@ -76,6 +77,7 @@ def test_demo_and_replay_of_a_scene(tmp_path: Path):
     assert rep.exit_code == 0 and ("wins" in rep.output or "Draw" in rep.output)
 
 
+@pytest.mark.slow
 def test_compare_over_a_scene(tmp_path: Path):
     r = RUN.invoke(_app(), ["compare", "greedy", "striker", "--scene", "ambush", "-n", "6",
                             "--workers", "1", "-o", str(tmp_path / "c"), "--no-progress"])

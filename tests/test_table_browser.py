@@ -18,6 +18,8 @@ import pytest
 from hexdojo.agents.fightfile import load_fight
 from hexdojo.agents.play import replay
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 LAPTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 800, "height": 1280}  # a 10-inch tablet upright (1280x800 landscape: LAPTOP)
 

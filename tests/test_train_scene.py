@@ -18,6 +18,8 @@ from hexdojo.agents.registry import make_agent  # noqa: E402
 from hexdojo.agents.tournament import play_fight  # noqa: E402
 from hexdojo.envs.rules import Game  # noqa: E402
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 
 @pytest.fixture(scope="module")
 def npc(tmp_path_factory) -> Path:

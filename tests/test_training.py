@@ -61,6 +61,7 @@ def test_short_run_writes_model_checkpoints_snapshots_and_eval(tmp_path):
         train(cfg, tmp_path / "run", progress=False)
 
 
+@pytest.mark.slow
 def test_killed_run_resumes_from_its_checkpoint(tmp_path):
     out = tmp_path / "killed"
     cfg = dict(TINY, total_steps=100_000, checkpoint_every=64)

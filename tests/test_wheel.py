@@ -19,6 +19,8 @@ import pytest
 
 from tests.scripts_kit import load_script
 
+pytestmark = pytest.mark.slow  # docs/development.md, the fast subset
+
 pytest.importorskip("auditwheel", reason="the wheel's checks need the dev extra (auditwheel)")
 pytest.importorskip("twine", reason="the wheel's checks need the dev extra (twine)")
 
