@@ -111,6 +111,7 @@ def test_fair_pairings_are_fair_by_the_seat_score() -> None:
     assert skipped > 0 and any(not 0.3 <= x <= 0.7 for x in seen)
 
 
+@pytest.mark.slow
 def test_training_never_draws_the_held_out_seeds() -> None:
     held = {json.dumps(p, sort_keys=True) for p in random_pairings(RULES, HELDOUT_SEED, 3)}
     for draw in (0, 1, 10_000):
@@ -147,6 +148,7 @@ def test_general_vec_env_appends_each_slots_sheets_from_its_side() -> None:
 
 
 # ------------------------------------------------------------------ the policy
+@pytest.mark.slow
 def test_a_general_policy_plays_sheets_it_never_saw(tiny_policy: Path, tmp_path: Path) -> None:
     agent = LearnedAgent.load(tiny_policy)
     assert agent.general
@@ -174,6 +176,7 @@ def test_the_shipped_general_policy_loads_offline_and_is_small() -> None:
     assert r.turns > 0 and agent.illegal == 0
 
 
+@pytest.mark.slow
 def test_the_style_lean_picks_the_styles_moves(tiny_policy: Path) -> None:
     """A lean of 100 outweighs any logit: wherever a counter (a defence, RULES §1.9) is
     legal at a reaction, the counter-styled NPC takes one."""
@@ -202,6 +205,7 @@ def test_the_style_lean_picks_the_styles_moves(tiny_policy: Path) -> None:
 
 
 # ------------------------------------------------------------------ hexdojo npc new
+@pytest.mark.slow
 def test_npc_new_end_to_end(tiny_policy: Path, tmp_path: Path) -> None:
     a, b = random_pairings(RULES, 123_456_789, 1)[0]
     fa, fb = write_sheet(a, tmp_path / "bandit.toml"), write_sheet(b, tmp_path / "monk.toml")
@@ -226,6 +230,7 @@ def test_npc_new_end_to_end(tiny_policy: Path, tmp_path: Path) -> None:
     assert r.turns > 0 and hard.illegal == 0
 
 
+@pytest.mark.slow
 def test_npc_new_tunes_from_the_general_policy(tiny_policy: Path, tmp_path: Path) -> None:
     out = tmp_path / "tuned"
     res = CliRunner().invoke(app, ["npc", "new", "--fighters", "knife_fighter,boris", "--out",
@@ -247,6 +252,7 @@ def test_npc_new_bad_input_is_one_line(args: list[str], words: str, tmp_path: Pa
     assert "Traceback" not in res.output and len(res.output.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_the_general_npc_refuses_a_scene_in_one_line(tiny_policy: Path) -> None:
     agent = LearnedAgent.load(tiny_policy)
     game = Game.from_scene("two_vs_one")
