@@ -208,7 +208,7 @@ def train_general(cfg: GeneralConfig, out: Path, say: Any = print, init: Path | 
     out.parent.mkdir(parents=True, exist_ok=True)
     slim(model)
     atomic_save_model(model, out)
-    write_sidecar(out, cfg, Game.create(["chu", "chu"]))
+    write_sidecar(out, cfg, Game.create(["chu", "chu"]), init)
     return out
 
 
@@ -225,14 +225,17 @@ def sidecar_path(model: Path) -> Path:
     return model.with_name(model.stem + ".train.json")
 
 
-def write_sidecar(model: Path, cfg: GeneralConfig, game: Game) -> None:
-    """What the general policy was trained on: the config, the observation's layout."""
+def write_sidecar(model: Path, cfg: GeneralConfig, game: Game, init: Path | None = None) -> None:
+    """What the general policy was trained on: the observation's layout and every stage of
+    its training (a run from ``init`` carries that policy's stages first), each with the
+    config that reproduces it."""
     from hexdojo.envs.sheets import SheetEncoder
 
+    stage = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(cfg).items()}
+    before = (read_sidecar(init) or {}).get("stages", []) if init is not None else []
     doc = {"format": FORMAT, "version": 1, "observation": "general",
            "sheet_fields": list(SheetEncoder(game.tables).names), "rules_id": game.tables.id,
-           "config": {k: (list(v) if isinstance(v, tuple) else v)
-                      for k, v in asdict(cfg).items()}}
+           "stages": [*before, stage]}
     atomic_write_text(sidecar_path(model), json.dumps(doc, indent=2) + "\n")
 
 

@@ -30,6 +30,7 @@ from hexdojo.agents.general_npc import (  # noqa: E402
     read_sidecar,
     train_general,
     training_pairings,
+    write_sidecar,
 )
 from hexdojo.agents.general_vec import GeneralVecEnv  # noqa: E402
 from hexdojo.agents.policy import LearnedAgent, general_size  # noqa: E402
@@ -169,6 +170,17 @@ def test_the_shipped_general_policy_loads_offline_and_is_small() -> None:
     assert meta is not None and meta["format"] == FORMAT
     # the sheets' layout it was trained on is today's: else retrain it (the rules data moved)
     assert meta["sheet_fields"] == list(SheetEncoder(Game.create(["chu", "chu"]).tables).names)
+    assert meta["stages"] and all("command" in st and "total_steps" in st for st in meta["stages"])
+
+
+def test_a_run_from_a_policy_keeps_its_stages(tmp_path: Path) -> None:
+    """The sidecar of a policy trained from another lists the other's stages first."""
+    game = Game.create(["chu", "chu"])
+    first, second = tmp_path / "a.zip", tmp_path / "b.zip"
+    write_sidecar(first, GeneralConfig(total_steps=11), game)
+    write_sidecar(second, GeneralConfig(total_steps=22, seed=1), game, init=first)
+    stages = read_sidecar(second)["stages"]
+    assert [st["total_steps"] for st in stages] == [11, 22] and stages[1]["seed"] == 1
     agent = make_agent(str(SHIPPED))  # by path, as every command takes it
     assert isinstance(agent, LearnedAgent) and agent.general
     a, b = random_pairings(RULES, HELDOUT_SEED, 1)[0]
