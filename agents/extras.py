@@ -4,7 +4,7 @@ A command whose optional library is missing must say so before it plays a fight 
 a folder, naming the package and the pip extra that brings it, not die with a traceback at
 the end (``compare`` used to play every fight and then fail on its statistics). The checks
 only look packages up (``importlib.util.find_spec``), so they cost nothing and import no
-torch. ``tests/test_extras.py`` keeps ``EXTRAS`` in step with pyproject.toml's
+torch. ``tests/cli/test_extras.py`` keeps ``EXTRAS`` in step with pyproject.toml's
 optional-dependencies and runs each command with a package made missing.
 """
 

@@ -6,7 +6,7 @@ Why: in tournaments and search the Python scoring was most of the time spent; th
 bot made the Python agent's exact choice (the same legal index) and gave the same values (the
 same doubles) at a fraction of the cost, and since issue 15 removed the Python engine it is
 the only form of the scripted agents (``HeuristicAgent`` is a thin face of it;
-``tests/test_agents_fingerprint.py`` pins its choices). A bot is cached per (rule set,
+``tests/agents/test_agents_fingerprint.py`` pins its choices). A bot is cached per (rule set,
 :class:`Style`): its memos hold only pure values, keyed by the decision, so one bot can
 serve every agent of that style. ``HEXDOJO_NATIVE_AGENTS=0`` (:func:`enabled`) puts the
 search agents on their Python search (over this same bot) and turns the tournament's fast

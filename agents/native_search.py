@@ -11,7 +11,7 @@ It runs when the state is a ``NativeState``, the time budget is 0, the agent's p
 opponent model (if any) have a native form (``native_policy``), and the agent's search
 methods are the stock ones (``GuidedMCTS``, with its learned prior, stays Python). The
 instance attribute ``native = False`` or ``HEXDOJO_NATIVE_AGENTS=0`` forces the Python path:
-the reference of ``tests/test_bots_search.py``.
+the reference of ``tests/agents/test_bots_search.py``.
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ class HeuristicAgent(Agent):
     ``act``, ``ranked`` and ``scored_choices`` ask the rule set's ``_bots.ScriptedBot`` of
     this style on the state's core fight, and a tournament plays it inside the core
     (:meth:`native_player`). Its Python reference (the scoring methods this class had
-    until issue 15 removed the Python engine) is gone; ``tests/test_agents_fingerprint.py``
+    until issue 15 removed the Python engine) is gone; ``tests/agents/test_agents_fingerprint.py``
     pins the choices and values it made. Subclassing to override the scoring
     (``value``, ``position_value``, ...) therefore no longer works: there are no Python
     scoring methods left; write an :class:`~.base.Agent` (or a plug-in) that wraps or

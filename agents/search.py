@@ -59,7 +59,7 @@ class RolloutSearch(Agent):
         #: plays the other fighter inside the simulations (see MCTSAgent); None: the policy
         self.opponent_model: Agent | None = None
         #: False: always the Python search, even on the native core (the native one makes the
-        #: same choices; tests/test_bots_search.py compares them)
+        #: same choices; tests/agents/test_bots_search.py compares them)
         self.native = True
         self.rng = np.random.default_rng(seed)
 

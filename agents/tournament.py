@@ -134,7 +134,7 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
                 spans: bool = True) -> FightRecord | None:
     """:func:`play_fight` inside the native core, where every agent has a native player
     (``Agent.native_player``): the whole fight without a Python call per decision. The
-    same fight, choices and record as through the Python API (tests/test_tournament_native.py);
+    same fight, choices and record as through the Python API (tests/agents/test_tournament_native.py);
     None where it cannot (an agent without a native form, e.g. a learned policy; or
     ``HEXDOJO_NATIVE_AGENTS=0``)."""
     if not native_bots.enabled():

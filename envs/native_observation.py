@@ -4,7 +4,7 @@
 into a preallocated float32 buffer (``_core.observe``). :func:`native_layout` hands the core
 the layout (the envs' fast path and vector env); :func:`native_context` and
 :class:`NativeObserver` fill what the open decision is about from a ``State`` and copy its
-board (``native.core_state``), which tests/test_core_observe.py uses to hold the two writers
+board (``native.core_state``), which tests/core/test_core_observe.py uses to hold the two writers
 equal number for number.
 """
 

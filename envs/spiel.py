@@ -324,7 +324,7 @@ def _forget_at_exit(namespace: dict[str, Any]) -> None:
     Python's finalizer never reaches), so without this the class's methods kept this
     namespace, and through the functions it imports every rules cache they fill (compiled
     rules and sheets, catalogues, encoders), past the end: nanobind then reported the core's
-    ``Tables`` and ``Profile`` instances as leaked (issue 35; ``tests/test_bindings_leak.py``)."""
+    ``Tables`` and ``Profile`` instances as leaked (issue 35; ``tests/core/test_bindings_leak.py``)."""
     for name in [k for k in namespace if k not in ("__builtins__", "__name__")]:
         namespace[name] = None
 

@@ -15,7 +15,7 @@ from the observation, under their own keys:
 The mask is the ``info["action_mask"]`` of the same reset or step (int8, 1 = legal), so it
 is exact for the observation it comes with; the wrapped env keeps ``action_masks()`` too.
 Documented in docs/integrations.md ("Masks where each library looks"), tested in
-tests/test_env_wrappers.py and tests/test_integration_tianshou.py.
+tests/envs/test_env_wrappers.py and tests/envs/test_integration_tianshou.py.
 
     env = TianshouMask(gym.make("hexdojo/Duel-v1", flat_observation=True))
 """

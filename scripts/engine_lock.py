@@ -12,7 +12,7 @@ throws and holds (so that holds, follow-ons and hold breaks come up), with the f
 
 It replaced the engines' differential test when the Python engine was deleted: at its last
 run both engines gave the same hash (the figures are in the README and docs/history/native-core-port.md),
-so the pinned value in ``tests/test_engine_lock.py`` is the Python reference's behaviour.
+so the pinned value in ``tests/core/test_engine_lock.py`` is the Python reference's behaviour.
 ``engine_fingerprint.py`` (event logs only) is the older, coarser lock beside it.
 """
 

@@ -41,7 +41,7 @@ def fighter(
 
     Kit fighters isolate one rule with chosen numbers (e.g. Athletics 12 so that no
     knock-back lands), so they skip the §1.2 character-creation limits unless a test
-    passes ``creation_limits=True`` (tests/test_rules_fighter_files.py does).
+    passes ``creation_limits=True`` (tests/rules/test_rules_fighter_files.py does).
     """
     return {
         "name": name,

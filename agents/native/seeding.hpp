@@ -4,7 +4,7 @@
 // the boundary as a generator state); a search seeds ~100 fresh dice per decision, so this
 // header reproduces numpy's SeedSequence (the entropy pool's hashing and generate_state) and
 // PCG64's seeding from it, bit for bit (numpy/random/bit_generator.pyx, pcg64.pyx and
-// pcg64.h's pcg64_set_seed). tests/test_bots_search.py compares them with numpy.
+// pcg64.h's pcg64_set_seed). tests/agents/test_bots_search.py compares them with numpy.
 #pragma once
 
 #include <array>

@@ -15,7 +15,7 @@ of a formula exist where callers need one:
 * pure functions of a fighter's sheet (``Profile``) and his current ``penalty`` (wound
   impairment + stagger/stun, :func:`penalty`) named ``*_basic_of``: a hypothetical
   situation (a hit that has not happened yet). They equal the ``State`` form's total, as
-  ``tests/test_formulas.py`` checks.
+  ``tests/rules/test_formulas.py`` checks.
 
 Values are integers in half points (``tables.h2``); a *basic value* is what a roll of risk
 ``n`` starts from (§1.3: result = basic + 2 x dice - per_die x n).

@@ -4,7 +4,7 @@ legal lists and reasons asked with the Python API's objects (a board's records, 
 The core (``_core.maneuver_choices``, ``_core.explain``; envs/rules/core/legality.cpp) says
 why a choice is illegal as a code, the maneuver and up to five int arguments. The texts
 are those the Python engine's ``legality.py`` wrote (the specification until it was
-deleted, issue 15; ``tests/test_core_legality.py`` pins them): one template per code,
+deleted, issue 15; ``tests/core/test_core_legality.py`` pins them): one template per code,
 below, keyed by the code's name in the core (``_core.reason_names()``). A template's fields are either
 an argument (``{F0}``: the name of fighter ``a[0]``; the letters say what kind of id it is,
 see ``_ARG``) or something the maneuver, the window or the rules say (``_NAMED``).

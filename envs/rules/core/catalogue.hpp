@@ -3,7 +3,7 @@
 // are computed, not looked up: a maneuver's block of ids starts at its base and runs over
 // its parameter domain (tables.param_domain) turn-major, then location, then option, in the
 // order the Python catalogue enumerates them, so the two catalogues give every choice the
-// same id (tests/test_core_catalogue.py).
+// same id (tests/core/test_core_catalogue.py).
 #pragma once
 
 #include <cstdint>
