@@ -3,12 +3,12 @@
 # tests that exercise it (issue 15: "no crash, ever, at the boundary"). Any sanitizer report
 # fails the run. The normal build is reinstalled afterwards, whatever happens.
 #
-#   scripts/sanitize.sh                 # the core's tests (tests/test_core_*.py)
+#   scripts/sanitize.sh                 # the core's tests (tests/core/test_core_*.py)
 #   scripts/sanitize.sh tests/          # the whole suite
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(tests/test_core_*.py)
+[ ${#targets[@]} -eq 0 ] && targets=(tests/core/test_core_*.py)
 
 restore() {
   echo "sanitize: reinstalling the normal build"
