@@ -20,7 +20,7 @@ from .base import RUN_CHECKPOINT, AgentError
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game
 
-    from .train_config import TrainConfig
+    from .training.config import TrainConfig
 
 FORMAT = "hexdojo-npc"
 VERSION = 1

@@ -177,9 +177,9 @@ def make_agent(spec: str) -> Agent:
         path = Path(spec.strip())
         if not path.is_file():
             raise AgentError(f"checkpoint {str(path)!r} not found")
-        from .learned import load_learned_agent
+        from .policy import LearnedAgent  # torch and SB3 only once a checkpoint is named
 
-        agent = load_learned_agent(path)
+        agent = LearnedAgent.load(path)  # a missing rl extra: one line (policy._maskable_ppo)
         agent.name = agent.name if agent.name not in ("agent", "") else path.stem
         agent.spec = spec.strip()
         return agent
