@@ -13,7 +13,7 @@ policy sees thousands of sheets.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -109,29 +109,23 @@ class GeneralVecEnv(VecEnv):
 
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         if attr_name == "action_masks":
-            return [self.action_masks for _ in self._indices(indices)]
-        return [getattr(self.groups[k // self.slots], attr_name) for k in self._indices(indices)]
+            return [self.action_masks for _ in self._get_indices(indices)]
+        return [getattr(self.groups[k // self.slots], attr_name) for k in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
         for g in self.groups:
             g.set_attr(attr_name, value)
 
     def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        rows = list(self._indices(indices))
+        rows = list(self._get_indices(indices))
         if method_name == "action_masks":
             masks = self.action_masks()
             return [masks[k] for k in rows]
         return [getattr(self.groups[k // self.slots], method_name)(*args, **kwargs)[0] for k in rows]
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
+        return [False for _ in self._get_indices(indices)]
 
-    def _indices(self, indices: Any) -> Iterable[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
 
 
 class Resample(BaseCallback):

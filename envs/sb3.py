@@ -22,7 +22,7 @@ calls its methods.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -103,13 +103,13 @@ class NativeVecEnv(VecEnv):
     def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
         value = getattr(self, attr_name) if attr_name in ("action_masks", "venv") else \
             getattr(self.venv, attr_name)
-        return [value for _ in self._indices(indices)]
+        return [value for _ in self._get_indices(indices)]
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
         setattr(self.venv, attr_name, value)
 
     def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        rows = list(self._indices(indices))
+        rows = list(self._get_indices(indices))
         if method_name == "action_masks":
             masks = self.action_masks()
             return [masks[k] for k in rows]
@@ -117,11 +117,4 @@ class NativeVecEnv(VecEnv):
         return [out for _ in rows]
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
-
-    def _indices(self, indices: Any) -> Iterable[int]:
-        if indices is None:
-            return range(self.num_envs)
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
+        return [False for _ in self._get_indices(indices)]
