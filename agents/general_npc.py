@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,9 +28,8 @@ import numpy as np
 
 from hexdojo.envs.rules import Game
 
-from .base import Agent
 from .files import atomic_write_text
-from .imitation import Demonstrations, clone
+from .imitation import Demonstrations, Recorder, clone, fight_outcome, stack_fights
 from .sheetgen import balanced_pairings, random_pairings
 
 #: the shipped general policy and its sidecar
@@ -125,46 +125,34 @@ def training_pairings(cfg: GeneralConfig, draw: int) -> list[tuple[tuple[Any, An
 def general_demonstrations(cfg: GeneralConfig, teacher: str = "greedy") -> Demonstrations:
     """The teacher's decisions, recorded with the general observation, in fights of
     ``cfg.demo_pairings`` training pairings (the imitation warm start's data)."""
-    from hexdojo.envs.sheets import general_inputs
-
     from .registry import make_agent
     from .tournament import play_fight
 
-    rows: list[tuple[np.ndarray, np.ndarray, int, float]] = []
     opponents = [make_agent(n) for n in cfg.scripted]
     pairings = [p for d in range(-(-cfg.demo_pairings // cfg.groups))
                 for p in training_pairings(cfg, 10_000 + d)][:cfg.demo_pairings]
-    for k, (fighters, rules) in enumerate(pairings):
-        game = Game.create(list(fighters), rules=rules, turn_limit=cfg.turn_limit)
-        for f in range(cfg.demo_fights):
-            rec = _GeneralRecorder(make_agent(teacher), general_inputs)
-            side, opp = f % 2, opponents[(k + f) % len(opponents)]
-            r = play_fight(game, (rec, opp) if side == 0 else (opp, rec), cfg.seed + 97 * k + f)
-            outcome = 0.0 if r.winner is None else (1.0 if r.winner == side else -1.0)
-            n = len(rec.rows)
-            rows += [(o, m, a, outcome * cfg.gamma ** (n - 1 - j))
-                     for j, (o, m, a) in enumerate(rec.rows)]
-    return Demonstrations(np.stack([r[0] for r in rows]), np.stack([r[1] for r in rows]),
-                          np.asarray([r[2] for r in rows], np.int64),
-                          np.asarray([r[3] for r in rows], np.float32))
+
+    def recorded() -> Iterator[tuple[list, float]]:
+        for k, (fighters, rules) in enumerate(pairings):
+            game = Game.create(list(fighters), rules=rules, turn_limit=cfg.turn_limit)
+            for f in range(cfg.demo_fights):
+                rec = GeneralRecorder(make_agent(teacher))
+                side, opp = f % 2, opponents[(k + f) % len(opponents)]
+                r = play_fight(game, (rec, opp) if side == 0 else (opp, rec), cfg.seed + 97 * k + f)
+                yield rec.rows, fight_outcome(r.winner, side)
+
+    return stack_fights(recorded(), cfg.gamma)
 
 
-class _GeneralRecorder(Agent):
-    """Plays the teacher and writes down the general observation of each real decision."""
+class GeneralRecorder(Recorder):
+    """:class:`~hexdojo.agents.imitation.Recorder` writing down the general observation
+    (``envs/sheets.py``: the armed duel's, then both sheets) and the armed catalogue's id."""
 
-    def __init__(self, teacher: Agent, inputs: Any) -> None:
-        self.teacher, self.inputs, self.name = teacher, inputs, teacher.name
-        self.rows: list[tuple[np.ndarray, np.ndarray, int]] = []
+    def record(self, state: Any, choice: Any) -> tuple[np.ndarray, np.ndarray, int]:
+        from hexdojo.envs.sheets import general_inputs
 
-    def reset(self, seed: int | None = None) -> None:
-        self.teacher.reset(seed)
-
-    def act(self, state: Any) -> Any:
-        choice = self.teacher.act(state)
-        obs, mask, legal, ids, _ = self.inputs(state)
-        if len(legal) > 1:  # a forced decision teaches nothing
-            self.rows.append((obs, mask, ids[legal.index(choice)]))
-        return choice
+        obs, mask, legal, ids, _ = general_inputs(state)
+        return obs, mask, ids[legal.index(choice)]
 
 
 def train_general(cfg: GeneralConfig, out: Path, say: Any = print, init: Path | None = None) -> Path:

@@ -16,6 +16,7 @@ the same dataset and the same cloned weights.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,10 +40,12 @@ class Demonstrations:
         return len(self.actions)
 
 
-class _Recorder(Agent):
-    """Plays the teacher's choice and writes down what the policy would have seen."""
+class Recorder(Agent):
+    """Plays the teacher's choice and writes down what the policy would have seen at each
+    real decision (a forced one teaches nothing): :meth:`record`, the duel environment's
+    flat observation in ``scaling``; subclasses record another environment's view."""
 
-    def __init__(self, teacher: Agent, scaling: str) -> None:
+    def __init__(self, teacher: Agent, scaling: str = "unit") -> None:
         self.teacher, self.scaling, self.name = teacher, scaling, teacher.name
         self.rows: list[tuple[np.ndarray, np.ndarray, int]] = []
 
@@ -50,33 +53,53 @@ class _Recorder(Agent):
         self.teacher.reset(seed)
 
     def act(self, state: State) -> Choice:
-        from hexdojo.envs.observation import encoder_for
-
         choice = self.teacher.act(state)
-        if len(state.legal_choices()) > 1:  # a forced decision teaches nothing
-            enc = encoder_for(state.game)
-            flat, mask = enc.encode_with_mask(state, state.decision.fighter)
-            enc.rescale(flat, self.scaling)
-            self.rows.append((flat.astype(np.float32), mask.astype(bool),
-                              enc.cat.ids([choice])[0]))  # the fight's catalogue (armed or not)
+        if len(state.legal_choices()) > 1:
+            self.rows.append(self.record(state, choice))
         return choice
 
+    def record(self, state: State, choice: Choice) -> tuple[np.ndarray, np.ndarray, int]:
+        """(observation, boolean mask, action id) of ``choice`` at ``state``."""
+        from hexdojo.envs.observation import encoder_for
 
-class _PlaceRecorder(_Recorder):
-    """:class:`_Recorder` for one place of a scene: what ``hexdojo/Skirmish-v0`` shows the
+        enc = encoder_for(state.game)
+        flat, mask = enc.encode_with_mask(state, state.decision.fighter)
+        enc.rescale(flat, self.scaling)
+        return flat.astype(np.float32), mask.astype(bool), enc.cat.ids([choice])[0]  # the fight's catalogue
+
+
+class _PlaceRecorder(Recorder):
+    """:class:`Recorder` for one place of a scene: what ``hexdojo/Skirmish-v0`` shows the
     learner there (the group observation, every number already in [-1, 1], its target
     slots and the group catalogue's action id)."""
 
-    def act(self, state: State) -> Choice:
+    def record(self, state: State, choice: Choice) -> tuple[np.ndarray, np.ndarray, int]:
         from hexdojo.envs.skirmish_spaces import observe, spaces_for
 
-        choice = self.teacher.act(state)
-        if len(state.legal_choices()) > 1:
-            obs, mask, slots = observe(state, state.decision.fighter, flat=True)
-            cat, _ = spaces_for(state.game)
-            self.rows.append((np.asarray(obs, dtype=np.float32), mask.astype(bool),
-                              cat.ids([choice], slots)[0]))
-        return choice
+        obs, mask, slots = observe(state, state.decision.fighter, flat=True)
+        cat, _ = spaces_for(state.game)
+        return np.asarray(obs, dtype=np.float32), mask.astype(bool), cat.ids([choice], slots)[0]
+
+
+def fight_outcome(winner: int | None, side: int) -> float:
+    """+1 ``side`` won, -1 it lost, 0 a draw: the value targets' outcome."""
+    return 0.0 if winner is None else (1.0 if winner == side else -1.0)
+
+
+def stack_fights(fights: Iterable[tuple[list[tuple[np.ndarray, np.ndarray, int]], float]],
+                 gamma: float) -> Demonstrations:
+    """The demonstrations of recorded fights, (a recorder's rows, the fight's outcome) each:
+    value targets are the outcome discounted by the decisions still to come."""
+    obs, masks, acts, rets = [], [], [], []
+    for rows, outcome in fights:
+        n = len(rows)
+        for j, (o, m, a) in enumerate(rows):
+            obs.append(o)
+            masks.append(m)
+            acts.append(a)
+            rets.append(outcome * gamma ** (n - 1 - j))
+    return Demonstrations(np.stack(obs), np.stack(masks), np.asarray(acts, dtype=np.int64),
+                          np.asarray(rets, dtype=np.float32))
 
 
 def twin(agent: Agent) -> Agent:
@@ -121,22 +144,16 @@ def demonstrate_scene(game: Game, teacher: Agent, opponents: list[Agent], fights
 
     places = [place] if place is not None else list(range(len(game.profiles)))
     allies = [twin(o) for o in opponents]
-    obs, masks, acts, rets = [], [], [], []
-    for k in range(fights):
-        p = places[k % len(places)]
-        rec = _PlaceRecorder(teacher, "unit")
-        o = (k // len(places)) % len(opponents)
-        record = play_fight(game, scene_sides(game, p, rec, opponents[o], allies[o]), seed + k)
-        side = game.sides[p]
-        outcome = 0.0 if record.winner is None else (1.0 if record.winner == side else -1.0)
-        n = len(rec.rows)
-        for j, (o, m, a) in enumerate(rec.rows):
-            obs.append(o)
-            masks.append(m)
-            acts.append(a)
-            rets.append(outcome * gamma ** (n - 1 - j))
-    return Demonstrations(np.stack(obs), np.stack(masks), np.asarray(acts, dtype=np.int64),
-                          np.asarray(rets, dtype=np.float32))
+
+    def recorded() -> Iterator[tuple[list, float]]:
+        for k in range(fights):
+            p = places[k % len(places)]
+            rec = _PlaceRecorder(teacher, "unit")
+            o = (k // len(places)) % len(opponents)
+            record = play_fight(game, scene_sides(game, p, rec, opponents[o], allies[o]), seed + k)
+            yield rec.rows, fight_outcome(record.winner, game.sides[p])
+
+    return stack_fights(recorded(), gamma)
 
 
 def demonstrate(game: Game, teacher: Agent, opponents: list[Agent], fights: int, seed: int,
@@ -146,20 +163,14 @@ def demonstrate(game: Game, teacher: Agent, opponents: list[Agent], fights: int,
     teacher's side (+1 win, -1 loss, 0 draw) discounted by the decisions still to come."""
     from .tournament import play_fight
 
-    obs, masks, acts, rets = [], [], [], []
-    for k in range(fights):
-        rec = _Recorder(teacher, scaling)
-        side, opp = k % 2, opponents[(k // 2) % len(opponents)]
-        record = play_fight(game, (rec, opp) if side == 0 else (opp, rec), seed + k)
-        outcome = 0.0 if record.winner is None else (1.0 if record.winner == side else -1.0)
-        n = len(rec.rows)
-        for j, (o, m, a) in enumerate(rec.rows):
-            obs.append(o)
-            masks.append(m)
-            acts.append(a)
-            rets.append(outcome * gamma ** (n - 1 - j))
-    return Demonstrations(np.stack(obs), np.stack(masks), np.asarray(acts, dtype=np.int64),
-                          np.asarray(rets, dtype=np.float32))
+    def recorded() -> Iterator[tuple[list, float]]:
+        for k in range(fights):
+            rec = Recorder(teacher, scaling)
+            side, opp = k % 2, opponents[(k // 2) % len(opponents)]
+            record = play_fight(game, (rec, opp) if side == 0 else (opp, rec), seed + k)
+            yield rec.rows, fight_outcome(record.winner, side)
+
+    return stack_fights(recorded(), gamma)
 
 
 def clone(policy: Any, demos: Demonstrations, epochs: int = 8, batch: int = 256,
