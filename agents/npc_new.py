@@ -23,6 +23,7 @@ from typing import Annotated, Any
 import typer
 
 from hexdojo.envs.rules import Game
+from hexdojo.envs.rules.scene import resolve_path
 
 from .base import AgentError
 from .cli_common import clean_errors, parse_fighters
@@ -51,13 +52,6 @@ def check_general(policy: Path, game: Game) -> None:
                          "them with `hexdojo train`")
 
 
-def _fighter_ref(spec: str) -> str:
-    """A fighter file as an absolute path (the folder can be used from anywhere); a preset
-    name as it is."""
-    p = Path(spec)
-    return str(p.resolve()) if p.suffix.lower() == ".toml" and p.is_file() else spec
-
-
 def write_run(out: Path, policy: Path, fighters: Sequence[str], rules: str | None,
               side: str, style: str | None, game: Game) -> None:
     """``npc.zip`` (a copy of ``policy``) and its sidecar ``npc.json`` in ``out``."""
@@ -67,7 +61,7 @@ def write_run(out: Path, policy: Path, fighters: Sequence[str], rules: str | Non
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out / "npc.zip", policy.read_bytes())
     write_meta(out / "npc.zip", {
-        "format": FORMAT, "version": VERSION, "fighters": [_fighter_ref(f) for f in fighters],
+        "format": FORMAT, "version": VERSION, "fighters": list(fighters),
         "profiles": [p.name for p in game.profiles], "rules": rules,
         "rules_id": game.tables.id, "scene": None, "place": None, "side": side,
         "radius": game.radius, "turn_limit": game.turn_limit, "env": "general",
@@ -86,7 +80,7 @@ def tune(out: Path, fighters: Sequence[str], rules: str | None, steps: int, seed
     from .training.rundir import atomic_save_model
 
     cfg = GeneralConfig(seed=seed)
-    env = GeneralVecEnv([(tuple(_fighter_ref(f) for f in fighters), rules)], 16,
+    env = GeneralVecEnv([(tuple(fighters), rules)], 16,
                         lambda: PoolOpponent(list(cfg.scripted), None, 0.0, seed=seed),
                         turn_limit=cfg.turn_limit, shaping=cfg.shaping)
     env.seed(seed)
@@ -107,6 +101,11 @@ def new_npc(fighters: Sequence[str], out: Path, rules: str | None = None,
     from .calibrate import calibrate
 
     t0 = time.perf_counter()
+    # fighter and rules files recorded absolute, as training records them: the folder is
+    # used from anywhere (play, calibrate, card run from another working directory)
+    here = Path.cwd()
+    fighters = [resolve_path(f, here) for f in fighters]
+    rules = None if rules is None else resolve_path(rules, here)
     game = Game.create(list(fighters), rules=rules, turn_limit=20)
     check_general(policy, game)
     write_run(out, policy, fighters, rules, side, style, game)

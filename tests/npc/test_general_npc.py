@@ -218,19 +218,23 @@ def test_the_style_lean_picks_the_styles_moves(tiny_policy: Path) -> None:
 
 # ------------------------------------------------------------------ hexdojo npc new
 @pytest.mark.slow
-def test_npc_new_end_to_end(tiny_policy: Path, tmp_path: Path) -> None:
+def test_npc_new_end_to_end(tiny_policy: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                            ) -> None:
+    """A GM's own two sheets and house rule, named relative to his folder: the NPC's folder
+    records them absolute (it is used from anywhere), plays, and carries four levels."""
     a, b = random_pairings(RULES, 123_456_789, 1)[0]
     fa, fb = write_sheet(a, tmp_path / "bandit.toml"), write_sheet(b, tmp_path / "monk.toml")
     out = tmp_path / "npc"
     house = tmp_path / "house.toml"
     house.write_text("[knockback]\nknocked_over_min_fail = 9\n")
-    res = CliRunner().invoke(app, ["npc", "new", "--fighters", f"{fa},{fb}", "--out", str(out),
-                                   "--policy", str(tiny_policy), "-n", "4", "--style", "counter",
-                                   "--rules", str(house)])
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(app, ["npc", "new", "--fighters", "bandit.toml,monk.toml", "--out",
+                                   "npc", "--policy", str(tiny_policy), "-n", "4", "--style",
+                                   "counter", "--rules", "house.toml"])
     assert res.exit_code == 0, res.output
     meta = json.loads((out / "npc.json").read_text())
     assert meta["observation"] == "general" and meta["side"] == "0"
-    assert meta["rules"] == str(house) and meta["rules_id"] == Game.create(
+    assert meta["rules"] == str(house.resolve()) and meta["rules_id"] == Game.create(
         [str(fa), str(fb)], rules=str(house)).tables.id != Game.create([str(fa), str(fb)]).tables.id
     assert meta["fighters"] == [str(fa.resolve()), str(fb.resolve())]
     levels = json.loads((out / "levels.json").read_text())
