@@ -1,5 +1,5 @@
 // hexdojo::bots::Knowledge (knowledge.hpp): the scripted agents' estimates, method by method,
-// in Python's order of operations (the same doubles), over the core's own formulas.
+// over the core's own formulas, in a fixed order of operations (reproducible doubles).
 #include "knowledge.hpp"
 
 #include <algorithm>

@@ -1,19 +1,20 @@
-// The scripted agents' Knowledge in C++ (its Python reference, heuristics.Knowledge, is gone): cheap analytic estimates of
-// what a maneuver is worth (hit odds, margin, wound after soak, pain band, knock-back,
-// holds, follow-ons), read from the core's board and asked of the core's own formulas
-// (formulas.hpp, state_formulas.hpp, legality.hpp, weapons.hpp): no rules formula is copied
-// here, only the agents' values (what a wound or a fall is worth) and the odds (odds.hpp).
+// The scripted agents' Knowledge, their one copy (Python reaches it through
+// agents/native_knowledge.py, its value constants through agents/heuristics.py): cheap
+// analytic estimates of what a maneuver is worth (hit odds, margin, wound after soak, pain
+// band, knock-back, holds, follow-ons), read from the core's board and asked of the core's own
+// formulas (formulas.hpp, state_formulas.hpp, legality.hpp, weapons.hpp): no rules formula is
+// copied here, only the agents' values (what a wound or a fall is worth) and the odds (odds.hpp).
 //
-// One method per method of the former heuristics.Knowledge, same name, same arguments in the same order:
-// names are the core's ids (maneuvers, locations, damage types), Python's None is kNone, a
-// `restrict` is the core's Locked (legality.locked_limb), the state `s` is the core's Combat.
-// Results are the same doubles as Python's (the same operations in the same order; the
-// module is built with -ffp-contract=off). Ties break as Python's do (first in order).
+// Arguments are the core's ids (maneuvers, locations, damage types), kNone for "none", a
+// `restrict` is the core's Locked (legality.hpp locked_limb), the state `s` is the core's
+// Combat. Values are reproducible doubles: the module is built with -ffp-contract=off (no fused
+// multiply-adds, CMakeLists.txt), ties break by the first in order, and
+// tests/agents/test_agents_fingerprint.py pins the choices made with them.
 //
-// Python's memo plumbing (dc, pid's keep-alive, sheet) becomes private memos with keys that
-// hold every input: a per-decision memo (basic values, defences, attack values, follow-on
-// threats), and across decisions hit_core, aims and pain_bands, keyed by profile CONTENT
-// (pid), so a value never depends on which fights came before.
+// Memos are private, with keys that hold every input: a per-decision memo (basic values,
+// defences, attack values, follow-on threats), and across decisions hit_core, aims and
+// pain_bands, keyed by profile CONTENT (pid), so a value never depends on which fights came
+// before.
 #pragma once
 
 #include <array>

@@ -1,7 +1,8 @@
-// The scripted agents' dice odds (agents/odds.py Odds) in C++: exact tables of one roll's
-// results and of two opposed rolls, computed ONCE per rule set by Python (numpy) and handed
-// over as arrays (bind_knowledge.cpp), so every probability is the same double as Python's.
-// The lookups below are odds.py's, in the same order of operations.
+// The scripted agents' dice odds (agents/odds.py Odds tables) for the C++ Knowledge: exact
+// tables of one roll's results and of two opposed rolls, computed ONCE per rule set by Python
+// (numpy, agents/odds.py owns them) and handed over as arrays (bind_knowledge.cpp), so every
+// probability is the double Python computed. The lookups below read those tables as
+// agents/odds.py's Odds methods do.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,5 @@
-// Native players besides the scripted fighters: random legal play (scripted.RandomAgent).
+// Native players besides the scripted fighters and the search: random legal play (the
+// native form of agents/scripted.py RandomAgent).
 #pragma once
 
 #include <array>

@@ -1,7 +1,8 @@
-// agents/scripted.py HeuristicAgent in C++ (see scripted.hpp): the same values in the same
-// order of operations, the same ties (first in list order), the same memos (keys and
-// lifetimes as Python's, so the values match even where a Python memo key is coarser than
-// the value it holds, e.g. chain_value by maneuver only).
+// The scripted fighters' scoring (scripted.hpp): every legal choice's expected value, the
+// best played, ties to the first in list order. The memos' keys and lifetimes are part of the
+// behaviour the fingerprint pins (tests/agents/test_agents_fingerprint.py), even where a key
+// is coarser than the value it holds (e.g. chain_value by maneuver only): change them only
+// with a re-pin.
 #include "scripted.hpp"
 
 #include <algorithm>

@@ -1,15 +1,14 @@
-// The scripted fighters in C++ (agents/scripted.py HeuristicAgent and Style): every legal
-// choice of a decision gets the Python agent's expected value from the Knowledge estimates
-// (agents/native/knowledge.hpp), and the best is played. The bot plays
-// the rules core's own fights (hexdojo::Combat): a choice is its index in Combat::legal(),
-// which is State.legal_choices() in the same order, so act() and scored_choices() are what
-// HeuristicAgent returns (the same doubles, the same ties: first in list
-// order).
+// The scripted fighters, their one implementation (Python's agents/scripted.py HeuristicAgent
+// and Style are faces of it, through agents/native_bots.py): every legal choice of a decision
+// gets an expected value from the Knowledge estimates (agents/native/knowledge.hpp), and the
+// best is played, ties to the first in list order. The bot plays the rules core's own fights
+// (hexdojo::Combat): a choice is its index in Combat::legal(), which is
+// State.legal_choices() in the same order, so act() and scored_choices() are what
+// HeuristicAgent returns.
 //
-// One method per HeuristicAgent method, same names and argument order, with ids for names
-// (maneuvers, locations, categories, kNone for None) and the Knowledge held by the bot (the
-// Python methods' `k` argument). Interface first (helper M builds the search agents on it):
-// change only by adding.
+// Methods take ids for names (maneuvers, locations, categories, kNone for none) and use the
+// Knowledge held by the bot. The search agents (search.hpp) build on this interface: change
+// it only by adding.
 #pragma once
 
 #include <memory>

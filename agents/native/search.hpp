@@ -1,14 +1,13 @@
-// The search agents in C++ (agents/search.py RolloutSearch, SearchAgent, evaluate and
-// agents/mcts.py MCTSAgent, Node) over the rules core's own fights: the same simulations on
-// the same fresh dice (seeding.hpp), the same tree statistics and the same doubles, so that a
-// native search makes exactly the Python agent's choice (a legal index) at every decision.
+// The search agents' tree and rollouts in C++ (the faces: agents/search.py RolloutSearch and
+// SearchAgent, agents/mcts.py MCTSAgent, through agents/native_search.py) over the rules
+// core's own fights: determinised simulations, each on a clone with fresh dice (seeding.hpp),
+// the candidates ranked and the rollouts played by a policy, the outcome scored by evaluate().
 //
-// The policy that ranks candidates and plays the rollouts is an interface (Policy: act and
-// ranked as legal indices), so the tree logic can be checked with a trivial policy
-// (FirstChoicePolicy) as well as with the scripted fighter (ScriptedBot, scripted.hpp).
-// The per-decision seeds (Python: self.rng.integers(0, 2**63 - 1, size=n)) stay in Python:
-// the agent asks a SeedSource for them at the point where the Python agent draws them.
-// No time budget here: time > 0 keeps the Python path.
+// The policy is an interface (Policy: act and ranked as legal indices), so the tree logic can
+// be checked with a trivial policy (FirstChoicePolicy) as well as with the scripted fighter
+// (ScriptedBot, scripted.hpp). The per-decision seeds come from the agent's own generator in
+// Python: the search asks a SeedSource for them, so a seeded agent replays its choices.
+// No time budget here: an agent with time > 0 searches in Python.
 #pragma once
 
 #include <cstdint>
