@@ -114,8 +114,7 @@ class _Fight:
                 trial = self.spec.game.new_state(dice)
             else:
                 assert self.base is not None
-                trial = self.base.clone()
-                trial.dice = dice
+                trial = self.base.clone(dice=dice)
                 trial.apply(self.move)  # type: ignore[arg-type]
         except NeedDie:
             return
@@ -254,8 +253,7 @@ class AgentBot(pyspiel.Bot):
     def step(self, state: HexdojoDuelState) -> int:
         f = state.fight
         assert f.base is not None
-        view = f.base.clone()
-        view.dice = Dice(self.rng, f.spec.sides)
+        view = f.base.clone(dice=Dice(self.rng, f.spec.sides))
         choice = self.agent.act(view)
         return f.spec.catalogue.id_for(choice)
 

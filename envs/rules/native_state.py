@@ -354,17 +354,24 @@ class NativeState:
         self._ops = (("knock_out", i, how), self._ops)
         _core.fight_knock_out(self._core, i, _OUT_NAMES.index(how))
 
-    def clone(self) -> NativeState:
+    def clone(self, dice: Dice | None = None) -> NativeState:
         """A copy: the core's fight copied; what is immutable (the recipe and its ops, the
         menu, the result) shared; the NativeFight wrapper and the board snapshot built again
-        only when read (a search clones thousands of times a decision; issue 15: >= 2M/s)."""
+        only when read (a search clones thousands of times a decision; issue 15: >= 2M/s).
+
+        ``dice``: the clone rolls from these from now on, and the original keeps its own (a
+        search's determinised clone must not see the fight's future rolls; OpenSpiel's
+        chance nodes replay a move on the faces drawn so far). None: the clone rolls the
+        same future faces as the original (a copy of its dice)."""
         c = _new(NativeState)
         d = self.__dict__.copy()
         d["_core"] = self._core.clone()
         d["_fight"] = d["_snap"] = None
         d["_events"] = self._events[:]
         c.__dict__ = d
-        if self._loaded is not None:  # the test's loaded dice: a copy in step with the core's
+        if dice is not None:
+            c._use_dice(dice)
+        elif self._loaded is not None:  # the test's loaded dice: a copy in step with the core's
             c._loaded = self._loaded.clone()
             c._handed = len(c._loaded.script)
         if self._views is not None:
@@ -437,12 +444,17 @@ class NativeState:
     @property
     def dice(self) -> Any:
         """A test's loaded dice (kept in step with the core's), else a copy of the core's
-        dice (``_core.Dice``); setting Python dice (a search agent's determinised clone,
-        loaded dice) hands them to the core from now on."""
+        dice (``_core.Dice``); setting Python dice (a test's loaded dice) hands them to the
+        core from now on (a clone with other dice: ``clone(dice=)``)."""
         return self._core.dice if self._loaded is None else self._loaded
 
     @dice.setter
     def dice(self, d: Any) -> None:
+        self._use_dice(d)
+
+    def _use_dice(self, d: Dice) -> None:
+        """Hand dice ``d`` to the core (rolled from now on) and remember them for a pickle's
+        replay; loaded dice stay this state's, so a test can push faces later."""
         _core.fight_set_dice(self._core, core_dice_of(d))
         self._ops = (("dice", d.clone()), self._ops)
         self._loaded = d if isinstance(d, LoadedDice) else None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from hexdojo.envs.rules import Choice, Game, Hold, LoadedDice, RulesError, State
+from hexdojo.envs.rules.dice import Dice
 from hexdojo.envs.rules.native_state import FIELDS, NativeState
 from tests.rules_kit import attack, duel, fighter, strike
 
@@ -149,6 +150,43 @@ def test_clones_are_independent_and_replay_the_same_future():
         d1.apply(ch)
         d2.apply(ch)
     assert d1.events == d2.events and d1.result == d2.result
+
+
+def test_clone_with_dice_rolls_from_them_and_leaves_the_original_alone():
+    """Issue 32, ``clone(dice=d)`` (a search's determinised clone, OpenSpiel's chance
+    replay): the clone rolls d's faces from now on, the same fight every time; the
+    original keeps its own future (the faces and the fight a plain clone has)."""
+    game = Game.create(["chu", "boris"])
+    s = NativeState.new(game, 5)
+    for _ in range(6):
+        s.apply(s.legal_choices()[-1])
+    own = s.dice.faces(40)
+    c = s.clone(dice=Dice(99, 6))
+    assert c.dice.faces(40) == Dice(99, 6).faces(40) != own
+    assert s.dice.faces(40) == own  # the original's dice untouched
+    plain, again = s.clone(), s.clone(dice=Dice(99, 6))
+    for a, b in ((s, plain), (c, again)):
+        while not a.is_over:
+            ch = a.legal_choices()[0]
+            a.apply(ch)
+            b.apply(ch)
+        assert a.events == b.events and a.result == b.result
+    assert s.events != c.events  # other dice, another fight
+
+
+def test_clone_with_loaded_dice_leaves_the_originals_loaded_dice_alone():
+    """``clone(dice=LoadedDice(...))``: the clone rolls the scripted faces and counts them
+    on those dice; the original's loaded dice roll nothing and still run out as before."""
+    s, dice = duel(fighter("A", ma=10, CO=6), fighter("B", ma=4), [4, 3])
+    mine = LoadedDice([2] * 30)
+    c = s.clone(dice=mine)
+    strike(c, "Martial Strike", ra=2, rd=2)
+    assert mine.used == 4 and c.dice is mine and dice.used == 0
+    assert [e["type"] for e in c.events][-3:] == ["declare", "attack", "damage"]
+    s.apply(attack("Martial Strike"))
+    with pytest.raises(RuntimeError, match="LoadedDice ran out after 2 faces"):
+        while s.decision is not None:
+            s.apply(s.legal_choices()[-1])
 
 
 def test_events_can_be_reset_as_the_rules_tests_do():
