@@ -12,13 +12,17 @@ the core draws the same faces as :class:`~.dice.Dice`, bit for bit.
 from __future__ import annotations
 
 import weakref
-from typing import Any, get_args
+from collections.abc import Callable
+from functools import cache
+from types import UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 import numpy as np
+from pydantic import BaseModel
 
 from . import _core
 from .dice import Dice, LoadedDice
-from .ruleset import Category, Maneuver, Trigger, Weapon
+from .ruleset import Category, Maneuver, Names, Trigger, Weapon
 from .tables import h2
 
 _M64 = (1 << 64) - 1
@@ -187,6 +191,7 @@ class TableIds(Ids):
         self.damage_type = {n: k for k, n in enumerate(d.damage_types)}
         self.level = {n: k for k, n in enumerate(t.wound_levels)}
         self.method = {n: k for k, n in enumerate(d.break_hold.methods)}
+        self.hand = {n: k for k, n in enumerate(d.armed.hand_locations)}
 
     def get(self, table: dict[str, int], name: str | None, what: str) -> int:
         """The id of ``name`` (-1 for None); an unknown name is one clear ValueError."""
@@ -208,83 +213,122 @@ def _specialism_names(d: Any) -> list[str]:
     return names
 
 
-def _fill(obj: Any, **fields: Any) -> Any:
-    for k, v in fields.items():
+# ---------------------------------------------------------------- rules model -> core struct
+# A rules model (ruleset.py, the source) fills the core struct (tables.hpp) of the same field
+# names; a field's type says how it crosses (issue 32): a float is half points (h2: rules
+# numbers are whole or half), a str Literal its position (the core's vocabularies, checked by
+# _check_vocabularies), a name of a rules table (ruleset.Names) that table's id, None the id
+# -1 (a ``float | None`` sets the core's ``has_<field>`` too), a nested model the core struct
+# of its class name, a list element-wise, a ``dict[str, str]`` its items. What differs (a
+# renamed, split or derived core field) is passed by hand, by the core field's name.
+_Conv = Callable[[Any, Any], Any]
+
+
+def bound_fields(core_cls: type) -> list[str]:
+    """The fields of core struct ``core_cls`` that its binding exposes (bind_tables.cpp)."""
+    return [n for n, v in vars(core_cls).items() if isinstance(v, property)]
+
+
+def _same(v: Any, ids: Any) -> Any:
+    return v
+
+
+def _conv(ann: Any, meta: tuple = ()) -> _Conv | None:
+    """How a rules value of type ``ann`` (with field metadata ``meta``) crosses to the core;
+    None: by no rule (its core field is filled by hand)."""
+    names = [x for x in meta if isinstance(x, Names)]
+    if names:
+        table = names[0].table
+        return lambda v, ids: getattr(ids, table)[v]
+    origin, args = get_origin(ann), get_args(ann)
+    if origin is Annotated:
+        return _conv(args[0], args[1:])
+    if origin in (Union, UnionType):
+        rest = [a for a in args if a is not type(None)]
+        inner = _conv(rest[0]) if len(rest) == 1 else None
+        return inner and (lambda v, ids: -1 if v is None else inner(v, ids))
+    if origin is Literal:
+        return (lambda v, ids: args.index(v)) if all(isinstance(a, str) for a in args) else _same
+    if origin is list:
+        item = _conv(args[0])
+        return item and (lambda v, ids: [item(x, ids) for x in v])
+    if origin is dict and args == (str, str):
+        return lambda v, ids: list(v.items())
+    if ann is float:
+        return lambda v, ids: h2(v)
+    if ann in (bool, int, str):
+        return _same
+    if isinstance(ann, type) and issubclass(ann, BaseModel) and hasattr(_core, ann.__name__):
+        core_cls = getattr(_core, ann.__name__)
+        return lambda v, ids: fill_from(core_cls, v, ids)
+    return None
+
+
+@cache
+def _plan(model: type[BaseModel], core_cls: type,
+          by_hand: frozenset[str]) -> tuple[tuple[str, _Conv, bool], ...]:
+    """The (field, conversion, sets has_<field>) that fill ``core_cls`` from ``model``; a core
+    field neither shared nor filled by hand is a RuntimeError naming both sides."""
+    bound = bound_fields(core_cls)
+    plan, filled = [], set(by_hand)
+    for name, info in model.model_fields.items():
+        if name not in bound or name in by_hand:
+            continue  # read by hand, by Python only, or by another core field
+        optional = type(None) in get_args(info.annotation)
+        has = optional and f"has_{name}" in bound
+        ann = next(a for a in get_args(info.annotation) if a is not type(None)) if has \
+            else info.annotation
+        conv = _conv(ann, tuple(info.metadata))
+        if conv is None:
+            raise RuntimeError(f"ruleset.{model.__name__}.{name}: its type {info.annotation} "
+                               f"has no core form; fill _core.{core_cls.__name__}.{name} by hand")
+        plan.append((name, conv, has))
+        filled |= {name, f"has_{name}"} if has else {name}
+    missing = [f for f in bound if f not in filled]
+    if missing:
+        raise RuntimeError(
+            f"_core.{core_cls.__name__}: fields {missing} (tables.hpp) have no field of that "
+            f"name in ruleset.{model.__name__} and are not filled by hand: rename one side "
+            "or fill them by hand (native.py)")
+    return tuple(plan)
+
+
+def fill_from(core_cls: type, m: BaseModel, ids: Any, **by_hand: Any) -> Any:
+    """A new ``core_cls`` (a core struct) filled from rules model ``m``: every field the two
+    share by name, converted by its declared type (``ids``: the names' ids, a TableIds); the
+    core fields in ``by_hand`` take the value given (renamed, split or derived fields)."""
+    obj = core_cls()
+    for name, conv, has in _plan(type(m), core_cls, frozenset(by_hand)):
+        v = getattr(m, name)
+        if has:
+            setattr(obj, f"has_{name}", v is not None)
+            v = 0 if v is None else v
+        setattr(obj, name, conv(v, ids))
+    for k, v in by_hand.items():
         setattr(obj, k, v)
     return obj
 
 
-def _roll(ids: TableIds, r: Any) -> _core.RollSpec:
-    return _fill(_core.RollSpec(), skill=ids.skill[r.skill],
-                 characteristic=ids.characteristic[r.characteristic],
-                 specialisms=[ids.specialism[s] for s in getattr(r, "specialisms", ())],
-                 bonus=h2(getattr(r, "bonus", 0)))
+def fill_flat(ct: _core.Tables, section: str, m: BaseModel, ids: Any) -> None:
+    """Rules section ``m`` (``[section]``) that the core keeps as members of ``Tables`` itself:
+    field ``f`` lands in the member ``<section>_f`` or else ``f``, converted as in fill_from."""
+    bound = bound_fields(_core.Tables)
+    for name, info in type(m).model_fields.items():
+        member = f"{section}_{name}" if f"{section}_{name}" in bound else name
+        conv = _conv(info.annotation, tuple(info.metadata))
+        if member not in bound or conv is None:
+            raise RuntimeError(f"ruleset.{type(m).__name__}.{name}: no member {section}_{name} "
+                               f"or {name} of _core.Tables (tables.hpp) of a known form")
+        setattr(ct, member, conv(getattr(m, name), ids))
 
 
-def _opt(names: list[str], v: str | None) -> int:
-    return -1 if v is None else names.index(v)
-
-
-def _maneuver(ids: TableIds, name: str, m: Any) -> _core.Maneuver:
-    """One maneuver, every field of ``ruleset.Maneuver`` (ids, half points)."""
+def _maneuver(ids: TableIds, name: str, m: Maneuver) -> _core.Maneuver:
+    """One maneuver: every field of ``ruleset.Maneuver``; its aim and tags by hand."""
     aim_kind = _core.AIM_LIST if isinstance(m.aim, list) else (
         _core.AIM_ANY if m.aim == "any" else _core.AIM_WHOLE)
-    return _fill(
-        _core.Maneuver(), name=name, pages=list(m.pages), proposed=list(m.proposed.items()),
-        tag_a="A" in m.tags, tag_r="R" in m.tags, ap=m.ap,
-        category=_core.CATEGORIES.index(m.category), skill=ids.opt(ids.skill, m.skill),
-        characteristic=ids.opt(ids.characteristic, m.characteristic),
-        specialisms=[ids.specialism[s] for s in m.specialisms], attack_mod=h2(m.attack_mod),
-        aim_kind=aim_kind, aim=[ids.aim[a] for a in m.aim] if aim_kind == _core.AIM_LIST else [],
-        has_damage=m.damage is not None, damage=h2(m.damage or 0),
-        damage_types=[ids.damage_type[x] for x in m.damage_types], range=m.range,
-        may_close=m.may_close, may_advance=m.may_advance, any_direction=m.any_direction,
-        may_turn=m.may_turn, reacts_to=[_core.TRIGGERS.index(x) for x in m.reacts_to],
-        against=[ids.maneuver[x] for x in m.against], counter=m.counter,
-        defence_bonus=h2(m.defence_bonus), bonus_by_attack=m.bonus_by_attack,
-        front_arc_only=m.front_arc_only, moves=_opt(_core.MOVES, m.moves),
-        self_injury=_opt(_core.BODY_PARTS, m.self_injury),
-        self_injury_skill=ids.opt(ids.skill, m.self_injury_skill),
-        self_injury_extra=h2(m.self_injury_extra), limb=_opt(_core.LIMBS, m.limb), kick=m.kick,
-        usable_when_held=m.usable_when_held, knocks_prone=m.knocks_prone,
-        no_defence=m.no_defence, no_knockback=m.no_knockback, ends_hold=m.ends_hold,
-        unhorses=m.unhorses, hold=ids.opt(ids.hold_kind, m.hold),
-        needs_hold=ids.opt(ids.hold_kind, m.needs_hold),
-        mounted=_core.MOUNTED_USES.index(m.mounted),
-        has_mounted_attack_mod=m.mounted_attack_mod is not None,
-        mounted_attack_mod=h2(m.mounted_attack_mod or 0), available=m.available,
-        weapon=_opt(_core.WEAPON_NEEDS, m.weapon), advances=m.advances,
-        armed_only=m.armed_only)
-
-
-def _weapon(ids: TableIds, w: Any) -> _core.Weapon:
-    modes = [_fill(_core.WeaponMode(), name=md.name, ap=md.ap, damage=h2(md.damage),
-                   damage_type=ids.damage_type[md.damage_type]) for md in w.modes]
-    return _fill(_core.Weapon(), name=w.name, kind=_core.WEAPON_KINDS.index(w.kind),
-                 skill=ids.skill[w.skill], hands=w.hands, reach=w.reach,
-                 attack_mod=h2(w.attack_mod), closing_attack_mod=h2(w.closing_attack_mod),
-                 parry_bonus=h2(w.parry_bonus), stuck_penalty=h2(w.stuck_penalty),
-                 can_parry=w.can_parry, shield_side_arc=w.block_arc == "shield_side",
-                 modes=modes)
-
-
-def _hold_kind(ids: TableIds, k: Any) -> _core.HoldKind:
-    return _fill(_core.HoldKind(), source=k.source, held_attack_mod=h2(k.held_attack_mod),
-                 holder_attack_bonus=h2(k.holder_attack_bonus),
-                 holder_other_mod=h2(k.holder_other_mod),
-                 break_holder_bonus=h2(k.break_holder_bonus), free_arms=k.free_arms,
-                 holder_arms=k.holder_arms,
-                 held_may=[ids.maneuver[n] for n in k.held_may],
-                 held_attacks_barred_from_behind=k.held_attacks_barred_from_behind,
-                 painful=k.painful, drops_weapon=k.drops_weapon,
-                 lock_location=ids.opt(ids.location, k.lock_location))
-
-
-def _aim_row(r: Any) -> _core.AimRow:
-    return _fill(_core.AimRow(), attack=h2(r.attack), damage=h2(r.damage), pain=h2(r.pain),
-                 knockback=h2(r.knockback),
-                 has_knockback_mounted=r.knockback_mounted is not None,
-                 knockback_mounted=h2(r.knockback_mounted or 0))
+    return fill_from(
+        _core.Maneuver, m, ids, name=name, tag_a="A" in m.tags, tag_r="R" in m.tags,
+        aim_kind=aim_kind, aim=[ids.aim[a] for a in m.aim] if aim_kind == _core.AIM_LIST else [])
 
 
 def _names_and_rows(ct: _core.Tables, t: Any, ids: TableIds) -> None:
@@ -296,142 +340,75 @@ def _names_and_rows(ct: _core.Tables, t: Any, ids: TableIds) -> None:
     ct.location_names, ct.damage_type_names = list(t.locations), list(d.damage_types)
     ct.hold_kind_names, ct.weapon_ids = list(d.holds.kinds), list(t.weapon_ids)
     ct.maneuvers = [_maneuver(ids, n, m) for n, m in t.maneuvers.items()]
-    ct.aim = [_aim_row(r) for r in d.aim.values()]
-    ct.locations = [_fill(_core.Location(), aim=ids.aim[s.aim])
-                    for s in d.locations.values()]
-    ct.damage_types = [_fill(_core.DamageTypeRow(), pain=h2(x.pain), knockback=h2(x.knockback))
-                       for x in d.damage_types.values()]
-    ct.weapons = [_weapon(ids, w) for w in d.weapons.values()]
-    ct.hold_kinds = [_hold_kind(ids, k) for k in d.holds.kinds.values()]
+    ct.aim = [fill_from(_core.AimRow, r, ids) for r in d.aim.values()]
+    ct.locations = [fill_from(_core.Location, s, ids) for s in d.locations.values()]
+    ct.damage_types = [fill_from(_core.DamageTypeRow, x, ids) for x in d.damage_types.values()]
+    ct.weapons = [fill_from(_core.Weapon, w, ids, shield_side_arc=w.block_arc == "shield_side")
+                  for w in d.weapons.values()]
+    ct.hold_kinds = [fill_from(_core.HoldKind, k, ids) for k in d.holds.kinds.values()]
     ct.follow_ons = [[ids.maneuver[x] for x in t.follow_ons.get(n, ())] for n in t.maneuvers]
     ct.follow_on_defence = [0 if n in d.follow_on_defence else -1 for n in t.maneuvers]
 
 
 def _turn_attack_body(ct: _core.Tables, d: Any, ids: TableIds) -> None:
     """[dice], [turn], [attack], [encumbrance], [helmets], [damage], [wounds], [soak]."""
-    ct.dice = _fill(_core.DiceRules(), die_sides=d.dice.die_sides,
-                    per_die=h2(d.dice.points_per_die), max_risk=d.dice.max_risk_dice)
-    tr = d.turn
-    ct.turn = _fill(_core.TurnRules(), minimum_ap=tr.minimum_ap, turn_limit=tr.turn_limit,
-                    ap_rounding=("down", "up", "nearest").index(tr.ap_rounding),
-                    unused_ap_lost=tr.unused_ap_lost, ap=_roll(ids, tr.ap),
-                    initiative=_roll(ids, tr.initiative))
-    a = d.attack
-    ct.attack = _fill(
-        _core.AttackRules(), hit_requires_higher=a.hit_requires_higher,
-        margin_damage_per_point=h2(a.margin_damage_per_point), rear_bonus=h2(a.rear_bonus),
-        rear_arc=list(a.rear_arc), closing_requires_front_arc=a.closing_requires_front_arc,
-        range1_reaches_same_hex=a.range1_reaches_same_hex,
-        leg_grab_pulls_kicker_in=a.leg_grab_pulls_kicker_in, default_aim=ids.aim[a.default_aim],
-        whole_body_location=ids.location[a.whole_body_location],
-        default_defence=_roll(ids, a.default_defence),
-        striking_hand=d.armed.hand_locations.index(a.striking_hand),
-        counter_needs_non_phasing=[ids.maneuver[n] for n in a.counter_needs_non_phasing])
+    ct.dice = fill_from(_core.DiceRules, d.dice, ids, per_die=h2(d.dice.points_per_die),
+                        max_risk=d.dice.max_risk_dice)
+    ct.turn = fill_from(_core.TurnRules, d.turn, ids)
+    ct.attack = fill_from(_core.AttackRules, d.attack, ids)
     e = d.encumbrance
-    ct.encumbrance = _fill(_core.Encumbrance(), band_names=list(e.bands),
-                           bands=[h2(v) for v in e.bands.values()],
-                           characteristic=ids.characteristic[e.characteristic],
-                           martial_arts_multiplier=h2(e.martial_arts_multiplier),
-                           multiplied_with=[ids.skill[s] for s in e.multiplied_with])
+    ct.encumbrance = fill_from(_core.Encumbrance, e, ids, band_names=list(e.bands),
+                               bands=[h2(v) for v in e.bands.values()])
     hm = d.helmets
-    ct.helmets = _fill(_core.Helmets(), characteristic=ids.characteristic[hm.characteristic],
-                       material_names=list(hm.materials),
-                       material_pv=[h2(x.pv) for x in hm.materials.values()],
-                       material_modifier=[h2(x.modifier) for x in hm.materials.values()])
-    ct.damage_characteristic = ids.characteristic[d.damage.characteristic]
-    ct.damage_resistance = ids.characteristic[d.damage.resistance]
-    w = d.wounds
-    ct.wounds = _fill(_core.Wounds(), levels=list(w.levels),
-                      upper_bounds=[h2(x) for x in w.upper_bounds],
-                      impairment=[h2(x) for x in w.impairment], pain=[h2(x) for x in w.pain])
-    ct.soak = _fill(_core.SoakRules(), roll=_roll(ids, d.soak.roll),
-                    upper_bounds=[h2(x) for x in d.soak.upper_bounds])
+    ct.helmets = fill_from(_core.Helmets, hm, ids, material_names=list(hm.materials),
+                           material_pv=[h2(x.pv) for x in hm.materials.values()],
+                           material_modifier=[h2(x.modifier) for x in hm.materials.values()])
+    fill_flat(ct, "damage", d.damage, ids)
+    ct.wounds = fill_from(_core.Wounds, d.wounds, ids)
+    ct.soak = fill_from(_core.SoakRules, d.soak, ids)
 
 
 def _pain_holds(ct: _core.Tables, d: Any, ids: TableIds) -> None:
     """[pain], [knockback], [holds], [break_hold], [prone], [sides], [mounted]."""
-    p = d.pain
-    ct.pain = _fill(_core.PainRules(), roll=_roll(ids, p.roll),
-                    unconscious_at_most=h2(p.unconscious_at_most),
-                    stunned_below=h2(p.stunned_below), staggered_below=h2(p.staggered_below),
-                    stun_penalty=h2(p.stun_penalty), stagger_penalty=h2(p.stagger_penalty),
-                    stagger_ap_loss=p.stagger_ap_loss,
-                    self_injury_pain_roll=p.self_injury_pain_roll)
-    k = d.knockback
-    ct.knockback = _fill(
-        knockback_rules(k), roll=_roll(ids, k.roll), mounted_skill=ids.skill[k.mounted_skill],
-        distance=k.distance, holder_knocked_back_releases=k.holder_knocked_back_releases)
-    h = d.holds
-    ct.holds = _fill(_core.HoldRules(), maintain_ap=h.maintain_ap, release_ap=h.release_ap,
-                     break_attempt_bonus=h2(h.break_attempt_bonus), arms=h.arms,
-                     one_hold_per_holder=h.one_hold_per_holder,
-                     lock_damage_in_holder_phase=h.lock_damage_in_holder_phase,
-                     hold_maneuvers_need_the_hold=h.hold_maneuvers_need_the_hold,
-                     follow_ups_end_hold=[ids.maneuver[n] for n in h.follow_ups_end_hold])
+    ct.pain = fill_from(_core.PainRules, d.pain, ids)
+    ct.knockback = fill_from(_core.KnockbackRules, d.knockback, ids)
+    ct.holds = fill_from(_core.HoldRules, d.holds, ids)
     b = d.break_hold
-    ct.break_hold = _fill(
-        _core.BreakHoldRules(), method_names=list(b.methods),
-        methods=[_roll(ids, x) for x in b.methods.values()],
-        escaper_methods=[ids.method[x] for x in b.escaper_methods],
-        holder_methods=[ids.method[x] for x in b.holder_methods],
-        holder_method_choice=-1 if b.holder_method_choice == "best"
-        else ids.method[b.holder_method_choice])
-    ct.prone = _fill(_core.ProneRules(),
-                     allowed=[ids.maneuver[n] for n in d.prone.allowed],
-                     kick_any_location=d.prone.kick_any_location)
-    ct.friendly_attacks = d.sides.friendly_attacks
-    mo = d.mounted
-    ct.mounted = _fill(
-        _core.MountedRules(), close_needs_same_height=mo.close_needs_same_height,
-        close_from_other_hex=mo.close_from_other_hex,
-        range1_kicks_allowed=mo.range1_kicks_allowed, attack_mod=h2(mo.attack_mod),
-        stay_mounted_difficulty=h2(mo.stay_mounted_difficulty),
-        stay_mounted=_roll(ids, mo.stay_mounted), pull_down_lands_same=mo.pull_down_lands == "same",
-        pull_down_directions=list(mo.pull_down_directions))
+    ct.break_hold = fill_from(
+        _core.BreakHoldRules, b, ids, method_names=list(b.methods),
+        methods=[fill_from(_core.RollSpec, x, ids, specialisms=[], bonus=0)
+                 for x in b.methods.values()],
+        holder_method_choice=ids.get(ids.method, None if b.holder_method_choice == "best"
+                                     else b.holder_method_choice, "break_hold.holder_method_choice"))
+    ct.prone = fill_from(_core.ProneRules, d.prone, ids)
+    fill_flat(ct, "sides", d.sides, ids)
+    ct.mounted = fill_from(_core.MountedRules, d.mounted, ids,
+                           pull_down_lands_same=d.mounted.pull_down_lands == "same")
 
 
 def _weapons_movement(ct: _core.Tables, d: Any, ids: TableIds) -> None:
     """[self_injury], [lock_damage], [drop_dodge], [forearm_block], [armed], [movement]."""
     si = d.self_injury
-    ct.self_injury = _fill(
-        _core.SelfInjuryRules(),
-        locations=[ids.opt(ids.location, si.locations.get(p)) for p in _core.BODY_PARTS],
-        damage_type=ids.damage_type[si.damage_type], requires_armour=si.requires_armour)
-    ct.lock_damage_uses_margin = d.lock_damage.uses_margin
-    ct.lock_damage_knockback = d.lock_damage.knockback
+    ct.self_injury = fill_from(
+        _core.SelfInjuryRules, si, ids,
+        locations=[ids.opt(ids.location, si.locations.get(p)) for p in _core.BODY_PARTS])
+    fill_flat(ct, "lock_damage", d.lock_damage, ids)
     dd = d.drop_dodge
-    ct.drop_dodge = _fill(_core.DropDodgeRules(),
-                          by_aim=[h2(dd.by_aim.get(a, 0)) for a in d.aim],
-                          by_maneuver=[h2(dd.by_maneuver.get(n, 0)) for n in ids.maneuver],
-                          has_by_maneuver=[int(n in dd.by_maneuver) for n in ids.maneuver])
+    ct.drop_dodge = fill_from(_core.DropDodgeRules, dd, ids,
+                              by_aim=[h2(dd.by_aim.get(a, 0)) for a in d.aim],
+                              by_maneuver=[h2(dd.by_maneuver.get(n, 0)) for n in ids.maneuver],
+                              has_by_maneuver=[int(n in dd.by_maneuver) for n in ids.maneuver])
     fb = d.forearm_block
-    ct.forearm_block = _fill(_core.ForearmBlockRules(), vs_unarmed=h2(fb.bonus_vs_unarmed),
-                             vs_close=h2(fb.bonus_vs_close_weapons),
-                             vs_melee=h2(fb.bonus_vs_melee_weapons),
-                             grab_after_kick_either_arm=fb.grab_after_kick == "either_arm")
+    ct.forearm_block = fill_from(_core.ForearmBlockRules, fb, ids,
+                                 vs_unarmed=h2(fb.bonus_vs_unarmed),
+                                 vs_close=h2(fb.bonus_vs_close_weapons),
+                                 vs_melee=h2(fb.bonus_vs_melee_weapons),
+                                 grab_after_kick_either_arm=fb.grab_after_kick == "either_arm")
     a = d.armed
-    ct.armed = _fill(
-        _core.ArmedRules(), hand_locations=[ids.location[x] for x in a.hand_locations],
-        arm_locations=[ids.location[x] for x in a.arm_locations], reach_beyond=list(a.reach_beyond),
-        melee_in_own_hex=a.melee_in_own_hex, advance_into_occupied=a.advance_into_occupied,
-        stuck_min_wound=ids.level[a.stuck_min_wound],
-        stuck_damage_type=ids.damage_type[a.stuck_damage_type],
-        stuck_characteristic=ids.characteristic[a.stuck_characteristic],
-        pull_out_worsens=a.pull_out_worsens, stun_drops=[ids.aim[x] for x in a.stun_drops],
-        stagger_drops=[ids.aim[x] for x in a.stagger_drops],
-        block_follow_ups_other_weapon=[ids.maneuver[x] for x in a.block_follow_ups_other_weapon],
-        two_handed_block_bars=[ids.maneuver[x] for x in a.two_handed_block_bars],
-        shield_side_hands=[ids.location[x] for x in a.shield_side],
-        shield_side_arcs=[list(v) for v in a.shield_side.values()])
-    mv = d.movement
-    ct.movement = _fill(
-        _core.MovementRules(), side_step_offsets_adjacent=list(mv.side_step_offsets_adjacent),
-        side_step_offsets_same_hex=list(mv.side_step_offsets_same_hex),
-        throw_landing=list(mv.throw_landing), move_forward_max=mv.move_forward_max,
-        move_back_max=mv.move_back_max, move_through_occupied=mv.move_through_occupied,
-        dodge_moves_only_on_success=mv.dodge_moves_only_on_success,
-        dodge_triggers_attacker=mv.dodge_triggers_attacker,
-        follow_no_farther=mv.follow_no_farther)
+    ct.armed = fill_from(_core.ArmedRules, a, ids,
+                         shield_side_hands=[ids.location[x] for x in a.shield_side],
+                         shield_side_arcs=[list(v) for v in a.shield_side.values()])
+    ct.movement = fill_from(_core.MovementRules, d.movement, ids)
 
 
 def _check_vocabularies() -> None:
@@ -478,9 +455,7 @@ def compile_profile(ct: _core.Tables, p: Any) -> _core.Profile:
     cp.specs = [p.specs.get(n, 0) for n in ct.specialisms]
     cp.pv = [p.pv[n] for n in ct.location_names]
     cp.enc_mod, cp.helmet_mod, cp.mounted, cp.height = p.enc_mod, p.helmet_mod, p.mounted, p.height
-    r = p.risk
-    cp.risk = _fill(_core.Risk(), ap=r.ap, initiative=r.initiative, damage=r.damage, pain=r.pain,
-                    knockback=r.knockback, lock_damage=r.lock_damage)
+    cp.risk = fill_from(_core.Risk, p.risk, None)  # counts of dice, as the sheet's RiskSpec
     cp.hands = [-1 if w is None else ct.weapon_ids.index(w) for w in p.hands]
     cp.sheathed = [ct.weapon_ids.index(w) for w in p.sheathed]
     cp.check(ct)
@@ -513,8 +488,6 @@ def _profile(ct: _core.Tables, p: Any) -> _core.Profile:
 
 def knockback_rules(k: Any) -> _core.KnockbackRules:
     """The core's [knockback] bands of the rules' section ``k`` alone (its fail limits, half
-    points, and AP losses; ``formulas.knockback_band`` takes the section, not the tables)."""
-    return _fill(_core.KnockbackRules(), off_balance_max_fail=h2(k.off_balance_max_fail),
-                 off_balance_ap_loss=k.off_balance_ap_loss,
-                 knocked_back_ap_loss=k.knocked_back_ap_loss,
-                 knocked_over_min_fail=h2(k.knocked_over_min_fail))
+    points, and AP losses; ``formulas.knockback_band`` takes the section, not the tables, so
+    its roll and skill, names, stay unset)."""
+    return fill_from(_core.KnockbackRules, k, None, roll=_core.RollSpec(), mounted_skill=-1)

@@ -12,8 +12,9 @@ import copy
 import hashlib
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -37,10 +38,36 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+@dataclass(frozen=True)
+class Names:
+    """Field metadata: the field holds a name (or names) of the rules table ``table``.
+
+    Declared here once, it tells the bridge to the core (``native.fill_from``) which id table
+    turns the name into the core's int id (``native.TableIds.<table>``): a field's type is its
+    whole crossing (a name by this, a float as half points, a Literal by its position), so a
+    new rules key needs no line in the bridge (issue 32). Validation ignores it.
+    """
+
+    table: str
+
+
+Skill = Annotated[str, Names("skill")]
+Characteristic = Annotated[str, Names("characteristic")]
+Specialism = Annotated[str, Names("specialism")]
+ManeuverName = Annotated[str, Names("maneuver")]
+LocationName = Annotated[str, Names("location")]
+AimName = Annotated[str, Names("aim")]
+DamageTypeName = Annotated[str, Names("damage_type")]
+HoldKindName = Annotated[str, Names("hold_kind")]
+WoundLevel = Annotated[str, Names("level")]
+MethodName = Annotated[str, Names("method")]
+Hand = Annotated[str, Names("hand")]  # one of armed.hand_locations: 0 right, 1 left
+
+
 class RollSpec(_Model):
-    skill: str
-    characteristic: str
-    specialisms: list[str] = Field(default_factory=list)
+    skill: Skill
+    characteristic: Characteristic
+    specialisms: list[Specialism] = Field(default_factory=list)
     bonus: float = 0
 
 
@@ -53,7 +80,7 @@ class AimRow(_Model):
 
 
 class LocationSpec(_Model):
-    aim: str
+    aim: AimName
     armour: Literal["helmet", "body"]
 
 
@@ -85,11 +112,11 @@ class AttackRules(_Model):
     closing_requires_front_arc: bool
     range1_reaches_same_hex: bool
     leg_grab_pulls_kicker_in: bool
-    default_aim: str
-    whole_body_location: str
+    default_aim: AimName
+    whole_body_location: LocationName
     default_defence: RollSpec
-    striking_hand: str
-    counter_needs_non_phasing: list[str]
+    striking_hand: Hand
+    counter_needs_non_phasing: list[ManeuverName]
 
     @field_validator("rear_arc")
     @classmethod
@@ -121,9 +148,9 @@ class SpecialismSpec(_Model):
 
 class Encumbrance(_Model):
     bands: dict[str, float]
-    characteristic: str
+    characteristic: Characteristic
     martial_arts_multiplier: float
-    multiplied_with: list[str]
+    multiplied_with: list[Skill]
 
 
 class HelmetMaterial(_Model):
@@ -132,13 +159,13 @@ class HelmetMaterial(_Model):
 
 
 class Helmets(_Model):
-    characteristic: str
+    characteristic: Characteristic
     materials: dict[str, HelmetMaterial]
 
 
 class DamageRules(_Model):
-    characteristic: str
-    resistance: str
+    characteristic: Characteristic
+    resistance: Characteristic
 
 
 class Wounds(_Model):
@@ -166,7 +193,7 @@ class Pain(_Model):
 
 class Knockback(_Model):
     roll: RollSpec
-    mounted_skill: str
+    mounted_skill: Skill
     off_balance_max_fail: float
     off_balance_ap_loss: int = Field(ge=0)
     knocked_back_ap_loss: int = Field(ge=0)
@@ -178,7 +205,7 @@ class Knockback(_Model):
 class HoldKind(_Model):
     source: str
     held_attack_mod: float
-    held_may: list[str]
+    held_may: list[ManeuverName]
     held_attacks_barred_from_behind: bool = False
     free_arms: int = Field(ge=0, le=2)
     holder_attack_bonus: float
@@ -187,7 +214,8 @@ class HoldKind(_Model):
     break_holder_bonus: float
     painful: bool
     drops_weapon: bool = False  # the held arm drops what its hand holds (aom3227)
-    lock_location: str | None = None  # where a painful lock's repeat damage lands (None: the held part)
+    #: where a painful lock's repeat damage lands (None: the held part)
+    lock_location: LocationName | None = None
 
 
 class Holds(_Model):
@@ -196,27 +224,27 @@ class Holds(_Model):
     one_hold_per_holder: bool
     break_attempt_bonus: float
     lock_damage_in_holder_phase: bool
-    follow_ups_end_hold: list[str]
+    follow_ups_end_hold: list[ManeuverName]
     hold_maneuvers_need_the_hold: bool
     arms: int = Field(ge=0, le=2)
     kinds: dict[str, HoldKind]
 
 
 class Method(_Model):
-    skill: str
-    characteristic: str
+    skill: Skill
+    characteristic: Characteristic
 
 
 class BreakHold(_Model):
-    escaper_methods: list[str]
-    holder_methods: list[str]
+    escaper_methods: list[MethodName]
+    holder_methods: list[MethodName]
     holder_method_choice: str
     methods: dict[str, Method]
 
 
 class Prone(_Model):
     stand_up_ap: int = Field(ge=0)
-    allowed: list[str]
+    allowed: list[ManeuverName]
     kick_any_location: bool
 
 
@@ -236,8 +264,8 @@ class Mounted(_Model):
 
 
 class SelfInjury(_Model):
-    locations: dict[Literal["foot", "head"], str]  # a hand: the striking one (attack.striking_hand)
-    damage_type: str
+    locations: dict[Literal["foot", "head"], LocationName]  # a hand: the striking one (attack.striking_hand)
+    damage_type: DamageTypeName
     requires_armour: bool
 
 
@@ -265,7 +293,7 @@ class WeaponMode(_Model):
     name: str
     ap: int = Field(ge=0, le=20)
     damage: float
-    damage_type: str
+    damage_type: DamageTypeName
 
 
 class Weapon(_Model):
@@ -276,7 +304,7 @@ class Weapon(_Model):
     name: str
     pages: list[str] = Field(default_factory=list)
     kind: Literal["close", "melee", "shield"]
-    skill: str
+    skill: Skill
     hands: Literal[1, 2] = 1
     reach: Literal[1, 2] = 1  # 2: also the three hexes beyond the front three (polearm)
     attack_mod: float = 0  # stationary: Stand and attack, Close Combat Weapon Attack
@@ -292,20 +320,20 @@ class Weapon(_Model):
 class Armed(_Model):
     """How weapons work in a fight (§1.7, §1.12, §1.15, §2.1, §3): see rules.toml [armed]."""
 
-    hand_locations: list[str]
-    arm_locations: list[str]
+    hand_locations: list[LocationName]
+    arm_locations: list[LocationName]
     melee_in_own_hex: bool
     reach_beyond: list[int]
     advance_into_occupied: bool
-    stuck_min_wound: str
-    stuck_damage_type: str
-    stuck_characteristic: str
+    stuck_min_wound: WoundLevel
+    stuck_damage_type: DamageTypeName
+    stuck_characteristic: Characteristic
     pull_out_worsens: int = Field(ge=0, le=6)
-    stun_drops: list[str]
-    stagger_drops: list[str]
-    block_follow_ups_other_weapon: list[str]
-    two_handed_block_bars: list[str]
-    shield_side: dict[str, list[int]]
+    stun_drops: list[AimName]
+    stagger_drops: list[AimName]
+    block_follow_ups_other_weapon: list[ManeuverName]
+    two_handed_block_bars: list[ManeuverName]
+    shield_side: dict[Hand, list[int]]
 
 
 class Movement(_Model):
@@ -334,27 +362,27 @@ class Maneuver(_Model):
     tags: list[Literal["A", "R", "F"]]
     ap: int | None = Field(None, ge=0, le=20)  # None only for Stand up (prone.stand_up_ap)
     category: Category
-    skill: str | None = None
-    characteristic: str | None = None
-    specialisms: list[str] = Field(default_factory=list)
+    skill: Skill | None = None
+    characteristic: Characteristic | None = None
+    specialisms: list[Specialism] = Field(default_factory=list)
     attack_mod: float = 0
     aim: Literal["any", "whole"] | list[str] = "whole"
     damage: float | None = None
-    damage_types: list[str] = Field(default_factory=list)
+    damage_types: list[DamageTypeName] = Field(default_factory=list)
     range: Literal[0, 1] = 0
     may_close: bool = False
     may_advance: bool = False
     any_direction: bool = False
     may_turn: bool = False
     reacts_to: list[Trigger] = Field(default_factory=list)
-    against: list[str] = Field(default_factory=list)
+    against: list[ManeuverName] = Field(default_factory=list)
     counter: bool = False
     defence_bonus: float = 0
     bonus_by_attack: bool = False  # the defence bonus comes from [drop_dodge] by the attack
     front_arc_only: bool = False
     moves: Literal["away", "side", "toward"] | None = None
     self_injury: Literal["hand", "foot", "head"] | None = None
-    self_injury_skill: str | None = None
+    self_injury_skill: Skill | None = None
     self_injury_extra: float = 0
     limb: Literal["arm", "leg", "head"] | None = None
     kick: bool = False
@@ -364,8 +392,8 @@ class Maneuver(_Model):
     no_knockback: bool = False
     ends_hold: bool = False
     unhorses: bool = False
-    hold: str | None = None
-    needs_hold: str | None = None
+    hold: HoldKindName | None = None
+    needs_hold: HoldKindName | None = None
     mounted: Literal["allowed", "same_height", "no"] = "allowed"
     mounted_attack_mod: float | None = None  # None: the [mounted] attack_mod
     available: bool = True  # false: out of this simulator's scope (Speak)
