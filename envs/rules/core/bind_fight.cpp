@@ -1,7 +1,8 @@
-// Bindings of the native fight (fight.hpp, resolution.hpp): a fight set up from Python (the
-// compiled tables and sheets, sides, arena, the start hexes and facings Python drew, and the
-// dice where Python left them), its decision and legal choices as int tuples, apply, clone,
-// the result, the board, and the event log as the Python engine's dicts, built on request.
+// Bindings of the fight (fight.hpp's Combat, bound as _core.Fight; resolution.hpp), which
+// Python's State (envs/rules/native_state.py) wraps: a fight set up from Python (the compiled
+// tables and sheets, sides, arena, the start hexes and facings Python drew, and the dice where
+// Python left them), its decision and legal choices as int tuples, apply, clone, the result,
+// the board, and the event log as the dicts State.events shows, built on request.
 // A bad choice is a Python ValueError with the reason, never a crash.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/optional.h>
@@ -451,7 +452,7 @@ nb::object name_or_none(const std::vector<std::string>& names, int id) {
     return nb::str(names[static_cast<Z>(id)].c_str());
 }
 
-// State.context(): what the pending decision is about (keys in the Python engine's order).
+// State.context(): what the pending decision is about (its keys in a fixed order).
 nb::dict context(Combat& c) {
     nb::dict out;
     const DecisionContext x = decision_context(c);  // the one place the core says it
@@ -516,7 +517,8 @@ double time_clones(const Combat& c, int n) {
 }  // namespace
 
 void bind_fight(nb::module_& m) {
-    nb::class_<Combat>(m, "Fight", "A native fight (fight.hpp): the decision machine of state.py.")
+    nb::class_<Combat>(m, "Fight", "A fight (fight.hpp's Combat): rules, sheets, board, dice, event log and the "
+                                   "pending decision; Python's State (native_state.py) wraps one.")
         .def("__init__",
              [](Combat* self, const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
                 const std::vector<std::string>& side_names, int radius, int turn_limit,
@@ -538,8 +540,8 @@ void bind_fight(nb::module_& m) {
              },
              nb::arg("tables"), nb::arg("profiles"), nb::arg("side_names"), nb::arg("turn_limit"), nb::arg("state"),
              nb::arg("dice"), nb::arg("frames"), nb::arg("over"), nb::keep_alive<0, 1>(),
-             "A fight taken over from a Python State: its board, dice and frames (as ints), advanced "
-             "to the pending decision.")
+             "A fight set up on a board built in Python (a scenario, scenario.py): its board, dice and "
+             "frames (as ints), advanced to the pending decision.")
         .def_prop_ro("is_over", [](const Combat& c) { return c.over; })
         .def_prop_ro("result", &result)
         .def_prop_ro("decision", &decision, "(fighter, kind, about), or None once over.")
@@ -564,7 +566,7 @@ void bind_fight(nb::module_& m) {
         .def("clone", [](const Combat& c) -> const Combat& { return c; }, nb::rv_policy::copy,
              nb::keep_alive<0, 1>())
         .def_prop_ro("n_events", [](const Combat& c) { return c.events.size(); })
-        .def("events", &events_from, nb::arg("start") = 0, "The events from start as the Python engine's dicts.")
+        .def("events", &events_from, nb::arg("start") = 0, "The events from start as dicts (State.events).")
         .def_prop_ro("turn", [](const Combat& c) { return c.s.turn; })
         .def_prop_ro("state", [](const Combat& c) { return c.s; }, "A copy of the board state.")
         .def_prop_ro("dice", [](const Combat& c) { return c.dice; }, "A copy of the dice.")

@@ -1,9 +1,9 @@
-// Bindings for envs/rules/native_state.py's NativeState (the Python State, whose fight the
-// core runs): what the facade needs of a native fight beyond
-// bind_fight.cpp's interface. The rules tests and the search agents write the board between
-// decisions (s.fighters[0].ap = 5, a determinised clone's dice): those writes go through
-// here into the Combat, checked id by id (a ValueError naming the field, never a crash).
-// A write does not re-list the pending decision's choices.
+// Bindings for the writes of Python's State (envs/rules/native_state.py NativeState, whose
+// fight the core runs), beyond bind_fight.cpp's interface: the rules tests write the board
+// between decisions (s.fighters[0].ap = 5), a clone takes other dice (State.clone(dice=): a
+// search's determinised clone, OpenSpiel's chance replay, a test's loaded dice), a fighter is
+// knocked out. The writes go into the Combat checked id by id (a ValueError naming the field,
+// never a crash); a write does not re-list the pending decision's choices.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 
@@ -59,9 +59,9 @@ int phasing(const Combat& c) {
 void bind_native_state(nb::module_& m) {
     m.def("fight_set_board", &set_board, nb::arg("fight"), nb::arg("state"),
           "Replace a native fight's board (fighters, holds, dropped weapons, approaches, turn, "
-          "order) with a checked one; the pending decision stays as listed (state.py's too).");
+          "order) with a checked one; the pending decision stays as listed.");
     m.def("fight_set_dice", [](Combat& c, const Dice& d) { c.dice = d; }, nb::arg("fight"), nb::arg("dice"),
-          "Give a native fight other dice from now on (a search agent's determinised clone).");
+          "Give a fight other dice from now on (State.clone(dice=), a test's loaded dice).");
     m.def("fight_check_over", [](Combat& c) { return c.check_over(); }, nb::arg("fight"),
           "State.check_over (§5.30): end the fight when one side is left standing.");
     m.def("fight_knock_out", [](Combat& c, int i, int how) {

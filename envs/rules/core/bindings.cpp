@@ -1,12 +1,17 @@
-// nanobind bindings of the native rules core: hexdojo.envs.rules._core.
+// nanobind bindings of the rules core: hexdojo.envs.rules._core.
 //
-// One bind_* function per layer (bind.hpp); each layer's tests are tests/test_core_*.py. The
-// port from the Python engine is over (docs/history/native-core-port.md).
+// The C++ owns the rules (legality, resolution, formulas), the compiled tables, the dice
+// stream, the duel's observation and action catalogue; the Python package hexdojo.envs.rules
+// owns names, validation, texts and the public API (Game, State) and calls in here
+// (docs/architecture.md). One bind_* function per layer (bind.hpp); each layer's tests are
+// tests/core/test_core_*.py.
 #include "bind.hpp"
 
 NB_MODULE(_core, m) {
-    m.doc() = "hexdojo's native rules core (C++20), ported layer by layer from the Python "
-              "engine, which stays the reference until the differential test passes.";
+    m.doc() = "hexdojo's rules core (C++20): the rules (legality, resolution, formulas), the "
+              "compiled tables, the dice, the duel's observation and action catalogue. "
+              "hexdojo.envs.rules wraps it: names, validation, texts and the public Game and "
+              "State (docs/architecture.md).";
     hexdojo::bind_dice(m);
     hexdojo::bind_hexgrid(m);
     hexdojo::bind_tables(m);

@@ -1,9 +1,10 @@
-// The rules' arithmetic that needs no fight state (envs/rules/formulas.py, RULES §1.3,
-// §1.8-§1.17, aom315, aom316, aom1d31, aom1d34, aom322d), on compiled Tables and Profiles.
+// The rules' arithmetic that needs no fight state (RULES §1.3, §1.8-§1.17, aom315, aom316,
+// aom1d31, aom1d34, aom322d), on compiled Tables and Profiles: the one copy, which resolution
+// rolls with and Python's envs/rules/formulas.py calls by name (bind_formulas.cpp).
 //
 // Every number comes from the Tables (half points); these functions only say how they
-// combine, in the order formulas.py combines them. Totals are returned; the terms (what the
-// event log shows, labelled exactly as Python labels them) only when an out-parameter asks,
+// combine, in a fixed order. Totals are returned; the terms (what the event log shows, with
+// its labels) only when an out-parameter asks,
 // so the hot path allocates nothing: a roll's modifiers are an Extras, a fixed array of
 // (prefix, name, value) whose labels are string_views into the Tables' names.
 // Ids are trusted here: the bindings (bind_tables.cpp) check them at the boundary.

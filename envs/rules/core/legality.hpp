@@ -4,7 +4,7 @@
 // One function per question, in the order a referee asks them: the same
 // functions list the legal choices and explain an illegal one, so the mask and the reasons
 // never disagree. Reasons are codes with ids (reasons.hpp); Python renders the texts.
-// Nothing is memoised: a native call costs less than the Python memo's key.
+// Nothing is memoised: a call costs less than a memo's key would.
 #pragma once
 
 #include <array>

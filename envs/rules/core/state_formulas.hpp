@@ -1,6 +1,7 @@
-// The formulas that read the fight's state (envs/rules/formulas.py attack_modifiers,
-// attack_basic, defence_basic, break_hold_basics; RULES §1.8, aom315, aom322d): the same
-// terms with the same labels, in the same order, as Python's.
+// The formulas that read the fight's state (RULES §1.8, aom315, aom322d): attack_modifiers,
+// attack_basic, defence_basic, break_hold_basics, the one copy (Python's face: the functions
+// of the same names in envs/rules/formulas.py); the terms carry the labels the event log
+// shows, in a fixed order.
 #pragma once
 
 #include <string>
