@@ -17,6 +17,7 @@ import numpy as np
 
 from hexdojo.envs.rules import Choice, State
 
+from . import native_search
 from .mcts import MCTSAgent, Node
 
 
@@ -46,6 +47,16 @@ class GuidedMCTS(MCTSAgent):
         super().__init__(sims=sims, width=width, horizon=horizon, c=c, seed=seed, name=name,
                          opponent_model=opponent_model)
         self.prior = prior
+
+    def act(self, state: State) -> Choice:
+        """The search inside the core with the prior's network copied out of torch
+        (``_bots.PriorPolicy``); the Python tree where the prior has no native form."""
+        native = native_search.prior_choice(self, state)
+        return native if native is not None else super().act(state)
+
+    def native_player(self, game: Any) -> Any | None:
+        """This agent inside the core (the tournament's fast path), or None."""
+        return native_search.prior_player(self, game)
 
     def _expand(self, node: Node, sim: State) -> None:
         node.children = {ch: Node() for ch in policy_ranking(self.prior, sim)[: self.width]}

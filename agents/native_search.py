@@ -9,9 +9,13 @@ from the agent's numpy generator, drawn where the Python agent draws them.
 
 It runs when the state is a ``NativeState``, the time budget is 0, the agent's policy and
 opponent model (if any) have a native form (``native_policy``), and the agent's search
-methods are the stock ones (``GuidedMCTS``, with its learned prior, stays Python). The
-instance attribute ``native = False`` or ``HEXDOJO_NATIVE_AGENTS=0`` forces the Python path:
-the reference of ``tests/agents/test_bots_search.py``.
+methods are the stock ones. ``GuidedMCTS`` (a learned policy as the tree's prior) runs
+natively too: its network's layers are copied out of torch once per game into a
+``_bots.PriorPolicy`` that ranks the tree's children on the core's own observation, the
+scripted policy playing the rollouts (its Python tree stays for a style lean, an opponent
+model or a network of another shape). The instance attribute ``native = False`` or
+``HEXDOJO_NATIVE_AGENTS=0`` forces the Python path: the reference of
+``tests/agents/test_bots_search.py`` and ``tests/agents/test_search_prior.py``.
 """
 
 from __future__ import annotations
@@ -154,5 +158,114 @@ def search_player(agent: Any, game: Any, base: type, mcts: bool) -> Any | None:
     halves = [(v >> 64, v & (2**64 - 1)) for v in (st["state"]["state"], st["state"]["inc"])]
     return _bots.SearchPlayer(mcts, pol, nmodel, agent.sims, agent.width, agent.horizon,
                               float(getattr(agent, "c", 0.7)), float(agent.caution),
+                              game.tables.data.dice.die_sides, *halves,
+                              bool(st["has_uint32"]), int(st["uinteger"]))
+
+
+# ------------------------------------------------------------------ a learned prior
+#: SB3 activation modules by the name the native prior takes
+_ACTIVATIONS = {"Tanh": "tanh", "ReLU": "relu"}
+
+
+def actor_layers(model: Any) -> list[tuple[Any, Any, str]] | None:
+    """An SB3 MlpPolicy actor as dense layers ``(W, b, activation)`` (float32, W rows =
+    outputs): its ``mlp_extractor.policy_net`` then ``action_net``; None for another shape
+    (a Dict observation, another activation, a custom network)."""
+    import numpy as np
+    from gymnasium import spaces
+    from torch import nn
+
+    policy = model.policy
+    if not isinstance(model.observation_space, spaces.Box):
+        return None
+    mods = [*policy.mlp_extractor.policy_net, policy.action_net]
+    layers: list[list[Any]] = []
+    for mod in mods:
+        if isinstance(mod, nn.Linear):
+            w = mod.weight.detach().cpu().numpy().astype(np.float32)
+            b = mod.bias.detach().cpu().numpy().astype(np.float32)
+            layers.append([np.ascontiguousarray(w), np.ascontiguousarray(b), "none"])
+        elif type(mod).__name__ in _ACTIVATIONS and layers and layers[-1][2] == "none":
+            layers[-1][2] = _ACTIVATIONS[type(mod).__name__]
+        else:
+            return None
+    return [tuple(x) for x in layers]  # type: ignore[misc]
+
+
+def prior_policy(agent: Any, game: Any) -> Any | None:
+    """``agent`` (a GuidedMCTS) prior's network over ``game``'s observation, its rollout
+    policy native (``_bots.PriorPolicy``, cached per game on the agent), or None where
+    either has no native form."""
+    cache = agent.__dict__.setdefault("_native_priors", {})
+    hit = cache.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    made = _make_prior(agent, game)
+    if len(cache) > 16:
+        cache.clear()
+    cache[id(game)] = (game, made)
+    return made
+
+
+def _make_prior(agent: Any, game: Any) -> Any | None:
+    from hexdojo.envs.native_observation import native_layout
+    from hexdojo.envs.observation import encoder_for
+    from hexdojo.envs.rules import _core
+    from hexdojo.envs.rules.native import compile_tables
+
+    prior = agent.prior
+    rollout = native_policy(agent.policy, game)
+    layers = None if getattr(prior, "model", None) is None else actor_layers(prior.model)
+    if rollout is None or layers is None or getattr(prior, "style", None) is not None:
+        return None
+    if getattr(prior, "general", False):
+        from hexdojo.envs.sheets import sheet_views
+
+        enc, unit, extra = encoder_for(game, armed=True), True, sheet_views(game)
+    else:
+        enc, extra = encoder_for(game), None
+        unit = prior._scaling_for(enc) == "unit"
+        prior._check_spaces(enc.size, enc.cat.n)
+    views = ([], []) if extra is None else (extra[0].tolist(), extra[1].tolist())
+    return _bots.PriorPolicy(rollout, _core.Catalogue(compile_tables(game.tables), enc.armed),
+                             native_layout(enc), enc.unit_factor.tolist() if unit else [],
+                             *views, layers)
+
+
+def _prior_ready(agent: Any, state: Any) -> Any | None:
+    if not (isinstance(state, NativeState) and enabled(agent) and agent.time_ms == 0):
+        return None
+    if state.decision is None or agent.opponent_model is not None or len(state.fighters) != 2:
+        return None
+    return prior_policy(agent, state.game)
+
+
+def prior_choice(agent: Any, state: Any) -> Choice | None:
+    """``GuidedMCTS.act`` inside the core: the tree's children are the prior network's
+    best ``width`` (``_bots.PriorPolicy``), the rollouts the scripted policy's; None where
+    the Python search must run (a time budget, an opponent model, no native prior)."""
+    prior = _prior_ready(agent, state)
+    if prior is None:
+        return None
+    k = _bots.mcts_act(native_bots.core_of(state), prior, None, agent.sims, agent.width,
+                       agent.horizon, float(agent.c), float(agent.caution),
+                       state.t.data.dice.die_sides, _draw(agent))
+    return state.legal_choices()[k]
+
+
+def prior_player(agent: Any, game: Any) -> Any | None:
+    """A GuidedMCTS as a native player of ``game``'s duels (``_bots.SearchPlayer`` over its
+    ``PriorPolicy``), starting from its generator's state; None where it cannot run."""
+    if not (enabled(agent) and agent.time_ms == 0) or agent.opponent_model is not None:
+        return None
+    if len(game.profiles) != 2:
+        return None
+    pol = prior_policy(agent, game)
+    st = agent.rng.bit_generator.state
+    if pol is None or st["bit_generator"] != "PCG64":
+        return None
+    halves = [(v >> 64, v & (2**64 - 1)) for v in (st["state"]["state"], st["state"]["inc"])]
+    return _bots.SearchPlayer(True, pol, None, agent.sims, agent.width, agent.horizon,
+                              float(agent.c), float(agent.caution),
                               game.tables.data.dice.die_sides, *halves,
                               bool(st["has_uint32"]), int(st["uinteger"]))

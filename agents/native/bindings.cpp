@@ -33,4 +33,5 @@ NB_MODULE(_bots, m) {
     hexdojo::bots::bind_play(m);
     hexdojo::bots::bind_scripted(m);
     hexdojo::bots::bind_search(m);
+    hexdojo::bots::bind_prior(m);
 }

@@ -1,0 +1,94 @@
+// Bindings of the search's learned prior (prior.hpp): hexdojo.agents._bots.PriorPolicy.
+// agents/guided.py copies an SB3 actor's layers out of torch and builds one per game.
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "bind.hpp"
+#include "prior.hpp"
+
+namespace hexdojo::bots {
+
+namespace {
+
+using Matrix = nb::ndarray<const float, nb::ndim<2>, nb::c_contig, nb::device::cpu>;
+using Vector = nb::ndarray<const float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using Layer = std::tuple<Matrix, Vector, std::string>;
+
+Dense dense_of(const Layer& l, int in, std::size_t k) {
+    const auto& [w, b, act] = l;
+    const std::string at = "prior: layer " + std::to_string(k) + ": ";
+    Dense d;
+    d.out = static_cast<int>(w.shape(0));
+    d.in = static_cast<int>(w.shape(1));
+    if (d.in != in) {
+        throw nb::value_error((at + "takes " + std::to_string(d.in) + " inputs, the previous gives " +
+                               std::to_string(in)).c_str());
+    }
+    if (static_cast<int>(b.shape(0)) != d.out) throw nb::value_error((at + "bias size != rows").c_str());
+    if (act == "tanh") d.activation = 1;
+    else if (act == "relu") d.activation = 2;
+    else if (act != "none") throw nb::value_error((at + "activation '" + act + "': allowed tanh, relu, none").c_str());
+    d.wt.resize(w.size());  // transposed: row k holds input k's weight for every output
+    for (int o = 0; o < d.out; ++o) {
+        for (int k = 0; k < d.in; ++k) {
+            d.wt[static_cast<std::size_t>(k) * static_cast<std::size_t>(d.out) + static_cast<std::size_t>(o)] =
+                w.data()[static_cast<std::size_t>(o) * static_cast<std::size_t>(d.in) + static_cast<std::size_t>(k)];
+        }
+    }
+    d.b.assign(b.data(), b.data() + b.size());
+    return d;
+}
+
+void make_prior(PriorPolicy* self, Policy& rollout, const Catalogue& cat, const ObsLayout& lay,
+                std::vector<float> unit, std::vector<float> extra0, std::vector<float> extra1,
+                const std::vector<Layer>& layers) {
+    if (!unit.empty() && static_cast<int>(unit.size()) != lay.size) {
+        throw nb::value_error("prior: unit: one factor per observation entry");
+    }
+    if (extra0.size() != extra1.size()) throw nb::value_error("prior: extra: one size for both fighters");
+    if (layers.empty()) throw nb::value_error("prior: no layers");
+    std::vector<Dense> net;
+    int in = lay.size + static_cast<int>(extra0.size());
+    for (std::size_t k = 0; k < layers.size(); ++k) {
+        net.push_back(dense_of(layers[k], in, k));
+        in = net.back().out;
+    }
+    if (in != cat.n) {
+        throw nb::value_error(("prior: the last layer gives " + std::to_string(in) +
+                               " logits, the catalogue has " + std::to_string(cat.n) + " actions").c_str());
+    }
+    PriorInputs pi{&cat, lay, std::move(unit), {std::move(extra0), std::move(extra1)}};
+    new (self) PriorPolicy(rollout, std::move(pi), std::move(net));
+}
+
+}  // namespace
+
+void bind_prior(nb::module_& m) {
+    nb::class_<PriorPolicy, Policy>(m, "PriorPolicy",
+                                    "A learned actor's ranking as a search's prior; the rollout "
+                                    "policy plays (kept alive with it, as is the catalogue).")
+        .def("__init__", &make_prior, nb::arg("rollout"), nb::arg("catalogue"), nb::arg("layout"),
+             nb::arg("unit"), nb::arg("extra0"), nb::arg("extra1"), nb::arg("layers"),
+             nb::keep_alive<1, 2>(), nb::keep_alive<1, 3>(),
+             "layers: (W out x in float32, b, 'tanh'|'relu'|'none') from the observation (the "
+             "layout's entries times unit, then extra0 or extra1 for the decider) to one logit "
+             "per catalogue action.")
+        .def("legal_logits", [](PriorPolicy& p, Combat& c) {
+            if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
+            return p.legal_logits(c);
+        }, nb::arg("fight"), "The logit of each legal choice, legal order.")
+        .def("inputs", [](PriorPolicy& p, Combat& c) {
+            if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
+            return p.inputs(c);
+        }, nb::arg("fight"), "The network's input at the open decision (observation, extra).");
+}
+
+}  // namespace hexdojo::bots

@@ -1,0 +1,76 @@
+// The search's learned prior (prior.hpp).
+#include "prior.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+#include <utility>
+
+#include "vector_env.hpp"
+
+namespace hexdojo::bots {
+
+PriorPolicy::PriorPolicy(Policy& rollout, PriorInputs in, std::vector<Dense> net)
+    : rollout_(&rollout), in_(std::move(in)), net_(std::move(net)) {}
+
+namespace {
+
+void forward(const Dense& d, const std::vector<float>& x, std::vector<float>& y) {
+    y.assign(d.b.begin(), d.b.end());
+    float* out = y.data();
+    const auto n = static_cast<std::size_t>(d.out);
+    for (std::size_t k = 0; k < static_cast<std::size_t>(d.in); ++k) {
+        const float xk = x[k];
+        if (xk == 0.0F) continue;  // observations are mostly zeros (one-hot fields)
+        const float* row = d.wt.data() + k * n;
+        for (std::size_t o = 0; o < n; ++o) out[o] += row[o] * xk;
+    }
+    if (d.activation == 1) {
+        for (std::size_t o = 0; o < n; ++o) out[o] = std::tanh(out[o]);
+    } else if (d.activation == 2) {
+        for (std::size_t o = 0; o < n; ++o) out[o] = std::max(out[o], 0.0F);
+    }
+}
+
+}  // namespace
+
+const std::vector<float>& PriorPolicy::inputs(Combat& c) {
+    if (!c.has_pending) throw std::invalid_argument("prior: the fight is over");
+    const int me = c.pending.fighter;
+    ctx_ = obs_context(c, *in_.cat, *c.t, me);
+    const std::vector<float>& extra = in_.extra[static_cast<std::size_t>(me)];
+    const auto n = static_cast<std::size_t>(in_.layout.size);
+    x_.assign(n + extra.size(), 0.0F);
+    write_observation(*c.t, *in_.cat, in_.layout, c.s, ctx_, me, 1 - me, x_.data());
+    if (!in_.unit.empty()) {
+        for (std::size_t k = 0; k < n; ++k) x_[k] *= in_.unit[k];
+    }
+    std::copy(extra.begin(), extra.end(), x_.begin() + static_cast<std::ptrdiff_t>(n));
+    return x_;
+}
+
+std::vector<float> PriorPolicy::legal_logits(Combat& c) {
+    inputs(c);
+    const ObsContext& ctx = ctx_;
+    for (const Dense& d : net_) {
+        forward(d, x_, y_);
+        std::swap(x_, y_);
+    }
+    std::vector<float> out;
+    out.reserve(ctx.legal_ids.size());
+    for (int id : ctx.legal_ids) out.push_back(x_[static_cast<std::size_t>(id)]);
+    return out;
+}
+
+std::vector<int> PriorPolicy::ranked(Combat& c) {
+    const std::vector<float> z = legal_logits(c);
+    std::vector<int> order(z.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&z](int a, int b) {
+        return z[static_cast<std::size_t>(a)] > z[static_cast<std::size_t>(b)];
+    });
+    return order;
+}
+
+}  // namespace hexdojo::bots

@@ -1,0 +1,64 @@
+// A learned policy's ranking inside the search: the native search's prior (issue 32 "one
+// search: the native search takes a prior"; issue 33 section 3, the master level).
+//
+// The policy is SB3's MlpPolicy actor, its weights copied out of torch once: dense layers
+// (W x + b, then tanh, relu or nothing) from the decider's observation to one logit per
+// catalogue action. The observation is the core's own (write_observation, the layout and unit
+// scaling Python owns), with a fixed vector per fighter appended (the general NPC's two
+// sheets, envs/sheets.py). Ranking sorts the legal choices by logit, ties in legal order, as
+// agents/guided.py policy_ranking does with torch's logits (float32 sums in another order:
+// the logits agree to ~1e-5, so only near-ties can rank differently).
+//
+// Only the ranking is learned: act() (rollouts, and the decisions a search leaves to its
+// policy: forced ones, risk, soak, hold) is the rollout policy's, whose odds are exact there.
+#pragma once
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "catalogue.hpp"
+#include "fight.hpp"
+#include "observe.hpp"
+#include "search.hpp"
+
+namespace hexdojo::bots {
+
+// One dense layer: out = act(W in + b), W stored transposed (in x out, row k = input k's
+// weights) so the sum over inputs runs down contiguous output vectors (vectorised without
+// reordering any one output's additions).
+struct Dense {
+    int in = 0, out = 0;
+    std::vector<float> wt, b;
+    int activation = 0;  // 0 none, 1 tanh, 2 relu
+};
+
+// The observation a prior reads: the catalogue, layout and unit factors of its encoder and
+// what is appended per deciding fighter.
+struct PriorInputs {
+    const Catalogue* cat = nullptr;
+    ObsLayout layout;
+    std::vector<float> unit;                 // one per layout entry (empty: raw)
+    std::array<std::vector<float>, 2> extra;  // appended for fighter 0 / 1 (may be empty)
+};
+
+class PriorPolicy final : public Policy {
+public:
+    PriorPolicy(Policy& rollout, PriorInputs in, std::vector<Dense> net);
+    int act(Combat& c) override { return rollout_->act(c); }
+    std::vector<int> ranked(Combat& c) override;
+    void check(const Combat& c) const override { rollout_->check(c); }
+    // The network's logit of each legal choice (legal order) at c's open decision.
+    std::vector<float> legal_logits(Combat& c);
+    // The network's input at c's open decision (the decider's observation, then his extra).
+    const std::vector<float>& inputs(Combat& c);
+
+private:
+    Policy* rollout_;
+    PriorInputs in_;
+    std::vector<Dense> net_;
+    ObsContext ctx_;            // the open decision's (its legal ids)
+    std::vector<float> x_, y_;  // scratch: the layers' inputs and outputs
+};
+
+}  // namespace hexdojo::bots

@@ -1,0 +1,145 @@
+"""The native search's learned prior (issue 32: "one search: the native search takes a
+prior"; issue 33, section 3: the master level's shape, GuidedMCTS, inside the core).
+
+The prior's network is copied out of torch once (``native_search.actor_layers``) and run by
+the core on its own observation: its logits must be torch's (up to the log-softmax's constant)
+at every decision, for a duel NPC of either scaling and activation and for the general NPC
+(both sheets appended); the native GuidedMCTS must choose what the Python tree chooses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from hexdojo.agents import _bots, native_bots, native_search  # noqa: E402
+from hexdojo.agents.guided import GuidedMCTS  # noqa: E402
+from hexdojo.agents.policy import LearnedAgent  # noqa: E402
+from hexdojo.agents.registry import make_agent  # noqa: E402
+from hexdojo.agents.tournament import play_fight  # noqa: E402
+from hexdojo.envs.rules import Game  # noqa: E402
+
+GENERAL = Path(__file__).parents[2] / "agents" / "data" / "general_npc.zip"
+
+
+def _model(tmp_path: Path, scale: str, activation: str) -> LearnedAgent:
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from hexdojo.envs.duel import DuelEnv
+
+    env = DuelEnv(fighters=["chu", "boris"], flat_observation=True, observation_scale=scale)
+    act = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[activation]
+    path = tmp_path / f"npc_{scale}_{activation}.zip"
+    MaskablePPO("MlpPolicy", env, seed=3, policy_kwargs={"net_arch": [32, 16],
+                                                          "activation_fn": act}).save(str(path))
+    return LearnedAgent.load(path)
+
+
+def _torch_logits(agent: LearnedAgent, state) -> np.ndarray:
+    """The actor's logits of the legal choices (legal order), shifted to max 0."""
+    import torch
+
+    from hexdojo.envs.sheets import general_inputs
+
+    if agent.general:
+        obs, mask, _, ids, _ = general_inputs(state)
+    else:
+        obs, mask, _, ids = agent.duel_inputs(state)
+    policy = agent.model.policy
+    with torch.no_grad():
+        o, _ = policy.obs_to_tensor(obs)
+        z = policy.get_distribution(o, action_masks=mask[None]).distribution.logits[0].numpy()
+    z = z[ids].astype(np.float64)
+    return z - z.max()
+
+
+def _check_fight(agent: LearnedAgent, fighters: list[str], seed: int) -> int:
+    game = Game.create(fighters)
+    prior = native_search.prior_policy(GuidedMCTS(agent), game)
+    assert prior is not None
+    state, greedy, n = game.new_state(seed), make_agent("greedy"), 0
+    while not state.is_over:
+        z = np.asarray(prior.legal_logits(native_bots.core_of(state)), np.float64)
+        assert np.allclose(z - z.max(), _torch_logits(agent, state), atol=1e-4), state.decision
+        state.apply(greedy.act(state))
+        n += 1
+    return n
+
+
+@pytest.mark.parametrize("scale,activation", [("unit", "tanh"), ("raw", "relu")])
+def test_a_duel_npcs_native_logits_are_torchs(tmp_path, scale, activation) -> None:
+    assert _check_fight(_model(tmp_path, scale, activation), ["chu", "boris"], 5) > 20
+
+
+@pytest.mark.parametrize("fighters", [["chu", "boris"], ["chu", "urlik"]])
+def test_the_general_npcs_native_logits_are_torchs(fighters) -> None:
+    """Armed or not, the general NPC reads the armed layout plus both sheets (envs/sheets.py)
+    from the decider's side."""
+    agent = LearnedAgent.load(GENERAL)
+    assert sum(_check_fight(agent, fighters, seed) for seed in (2, 3)) > 20
+
+
+def test_the_native_tree_chooses_what_the_python_tree_chooses(tmp_path) -> None:
+    agent = _model(tmp_path, "unit", "tanh")
+    native, python = (GuidedMCTS(agent, sims=12, width=3, seed=9) for _ in range(2))
+    python.native = False  # the Python tree, the reference
+    game = Game.create(["chu", "boris"])
+    state, greedy, asked = game.new_state(1), make_agent("greedy"), 0
+    while not state.is_over and asked < 30:
+        if state.decision.fighter == 0:
+            a, b = native.act(state), python.act(state)
+            assert a == b, state.decision
+            asked += 1
+            state.apply(a)
+        else:
+            state.apply(greedy.act(state))
+    assert asked == 30
+    assert native_search.prior_choice(python, state) is None  # native=False keeps Python
+
+
+def test_a_guided_search_plays_whole_fights_inside_the_core() -> None:
+    """The tournament's fast path takes it (a native player), and a fight replays the same."""
+    game = Game.create(["chu", "boris"])
+    guided = GuidedMCTS(LearnedAgent.load(GENERAL), sims=8, width=3)
+    assert guided.native_player(game) is not None
+    one = play_fight(game, (guided, make_agent("greedy")), 11, record_choices=True)
+    two = play_fight(game, (guided, make_agent("greedy")), 11, record_choices=True)
+    assert one.choices and one.choices == two.choices and one.winner == two.winner
+
+
+def test_what_has_no_native_prior_stays_python(tmp_path) -> None:
+    """A style lean, an opponent model or a group fight: no native prior; the Python tree."""
+    agent = LearnedAgent.load(GENERAL)
+    agent.style = "striker"
+    game = Game.create(["chu", "boris"])
+    assert native_search.prior_policy(GuidedMCTS(agent), game) is None
+    modelled = GuidedMCTS(LearnedAgent.load(GENERAL), opponent_model=make_agent("greedy"))
+    assert native_search.prior_player(modelled, game) is None
+
+
+def test_a_network_that_does_not_fit_is_one_line() -> None:
+    from hexdojo.envs.native_observation import native_layout
+    from hexdojo.envs.observation import encoder_for
+    from hexdojo.envs.rules import _core
+    from hexdojo.envs.rules.native import compile_tables
+
+    game = Game.create(["chu", "boris"])
+    enc = encoder_for(game)
+    cat = _core.Catalogue(compile_tables(game.tables), enc.armed)
+    rollout = _bots.FirstChoicePolicy()
+    w = np.zeros((4, enc.size + 1), np.float32)
+    with pytest.raises(ValueError, match=r"layer 0: takes \d+ inputs, the previous gives \d+"):
+        _bots.PriorPolicy(rollout, cat, native_layout(enc), [], [], [],
+                          [(w, np.zeros(4, np.float32), "tanh")])
+    w = np.zeros((cat.n, enc.size), np.float32)
+    with pytest.raises(ValueError, match="activation 'gelu': allowed tanh, relu, none"):
+        _bots.PriorPolicy(rollout, cat, native_layout(enc), [], [], [],
+                          [(w, np.zeros(cat.n, np.float32), "gelu")])
+    with pytest.raises(ValueError, match="gives 3 logits, the catalogue has"):
+        _bots.PriorPolicy(rollout, cat, native_layout(enc), [], [], [],
+                          [(np.zeros((3, enc.size), np.float32), np.zeros(3, np.float32), "none")])
