@@ -101,7 +101,9 @@ void bind_vector(nb::module_& m) {
         .def_rw("unit", &VectorOptions::unit)
         .def_rw("autoreset", &VectorOptions::autoreset)
         .def_rw("events", &VectorOptions::events);
-    nb::class_<DuelVector>(m, "DuelVector", "N native duels against random play (vector_env.hpp).")
+    nb::class_<DuelVector>(m, "DuelVector",
+                           "N duels stepped in one call, each against an opponent the core plays (random "
+                           "legal play, a native Player) or Python answers in a batch (vector_env.hpp).")
         .def("__init__", [](DuelVector* self, const Combat& proto, const Catalogue& cat,
                             const ObsLayout& lay, std::vector<float> unit, VectorOptions opt, int n) {
             if (n < 1 || n > 100000) throw nb::value_error("n: allowed 1..100000");
