@@ -237,8 +237,7 @@ def test_a_pickled_state_replays_to_the_same_fight():
     s = NativeState.new(game, 11)
     for _ in range(8):
         s.apply(s.legal_choices()[-1])
-    c = s.clone()
-    c.dice = LoadedDice([2] * 200)
+    c = s.clone(dice=LoadedDice([2] * 200))
     back = pickle.loads(pickle.dumps(c))
     assert _board(back) == _board(c) and back.events == c.events
     while not c.is_over:
