@@ -170,9 +170,10 @@ def core_window(ids: Ids, w: Any) -> _core.Window:
 
 
 # ---------------------------------------------------------------- compiled tables (layer 2)
-# Python hands the core its rules once per rule set: it fills the core's plain structs field
-# by field from the validated data (names as ids of TableIds, numbers in half points), and
-# Tables.seal() checks every id and derives the lookups (docs/native-core.md, "Tables, profiles, formulas").
+# Python hands the core its rules once per rule set: it fills the core's plain structs from
+# the validated data by field name (fill_from, below: names as ids of TableIds, numbers in
+# half points), and Tables.seal() checks every id and derives the lookups (docs/native-core.md,
+# "Tables, profiles, formulas").
 _COMPILED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _IDS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _PROFILES: dict[tuple[int, int], tuple[weakref.ref, weakref.ref, _core.Profile]] = {}

@@ -155,6 +155,9 @@ def core_members() -> dict[str, set[str]]:
 
     text = (Path(ruleset.__file__).parent / "core" / "tables.hpp").read_text(encoding="utf-8")
     text = re.sub(r"//[^\n]*", "", text)
+    # a rules struct's members are its X-list's lines, X(type, name, default)
+    lists = {m.group(1): re.findall(r"\bX\(\s*[^,()]+,\s*(\w+)", m.group(2)) for m in
+             re.finditer(r"#define HX_FIELDS_(\w+)\(X\)((?:[^\n]*\\\n)*[^\n]*)", text)}
     while re.search(r"<[^<>]*>", text):  # template arguments hold commas
         text = re.sub(r"<[^<>]*>", "", text)
     out: dict[str, set[str]] = {}
@@ -164,6 +167,9 @@ def core_members() -> dict[str, set[str]]:
             depth += {"{": 1, "}": -1}.get(text[k], 0)
             k += 1
         body = re.sub(r"\{[^{}]*\}", "", text[m.end():k - 1])  # brace initialisers
+        if f"HX_FIELDS_{m.group(1)}(HX_MEMBER)" in body:
+            out[m.group(1)] = set(lists[m.group(1)])
+            continue
         for code in body.split(";"):
             code = " ".join(code.split())
             if not code or "(" in code or code.startswith(("using", "static", "return")):

@@ -1,13 +1,14 @@
-"""Each rules field is declared once (issue 32): ruleset.py's pydantic models are the source,
-and the core's tables (the C++ structs of envs/rules/core/tables.hpp, bound in
-bind_tables.cpp) are checked against them here, field by field.
+"""Each rules field is declared once in each language (issue 32): ruleset.py's pydantic
+models are the source, and the core's rules structs (one X-list line per field in
+envs/rules/core/tables.hpp, ``HX_FIELDS_<Struct>``, which declares the member and binds it)
+are checked against them here, field by field.
 
 The bridge (``native.fill_from``) fills a core struct from the rules model of the same field
 names, each converted by its declared type (a float as half points, a ``ruleset.Names`` field
-as its table's id, a Literal by position), so a new rules key needs no line in native.py.
-What it cannot see, these tests do: a rules field with no core field of its name that nobody
-listed below (with the reason) fails, as does a core field that no rules field fills (in
-``fill_from`` itself), and a header member its binding lacks.
+as its table's id, a Literal by position), so a new rules key needs no line in native.py nor
+in bind_tables.cpp. What that cannot see, these tests do: a rules field with no core field of
+its name that nobody listed below (with where it goes) fails, as does a core field that no
+rules field fills (in ``fill_from`` itself), and a header member the binding lacks.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def unaccounted(handed: dict[type, set[type]], listed: dict[tuple[str, str], str
             for core in cores:
                 if name not in native.bound_fields(core):
                     out.append(f"ruleset.{model.__name__}.{name} has no field {name} in "
-                               f"_core.{core.__name__} (tables.hpp, bound in bind_tables.cpp)")
+                               f"_core.{core.__name__} (tables.hpp: HX_FIELDS_{core.__name__})")
     return out
 
 
@@ -126,8 +127,8 @@ def test_every_core_struct_is_filled_and_bound_as_declared(handed) -> None:
     assert filled == set(members) - {"Tables", "Domain"}
     for struct, names in members.items():
         bound = set(native.bound_fields(getattr(_core, struct)))
-        assert bound == names, (f"_core.{struct}: declared in tables.hpp but not bound in "
-                                f"bind_tables.cpp: {sorted(names - bound)}; bound, not "
+        assert bound == names, (f"_core.{struct}: declared in tables.hpp but not bound "
+                                f"(bind_tables.cpp): {sorted(names - bound)}; bound, not "
                                 f"declared: {sorted(bound - names)}")
 
 
@@ -168,7 +169,7 @@ def test_a_renamed_field_fails_with_both_names() -> None:
         native.fill_from(_core.KnockbackRules, m, ids)
     problems = unaccounted({model: {_core.KnockbackRules}}, NOT_IN_CORE)
     assert problems == ["ruleset.Knockback.knocked_over_fail has no field knocked_over_fail in "
-                        "_core.KnockbackRules (tables.hpp, bound in bind_tables.cpp)"]
+                        "_core.KnockbackRules (tables.hpp: HX_FIELDS_KnockbackRules)"]
 
 
 def test_a_type_without_a_core_form_fails_clearly() -> None:

@@ -52,207 +52,187 @@ enum Roll : int { kRollAp, kRollInitiative, kRollSoak, kRollPain, kRollKnockback
 inline const std::vector<std::string> kRollNames = {
     "ap", "initiative", "soak", "pain", "knockback", "default_defence", "stay_mounted"};
 
+// The rules structs, each field declared once: a line X(type, name, default) of a struct's
+// list HX_FIELDS_<Struct> is both its member (HX_MEMBER below) and its Python binding
+// (bind_tables.cpp), and the ruleset.py field of the same name fills it (native.fill_from;
+// tests/rules/test_rules_declared_once.py checks the two sides agree). So a new rules key is
+// one line here besides its ruleset.py field (issue 32). No default: a value-initialised
+// member (0, false, empty). A type holding a comma goes through an alias.
+#define HX_MEMBER(type, name, ...) type name{__VA_ARGS__};
+using Ints = std::vector<int>;          // ids, or numbers in half points
+using Strings = std::vector<std::string>;
+using StringPairs = std::vector<std::pair<std::string, std::string>>;
+using PartIds = std::array<int, 3>;     // by BodyPart
+
 // A roll described in the data (ruleset.RollSpec; a Break Hold method has no bonus).
-struct RollSpec {
-    int skill = kNone;
-    int characteristic = kNone;
-    std::vector<int> specialisms;
-    int bonus = 0;
-};
+#define HX_FIELDS_RollSpec(X) \
+    X(int, skill, kNone) X(int, characteristic, kNone) X(Ints, specialisms) X(int, bonus, 0)
+struct RollSpec { HX_FIELDS_RollSpec(HX_MEMBER) };
 
 // §1.9 aom317 aiming row; pain §1.12 aom1d31; knock-back §1.13 aom1d34 (a rider's column).
-struct AimRow {
-    int attack = 0, damage = 0, pain = 0, knockback = 0;
-    bool has_knockback_mounted = false;
-    int knockback_mounted = 0;
-};
+#define HX_FIELDS_AimRow(X)                                                         \
+    X(int, attack, 0) X(int, damage, 0) X(int, pain, 0) X(int, knockback, 0)         \
+    X(bool, has_knockback_mounted, false) X(int, knockback_mounted, 0)
+struct AimRow { HX_FIELDS_AimRow(HX_MEMBER) };
 
-struct Location {  // §1.10 aom1c4
-    int aim = 0;
-};
+#define HX_FIELDS_Location(X) X(int, aim, 0)
+struct Location { HX_FIELDS_Location(HX_MEMBER) };  // §1.10 aom1c4
 
-struct DamageTypeRow {  // pain §1.12, knock-back §1.13
-    int pain = 0, knockback = 0;
-};
+#define HX_FIELDS_DamageTypeRow(X) X(int, pain, 0) X(int, knockback, 0)
+struct DamageTypeRow { HX_FIELDS_DamageTypeRow(HX_MEMBER) };  // pain §1.12, knock-back §1.13
 
-struct WeaponMode {  // aom3142
-    std::string name;
-    int ap = 0, damage = 0, damage_type = 0;
-};
+#define HX_FIELDS_WeaponMode(X) \
+    X(std::string, name) X(int, ap, 0) X(int, damage, 0) X(int, damage_type, 0)
+struct WeaponMode { HX_FIELDS_WeaponMode(HX_MEMBER) };  // aom3142
 
-struct Weapon {  // §2.1, aom3142, aom3145, aom314a
-    std::string name;
-    int kind = kKindClose, skill = 0, hands = 1, reach = 1;
-    int attack_mod = 0, closing_attack_mod = 0, parry_bonus = 0, stuck_penalty = 0;
-    bool can_parry = true;
-    bool shield_side_arc = false;  // block_arc "shield_side" (else "front")
-    std::vector<WeaponMode> modes;
-};
+// §2.1, aom3142, aom3145, aom314a. shield_side_arc: block_arc "shield_side" (else "front").
+#define HX_FIELDS_Weapon(X)                                                                 \
+    X(std::string, name) X(int, kind, kKindClose) X(int, skill, 0) X(int, hands, 1)          \
+    X(int, reach, 1) X(int, attack_mod, 0) X(int, closing_attack_mod, 0)                     \
+    X(int, parry_bonus, 0) X(int, stuck_penalty, 0) X(bool, can_parry, true)                 \
+    X(bool, shield_side_arc, false) X(std::vector<WeaponMode>, modes)
+struct Weapon { HX_FIELDS_Weapon(HX_MEMBER) };
 
-struct HoldKind {  // §1.18, §5.13-§5.17
-    std::string source;
-    int held_attack_mod = 0, holder_attack_bonus = 0, holder_other_mod = 0;
-    int break_holder_bonus = 0, free_arms = 0;
-    int holder_arms = 0;  // the holder's arms the hold keeps busy (aom3225: the grabbing hand)
-    std::vector<int> held_may;  // maneuver ids
-    bool held_attacks_barred_from_behind = false, painful = false, drops_weapon = false;
-    int lock_location = kNone;
-};
+// §1.18, §5.13-§5.17. holder_arms: the holder's arms the hold keeps busy (aom3225: the
+// grabbing hand); held_may: maneuver ids.
+#define HX_FIELDS_HoldKind(X)                                                               \
+    X(std::string, source) X(int, held_attack_mod, 0) X(int, holder_attack_bonus, 0)         \
+    X(int, holder_other_mod, 0) X(int, break_holder_bonus, 0) X(int, free_arms, 0)           \
+    X(int, holder_arms, 0) X(Ints, held_may) X(bool, held_attacks_barred_from_behind, false) \
+    X(bool, painful, false) X(bool, drops_weapon, false) X(int, lock_location, kNone)
+struct HoldKind { HX_FIELDS_HoldKind(HX_MEMBER) };
 
-// One maneuver, every field of ruleset.Maneuver (names as ids, numbers in half points).
-struct Maneuver {
-    std::string name;
-    std::vector<std::string> pages;
-    std::vector<std::pair<std::string, std::string>> proposed;
-    bool tag_a = false, tag_r = false;  // a follow-on's F: Tables::follow_ons, from Python
-    int ap = 0, category = kMove, skill = kNone, characteristic = kNone;
-    std::vector<int> specialisms;
-    int attack_mod = 0;
-    int aim_kind = kAimWhole;
-    std::vector<int> aim;  // aim row ids when aim_kind == kAimList
-    bool has_damage = false;
-    int damage = 0;
-    std::vector<int> damage_types;
-    int range = 0;
-    bool may_close = false, may_advance = false, any_direction = false, may_turn = false;
-    std::vector<int> reacts_to;  // trigger ids
-    std::vector<int> against;    // maneuver ids
-    bool counter = false;
-    int defence_bonus = 0;
-    bool bonus_by_attack = false, front_arc_only = false;
-    int moves = kNone, self_injury = kNone, self_injury_skill = kNone;
-    int self_injury_extra = 0;
-    int limb = kNone;
-    bool kick = false, usable_when_held = false, knocks_prone = false, no_defence = false;
-    bool no_knockback = false, ends_hold = false, unhorses = false;
-    int hold = kNone, needs_hold = kNone;
-    int mounted = kMountedAllowed;
-    bool has_mounted_attack_mod = false;
-    int mounted_attack_mod = 0;
-    bool available = true;
-    int weapon = kNone;
-    bool advances = false, armed_only = false;
-};
+// One maneuver, every field of ruleset.Maneuver (names as ids, numbers in half points). Its
+// tags A and R as tag_a, tag_r (an F: Tables::follow_ons, from Python); aim: the aim row ids
+// when aim_kind == kAimList; reacts_to: trigger ids; against: maneuver ids.
+#define HX_FIELDS_Maneuver(X)                                                               \
+    X(std::string, name) X(Strings, pages) X(StringPairs, proposed) X(bool, tag_a, false)    \
+    X(bool, tag_r, false) X(int, ap, 0) X(int, category, kMove) X(int, skill, kNone)         \
+    X(int, characteristic, kNone) X(Ints, specialisms) X(int, attack_mod, 0)                 \
+    X(int, aim_kind, kAimWhole) X(Ints, aim) X(bool, has_damage, false) X(int, damage, 0)    \
+    X(Ints, damage_types) X(int, range, 0) X(bool, may_close, false)                         \
+    X(bool, may_advance, false) X(bool, any_direction, false) X(bool, may_turn, false)       \
+    X(Ints, reacts_to) X(Ints, against) X(bool, counter, false) X(int, defence_bonus, 0)     \
+    X(bool, bonus_by_attack, false) X(bool, front_arc_only, false) X(int, moves, kNone)      \
+    X(int, self_injury, kNone) X(int, self_injury_skill, kNone)                              \
+    X(int, self_injury_extra, 0) X(int, limb, kNone) X(bool, kick, false)                    \
+    X(bool, usable_when_held, false) X(bool, knocks_prone, false)                            \
+    X(bool, no_defence, false) X(bool, no_knockback, false) X(bool, ends_hold, false)        \
+    X(bool, unhorses, false) X(int, hold, kNone) X(int, needs_hold, kNone)                   \
+    X(int, mounted, kMountedAllowed) X(bool, has_mounted_attack_mod, false)                  \
+    X(int, mounted_attack_mod, 0) X(bool, available, true) X(int, weapon, kNone)             \
+    X(bool, advances, false) X(bool, armed_only, false)
+struct Maneuver { HX_FIELDS_Maneuver(HX_MEMBER) };
 
-struct DiceRules { int die_sides = 6, per_die = 6, max_risk = 6; };
+#define HX_FIELDS_DiceRules(X) X(int, die_sides, 6) X(int, per_die, 6) X(int, max_risk, 6)
+struct DiceRules { HX_FIELDS_DiceRules(HX_MEMBER) };
 
-struct TurnRules {
-    int minimum_ap = 0, ap_rounding = 0, turn_limit = 1;  // ap_rounding: down, up, nearest
-    bool unused_ap_lost = true;
-    RollSpec ap, initiative;
-};
+// ap_rounding: down, up, nearest
+#define HX_FIELDS_TurnRules(X)                                                              \
+    X(int, minimum_ap, 0) X(int, ap_rounding, 0) X(int, turn_limit, 1)                       \
+    X(bool, unused_ap_lost, true) X(RollSpec, ap) X(RollSpec, initiative)
+struct TurnRules { HX_FIELDS_TurnRules(HX_MEMBER) };
 
-struct AttackRules {
-    bool hit_requires_higher = true;
-    int margin_damage_per_point = 1;  // half points of damage per half point of margin, x2
-    int rear_bonus = 0;
-    std::vector<int> rear_arc;
-    bool closing_requires_front_arc = true, range1_reaches_same_hex = true;
-    bool leg_grab_pulls_kicker_in = true;
-    int striking_hand = 0;  // the hand (0 right, 1 left) a one-handed unarmed maneuver takes first
-    std::vector<int> counter_needs_non_phasing;  // maneuver ids the phasing fighter may not react with
-    int default_aim = 0, whole_body_location = 0;
-    RollSpec default_defence;
-};
+// margin_damage_per_point: half points of damage per half point of margin, x2;
+// striking_hand: the hand (0 right, 1 left) a one-handed unarmed maneuver takes first;
+// counter_needs_non_phasing: maneuver ids the phasing fighter may not react with.
+#define HX_FIELDS_AttackRules(X)                                                            \
+    X(bool, hit_requires_higher, true) X(int, margin_damage_per_point, 1)                    \
+    X(int, rear_bonus, 0) X(Ints, rear_arc) X(bool, closing_requires_front_arc, true)        \
+    X(bool, range1_reaches_same_hex, true) X(bool, leg_grab_pulls_kicker_in, true)           \
+    X(int, striking_hand, 0) X(Ints, counter_needs_non_phasing) X(int, default_aim, 0)       \
+    X(int, whole_body_location, 0) X(RollSpec, default_defence)
+struct AttackRules { HX_FIELDS_AttackRules(HX_MEMBER) };
 
-struct Encumbrance {  // §1.16 aom1d1
-    std::vector<std::string> band_names;
-    std::vector<int> bands;
-    int characteristic = 0;
-    int martial_arts_multiplier = 2;  // x2 (half points), as margin_damage_per_point
-    std::vector<int> multiplied_with;  // skill ids
-};
+// §1.16 aom1d1. martial_arts_multiplier: x2 (half points), as margin_damage_per_point;
+// multiplied_with: skill ids.
+#define HX_FIELDS_Encumbrance(X)                                                            \
+    X(Strings, band_names) X(Ints, bands) X(int, characteristic, 0)                          \
+    X(int, martial_arts_multiplier, 2) X(Ints, multiplied_with)
+struct Encumbrance { HX_FIELDS_Encumbrance(HX_MEMBER) };
 
-struct Helmets {  // §1.4 aom312
-    int characteristic = 0;
-    std::vector<std::string> material_names;
-    std::vector<int> material_pv, material_modifier;
-};
+#define HX_FIELDS_Helmets(X) \
+    X(int, characteristic, 0) X(Strings, material_names) X(Ints, material_pv) X(Ints, material_modifier)
+struct Helmets { HX_FIELDS_Helmets(HX_MEMBER) };  // §1.4 aom312
 
-struct Wounds {  // §1.10 aom316, §1.12, §1.14
-    std::vector<std::string> levels;
-    std::vector<int> upper_bounds, impairment, pain;
-};
+#define HX_FIELDS_Wounds(X) \
+    X(Strings, levels) X(Ints, upper_bounds) X(Ints, impairment) X(Ints, pain)
+struct Wounds { HX_FIELDS_Wounds(HX_MEMBER) };  // §1.10 aom316, §1.12, §1.14
 
-struct SoakRules { RollSpec roll; std::vector<int> upper_bounds; };  // §1.11 aom314c
+#define HX_FIELDS_SoakRules(X) X(RollSpec, roll) X(Ints, upper_bounds)
+struct SoakRules { HX_FIELDS_SoakRules(HX_MEMBER) };  // §1.11 aom314c
 
-struct PainRules {  // §1.12 aom1d31, §5.19
-    RollSpec roll;
-    int unconscious_at_most = 0, stunned_below = 0, staggered_below = 0;
-    int stun_penalty = 0, stagger_penalty = 0, stagger_ap_loss = 0;
-    bool self_injury_pain_roll = true;
-};
+#define HX_FIELDS_PainRules(X)                                                              \
+    X(RollSpec, roll) X(int, unconscious_at_most, 0) X(int, stunned_below, 0)                \
+    X(int, staggered_below, 0) X(int, stun_penalty, 0) X(int, stagger_penalty, 0)            \
+    X(int, stagger_ap_loss, 0) X(bool, self_injury_pain_roll, true)
+struct PainRules { HX_FIELDS_PainRules(HX_MEMBER) };  // §1.12 aom1d31, §5.19
 
-struct KnockbackRules {  // §1.13 aom1d34, §5.20
-    RollSpec roll;
-    int mounted_skill = 0;
-    int off_balance_max_fail = 0, off_balance_ap_loss = 0, knocked_back_ap_loss = 0;
-    int knocked_over_min_fail = 0, distance = 1;
-    bool holder_knocked_back_releases = true;
-};
+#define HX_FIELDS_KnockbackRules(X)                                                         \
+    X(RollSpec, roll) X(int, mounted_skill, 0) X(int, off_balance_max_fail, 0)               \
+    X(int, off_balance_ap_loss, 0) X(int, knocked_back_ap_loss, 0)                           \
+    X(int, knocked_over_min_fail, 0) X(int, distance, 1)                                     \
+    X(bool, holder_knocked_back_releases, true)
+struct KnockbackRules { HX_FIELDS_KnockbackRules(HX_MEMBER) };  // §1.13 aom1d34, §5.20
 
-struct HoldRules {  // §1.18
-    int maintain_ap = 0, release_ap = 0, break_attempt_bonus = 0, arms = 2;
-    bool one_hold_per_holder = true, lock_damage_in_holder_phase = true;
-    bool hold_maneuvers_need_the_hold = true;
-    std::vector<int> follow_ups_end_hold;  // maneuver ids
-};
+// follow_ups_end_hold: maneuver ids
+#define HX_FIELDS_HoldRules(X)                                                              \
+    X(int, maintain_ap, 0) X(int, release_ap, 0) X(int, break_attempt_bonus, 0)              \
+    X(int, arms, 2) X(bool, one_hold_per_holder, true)                                       \
+    X(bool, lock_damage_in_holder_phase, true) X(bool, hold_maneuvers_need_the_hold, true)   \
+    X(Ints, follow_ups_end_hold)
+struct HoldRules { HX_FIELDS_HoldRules(HX_MEMBER) };  // §1.18
 
-struct BreakHoldRules {  // aom322d
-    std::vector<std::string> method_names;
-    std::vector<RollSpec> methods;  // by method id (skill, characteristic)
-    std::vector<int> escaper_methods, holder_methods;
-    int holder_method_choice = kNone;  // kNone: "best"
-};
+// methods: by method id (skill, characteristic); holder_method_choice kNone: "best"
+#define HX_FIELDS_BreakHoldRules(X)                                                         \
+    X(Strings, method_names) X(std::vector<RollSpec>, methods) X(Ints, escaper_methods)      \
+    X(Ints, holder_methods) X(int, holder_method_choice, kNone)
+struct BreakHoldRules { HX_FIELDS_BreakHoldRules(HX_MEMBER) };  // aom322d
 
-struct ProneRules {  // §5.18
-    std::vector<int> allowed;
-    bool kick_any_location = true;
-};
+#define HX_FIELDS_ProneRules(X) X(Ints, allowed) X(bool, kick_any_location, true)
+struct ProneRules { HX_FIELDS_ProneRules(HX_MEMBER) };  // §5.18
 
-struct MountedRules {  // §1.20, §5.26
-    bool close_needs_same_height = true, range1_kicks_allowed = false;
-    bool close_from_other_hex = false;  // a rider's same-height maneuvers close from an adjacent hex
-    int attack_mod = 0, stay_mounted_difficulty = 0;
-    RollSpec stay_mounted;
-    bool pull_down_lands_same = false;  // "same" (else "adjacent")
-    std::vector<int> pull_down_directions;
-};
+// close_from_other_hex: a rider's same-height maneuvers close from an adjacent hex;
+// pull_down_lands_same: "same" (else "adjacent").
+#define HX_FIELDS_MountedRules(X)                                                           \
+    X(bool, close_needs_same_height, true) X(bool, range1_kicks_allowed, false)              \
+    X(bool, close_from_other_hex, false) X(int, attack_mod, 0)                               \
+    X(int, stay_mounted_difficulty, 0) X(RollSpec, stay_mounted)                             \
+    X(bool, pull_down_lands_same, false) X(Ints, pull_down_directions)
+struct MountedRules { HX_FIELDS_MountedRules(HX_MEMBER) };  // §1.20, §5.26
 
-struct SelfInjuryRules {  // §1.17, §5.22
-    std::array<int, 3> locations{kNone, kNone, kNone};  // by BodyPart
-    int damage_type = 0;
-    bool requires_armour = true;
-};
+#define HX_FIELDS_SelfInjuryRules(X) \
+    X(PartIds, locations, kNone, kNone, kNone) X(int, damage_type, 0) X(bool, requires_armour, true)
+struct SelfInjuryRules { HX_FIELDS_SelfInjuryRules(HX_MEMBER) };  // §1.17, §5.22
 
-struct DropDodgeRules {  // §5.11
-    std::vector<int> by_aim;  // by aim row id (0 where the data names none)
-    std::vector<int> by_maneuver;       // by maneuver id
-    std::vector<int> has_by_maneuver;   // 1: the maneuver is named
-};
+// by_aim: by aim row id (0 where the data names none); by_maneuver: by maneuver id;
+// has_by_maneuver: 1 where the maneuver is named.
+#define HX_FIELDS_DropDodgeRules(X) X(Ints, by_aim) X(Ints, by_maneuver) X(Ints, has_by_maneuver)
+struct DropDodgeRules { HX_FIELDS_DropDodgeRules(HX_MEMBER) };  // §5.11
 
-struct ForearmBlockRules {  // aom322e, §5.12, aom3225
-    int vs_unarmed = 0, vs_close = 0, vs_melee = 0;
-    bool grab_after_kick_either_arm = false;  // an Arm Grab after blocking a kick takes either arm
-};
+// grab_after_kick_either_arm: an Arm Grab after blocking a kick takes either arm
+#define HX_FIELDS_ForearmBlockRules(X)                                                      \
+    X(int, vs_unarmed, 0) X(int, vs_close, 0) X(int, vs_melee, 0)                            \
+    X(bool, grab_after_kick_either_arm, false)
+struct ForearmBlockRules { HX_FIELDS_ForearmBlockRules(HX_MEMBER) };  // aom322e, §5.12, aom3225
 
-struct ArmedRules {  // §1.7, §1.12, §1.15, §2.1, §3
-    std::vector<int> hand_locations, arm_locations, reach_beyond;
-    bool melee_in_own_hex = false, advance_into_occupied = false;
-    int stuck_min_wound = 0, stuck_damage_type = 0, stuck_characteristic = 0;
-    int pull_out_worsens = 0;
-    std::vector<int> stun_drops, stagger_drops;  // aim row ids
-    std::vector<int> block_follow_ups_other_weapon, two_handed_block_bars;  // maneuver ids
-    std::vector<int> shield_side_hands;  // location ids, with their arcs below
-    std::vector<std::vector<int>> shield_side_arcs;
-};
+// stun_drops, stagger_drops: aim row ids; block_follow_ups_other_weapon,
+// two_handed_block_bars: maneuver ids; shield_side_hands: location ids, with their arcs.
+#define HX_FIELDS_ArmedRules(X)                                                             \
+    X(Ints, hand_locations) X(Ints, arm_locations) X(Ints, reach_beyond)                     \
+    X(bool, melee_in_own_hex, false) X(bool, advance_into_occupied, false)                   \
+    X(int, stuck_min_wound, 0) X(int, stuck_damage_type, 0) X(int, stuck_characteristic, 0)  \
+    X(int, pull_out_worsens, 0) X(Ints, stun_drops) X(Ints, stagger_drops)                   \
+    X(Ints, block_follow_ups_other_weapon) X(Ints, two_handed_block_bars)                    \
+    X(Ints, shield_side_hands) X(std::vector<Ints>, shield_side_arcs)
+struct ArmedRules { HX_FIELDS_ArmedRules(HX_MEMBER) };  // §1.7, §1.12, §1.15, §2.1, §3
 
-struct MovementRules {
-    std::vector<int> side_step_offsets_adjacent, side_step_offsets_same_hex, throw_landing;
-    int move_forward_max = 0, move_back_max = 0;
-    bool move_through_occupied = false, dodge_moves_only_on_success = true;
-    bool dodge_triggers_attacker = false, follow_no_farther = true;
-};
+#define HX_FIELDS_MovementRules(X)                                                          \
+    X(Ints, side_step_offsets_adjacent) X(Ints, side_step_offsets_same_hex)                  \
+    X(Ints, throw_landing) X(int, move_forward_max, 0) X(int, move_back_max, 0)              \
+    X(bool, move_through_occupied, false) X(bool, dodge_moves_only_on_success, true)         \
+    X(bool, dodge_triggers_attacker, false) X(bool, follow_no_farther, true)
+struct MovementRules { HX_FIELDS_MovementRules(HX_MEMBER) };
 
 // tables.param_domain: every (turns, locations, options) a maneuver can ever take.
 struct Domain {
