@@ -17,10 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import typer
 
 from .base import Agent
 
@@ -377,57 +376,7 @@ def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) 
     return lines
 
 
-# --------------------------------------------------------------------------- command
-
-
-def register(app: Any) -> None:
-    """Add ``advise`` to the ``hexdojo`` app (listed in ``cli.EXTRA_COMMANDS``)."""
-    from .cli_common import clean_errors
-
-    @app.command("advise")
-    @clean_errors
-    def advise_cmd(
-        position: Annotated[Path, typer.Argument(
-            help="a scenario .toml ([game] + the engine's scenario fields) or a saved "
-                 "fight .json (demo --save / play --save)")],
-        agent: Annotated[str, typer.Option(
-            "--agent", "-a", help="any agent spec: a scripted style, a checkpoint .zip, "
-                                  "a plug-in FILE.py:Class")] = "greedy",
-        step: Annotated[int | None, typer.Option(
-            "--step", "-k", min=0, help="saved fight: the position after this many choices "
-            "(default 0: its first decision)")] = None,
-        fighters: Annotated[str | None, typer.Option(
-            "--fighters", help="scenario: two presets or fighter files (overrides [game])")] = None,
-        scene: Annotated[str | None, typer.Option("--scene", help="scenario: a scene")] = None,
-        seed: Annotated[int | None, typer.Option("--seed", min=0, help="scenario: dice seed")] = None,
-        top: Annotated[int, typer.Option("--top", min=1, help="choices shown")] = 12,
-        turns: Annotated[bool, typer.Option(
-            help="list the turning variants of each maneuver too (default: its best one)")] = False,
-    ) -> None:
-        """An agent's ranked choices for one position, with values or probabilities and
-        the hit odds of each attack: for a GM deciding the NPC's move at the table."""
-        from .registry import make_agent
-
-        fs = None
-        if fighters is not None:
-            from .cli_common import parse_fighters
-
-            fs = parse_fighters(fighters)
-        who = make_agent(agent)
-        warn = lambda s: typer.echo(s, err=True)  # noqa: E731
-        state = load_position(position, step, fs, scene, seed, warn)
-        _warn_npc(who, state, warn)
-        what, rows = advise(who, state)
-        folded = 0
-        if not turns:
-            rows, folded = fold_turns(rows)
-        for line in render(who, state, what, rows, top):
-            typer.echo(line)
-        if folded:
-            typer.echo(f"     ({folded} variants that only add a turn folded; --turns lists them)")
-
-
-def _warn_npc(agent: Agent, state: State, say: Callable[[str], None]) -> None:
+def warn_npc(agent: Agent, state: State, say: Callable[[str], None]) -> None:
     """As ``play`` does: a trained NPC's sidecar read, and one warning line if the
     position's fighters, scene or rules are not what it trained on."""
     from .checkpoint_meta import agent_meta, mismatch

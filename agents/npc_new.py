@@ -18,15 +18,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 from hexdojo.envs.rules import Game
 from hexdojo.envs.rules.scene import resolve_path
 
 from .base import AgentError
-from .cli_common import clean_errors, parse_fighters
 from .general_npc import SHIPPED
 
 #: the calibration's temperatures (fewer than ``calibrate``'s: seconds, not minutes)
@@ -116,55 +113,3 @@ def new_npc(fighters: Sequence[str], out: Path, rules: str | None = None,
                     workers=workers, say=say, progress=False, options=options)
     cal.doc["seconds"] = round(time.perf_counter() - t0, 1)
     return cal.doc
-
-
-# --------------------------------------------------------------------------- the command
-def register(app: Any) -> None:
-    """Add the ``npc`` group (``hexdojo npc new``) to the ``hexdojo`` app."""
-    npc = typer.Typer(help="NPCs for any fighter sheets, from the shipped general policy.",
-                      no_args_is_help=True)
-    npc.command("new")(_new_cmd)
-    app.add_typer(npc, name="npc")
-
-
-@clean_errors
-def _new_cmd(
-    fighters: Annotated[str, typer.Option(
-        "--fighters", help="the NPC's sheet, then its opponent's (presets or fighter files)")],
-    out: Annotated[Path | None, typer.Option(
-        "--out", help="the NPC's folder (default runs/npc-<NPC>-vs-<opponent>)")] = None,
-    rules: Annotated[str | None, typer.Option(help="house rules (a rules TOML)")] = None,
-    style: Annotated[str | None, typer.Option(
-        help="lean to a style: grappler, striker or counter")] = None,
-    level: Annotated[str, typer.Option(help="the level to show first")] = "hard",
-    side: Annotated[str, typer.Option(
-        help="the NPC's side: 0 (the first sheet) or 1")] = "0",
-    tune_steps: Annotated[int, typer.Option(
-        "--tune", min=0, max=10_000_000, help="fine-tune this many PPO steps first")] = 0,
-    fights: Annotated[int, typer.Option(
-        "--fights", "-n", min=4, max=100_000, help="calibration fights per candidate")] = 40,
-    seed: Annotated[int, typer.Option(min=0)] = 0,
-    policy: Annotated[Path, typer.Option(help="the general policy")] = SHIPPED,
-    workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
-) -> None:
-    """A playable, calibrated NPC for two fighter sheets in seconds (no training first)."""
-    from .calibrate import LEVELS, table_lines
-    from .folders import check_out_folder
-    from .style import STYLE_NAMES
-
-    pair = parse_fighters(fighters)
-    if style is not None and style not in STYLE_NAMES:
-        raise ValueError(f"style: value {style!r}: allowed {', '.join(STYLE_NAMES)}")
-    if level not in LEVELS:
-        raise ValueError(f"level: value {level!r}: allowed {', '.join(LEVELS)}")
-    if side not in ("0", "1"):
-        raise ValueError(f"side: value {side!r}: allowed 0 or 1")
-    if out is None:
-        out = Path("runs") / f"npc-{Path(pair[0]).stem}-vs-{Path(pair[1]).stem}"
-    check_out_folder(out)
-    say = lambda s: typer.echo(s, err=True)  # noqa: E731
-    doc = new_npc(pair, out, rules, style, side, tune_steps, fights, seed, policy, workers, say)
-    for line in table_lines(doc):
-        typer.echo(line)
-    typer.echo(f"made {out} in {doc['seconds']:.1f} s; play it: hexdojo play --opponent "
-               f"{out}:{level}  (levels {out}:easy ... {out}:master)")

@@ -1,5 +1,5 @@
-"""Fights on a Ray cluster: ``--ray ADDRESS`` (or ``RAY_ADDRESS``) on the lab's commands and
-``tournament``.
+"""Fights on a Ray cluster: ``--ray ADDRESS`` (or ``RAY_ADDRESS``; the option is
+``cli.common.RayOpt``) on the lab's commands and ``tournament``.
 
 Why the results are the same to the bit as on one machine: the work is cut into the same
 units (an ordered pairing's seeds under one condition), every fight is seeded from its own
@@ -18,16 +18,10 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Annotated, Any
-
-import typer
+from typing import Any
 
 RAY_ENV = "RAY_ADDRESS"
 _STATE: dict[str, str | None] = {"address": None}
-
-RayOpt = Annotated[str | None, typer.Option(
-    "--ray", help="run the fights on a Ray cluster at ADDRESS (or RAY_ADDRESS; 'local': a "
-                  "loopback-only Ray on this machine); the same results as without")]
 
 
 def use_ray(address: str | None) -> None:

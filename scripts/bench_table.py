@@ -17,7 +17,7 @@ import statistics
 import time
 import urllib.request
 
-from hexdojo.agents.table.cli import Served
+from hexdojo.agents.table.server import Served
 
 
 def post(url: str, body: dict) -> dict:

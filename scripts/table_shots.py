@@ -9,7 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
-from hexdojo.agents.table.cli import Served
+from hexdojo.agents.table.server import Served
 
 POSITION = {"turn": 2, "phase": 0, "fighters": [
     {"pos": [0, 0], "facing": 0, "ap": 6, "initiative": 5.0},

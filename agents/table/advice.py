@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..advise import _warn_npc, advise, fold_turns, odds_text, risk_text
+from ..advise import advise, fold_turns, odds_text, risk_text, warn_npc
 from ..scripted import SKIPPED
 from .session import Session, TableError
 
@@ -29,7 +29,7 @@ def advice_rows(s: Session, spec: str, turns: bool = False) -> dict[str, Any]:
         raise TableError("advise: the fight is over; nothing to decide")
     agent = s.agent(spec, d.fighter)
     warnings: list[str] = []  # a trained NPC's fighters, scene or rules not these (as advise says)
-    _warn_npc(agent, state, warnings.append)
+    warn_npc(agent, state, warnings.append)
     what, rows = advise(agent, state)
     folded = 0
     if not turns:

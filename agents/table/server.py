@@ -1,4 +1,5 @@
-"""The table's HTTP face: a Starlette app serving the page (``static/``, shipped in the
+"""The table's HTTP face: a Starlette app (:func:`make_app`; :class:`Served` runs one in a
+thread, ``hexdojo table`` on this machine) serving the page (``static/``, shipped in the
 package: no network) and a small JSON API over one :class:`.session.Session`.
 
 Every request body goes through :mod:`.models`; any refusal (a bad field, an illegal
@@ -12,13 +13,16 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import sys
 import tempfile
+import threading
 import traceback
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
@@ -250,3 +254,38 @@ def make_app(table: Table | None = None) -> Starlette:
     app = Starlette(routes=routes)
     app.state.table = table
     return app
+
+
+def bound_socket(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port`` (port 0: a free one), or one clear line."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise ValueError(f"--port {port} on --host {host}: cannot listen there ({exc.strerror}); "
+                         "give another --port (0: any free one)") from None
+    sock.listen(64)
+    return sock
+
+
+class Served:
+    """A running table in a background thread (tests, the benchmark): ``url``, ``stop()``."""
+
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.sock = bound_socket(host, port)
+        self.url = f"http://{host}:{self.sock.getsockname()[1]}"
+        self.app = make_app()
+        self.server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="off"))
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]},
+                                       daemon=True)
+        self.thread.start()
+        while not self.server.started and self.thread.is_alive():
+            threading.Event().wait(0.01)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+        self.sock.close()

@@ -20,8 +20,8 @@ from hexdojo.agents.cli import app
 from hexdojo.agents.fightfile import load_fight
 from hexdojo.agents.play import replay
 from hexdojo.agents.table import server as srv
-from hexdojo.agents.table.cli import Served
 from hexdojo.agents.table.position import read_position, scenario_of, toml_text
+from hexdojo.agents.table.server import Served
 from hexdojo.agents.table.session import GameSpec, Session
 
 

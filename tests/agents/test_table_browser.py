@@ -26,7 +26,7 @@ TABLET = {"width": 800, "height": 1280}  # a 10-inch tablet upright (1280x800 la
 
 @pytest.fixture(scope="module")
 def table():
-    from hexdojo.agents.table.cli import Served
+    from hexdojo.agents.table.server import Served
 
     served = Served()
     yield served

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from hexdojo.agents import folders, report, tournament
 from hexdojo.agents.cli import app
+from hexdojo.agents.cli import tournament as tournament_cmd
 from hexdojo.agents.lab import ablate, compare
 
 runner = CliRunner()
@@ -45,6 +46,7 @@ def _no_play(monkeypatch):
     def refuse(*a, **k):
         raise AssertionError("a fight was played before the input was checked")
     monkeypatch.setattr(tournament, "run_tournament", refuse)
+    monkeypatch.setattr(tournament_cmd, "run_tournament", refuse)  # the command's own name
     monkeypatch.setattr(compare, "run_units", refuse)
     monkeypatch.setattr(ablate, "run_units", refuse)
 
@@ -126,7 +128,7 @@ def test_a_broken_pipe_is_silent_only_when_the_reader_left():
     assert quiet.returncode == 0 and quiet.stderr == ""
     code = textwrap.dedent("""
         import sys, typer
-        from hexdojo.agents.cli_common import clean_errors
+        from hexdojo.agents.cli.common import clean_errors
         @clean_errors
         def work():
             raise BrokenPipeError(32, "Broken pipe")

@@ -29,9 +29,9 @@ def _type_only(tree: ast.AST) -> set[int]:
 def imported(path: Path, type_checking: bool = True) -> list[tuple[int, str]]:
     """Every module a file imports, anywhere in it (relative imports made absolute): each
     ``from M import x`` gives ``M`` and ``M.x`` (which may be a submodule), and a string
-    naming a module of the package (``"hexdojo.envs.duel:DuelEnv"``, a command module in
-    ``EXTRA_COMMANDS``) counts as an import by name. ``type_checking=False`` leaves out the
-    imports of ``if TYPE_CHECKING:`` blocks, which never run."""
+    naming a module of the package (``"hexdojo.envs.duel:DuelEnv"``) counts as an import by
+    name. ``type_checking=False`` leaves out the imports of ``if TYPE_CHECKING:`` blocks,
+    which never run."""
     parts = ["hexdojo", *path.relative_to(ROOT).with_suffix("").parts]
     out = []
     tree = ast.parse(path.read_text(encoding="utf-8"))
