@@ -1,5 +1,6 @@
 """``hexdojo npc new``: a calibrated NPC for any two fighter sheets in seconds, from the
-general policy shipped in the package (issue 33, :mod:`.general_npc`), no training first.
+general policy shipped in the package (issue 33, :mod:`.general_npc`), no training first
+(the command itself: :func:`.cli.npc.new`).
 
 What it writes is an ordinary NPC run folder, so every forge command takes it as it takes a
 trained run (``play --opponent OUT:hard``, ``card OUT:hard``, ``tournament``, ``advise``):
