@@ -12,7 +12,7 @@ order (a lower temperature, a later snapshot) is not monotone, or two levels' in
 overlap, ``levels.json`` and the command say so.
 
 Levels are agents by name everywhere (``runs/npc:hard``: :mod:`.levels`, used by the
-registry's ``make_agent``). The commands are in :mod:`.npc_cli`.
+registry's ``make_agent``). The commands are in :mod:`.cli.npc`.
 """
 
 from __future__ import annotations
@@ -74,7 +74,8 @@ def candidates(root: Path, temperatures: tuple[float, ...] = TEMPERATURES,
         out.append(Candidate(f"{p.stem} T=0", {"agent": f"snapshots/{p.name}",
                                                "options": {"temperature": 0.0}},
                              "training", float(steps)))
-    out += [Candidate(f"npc.zip + search {n}", {"agent": "npc.zip", "options": {"search": n}},
+    out += [Candidate(f"npc.zip + search {n}", {"agent": "npc.zip",
+                                                 "options": {"search": n, **more}},
                       "search", float(n)) for n in search]
     out += [Candidate(spec, {"agent": spec, "options": {}}) for spec in extra]
     return out

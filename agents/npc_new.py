@@ -94,8 +94,10 @@ def tune(out: Path, fighters: Sequence[str], rules: str | None, steps: int, seed
 def new_npc(fighters: Sequence[str], out: Path, rules: str | None = None,
             style: str | None = None, side: str = "0", tune_steps: int = 0, fights: int = 40,
             seed: int = 0, policy: Path = SHIPPED, workers: int = 1,
-            say: Callable[[str], None] = print) -> dict[str, Any]:
-    """The NPC folder ``out`` for ``fighters`` (see the module); returns ``levels.json``."""
+            say: Callable[[str], None] = print, search: tuple[int, ...] = ()) -> dict[str, Any]:
+    """The NPC folder ``out`` for ``fighters`` (see the module); returns ``levels.json``.
+    ``search``: also the policy as the prior of the native search of each budget (the
+    master level's shape: issue 33 section 3's master beats ``mcts`` as Boris this way)."""
     from .calibrate import calibrate
 
     t0 = time.perf_counter()
@@ -111,6 +113,6 @@ def new_npc(fighters: Sequence[str], out: Path, rules: str | None = None,
         tune(out, fighters, rules, tune_steps, seed, say)
     options = {"style": style, "style_bias": STYLE_BIAS} if style else {}
     cal = calibrate(out, fights=fights, seed=seed, temperatures=NEW_TEMPERATURES,
-                    workers=workers, say=say, progress=False, options=options)
+                    workers=workers, say=say, progress=False, options=options, search=search)
     cal.doc["seconds"] = round(time.perf_counter() - t0, 1)
     return cal.doc

@@ -169,6 +169,9 @@ def new(
     seed: Annotated[int, typer.Option(min=0)] = 0,
     policy: Annotated[Path, typer.Option(help="the general policy")] = SHIPPED,
     workers: Annotated[int, typer.Option("--workers", "-j", min=1, max=64)] = 1,
+    search: Annotated[list[int] | None, typer.Option(
+        "--search", min=1, max=100_000, help="also the policy as the prior of a search of this "
+        "many simulations per decision (repeatable; the master level's shape, slower)")] = None,
 ) -> None:
     """A playable, calibrated NPC for two fighter sheets in seconds (no training first)."""
     pair = parse_fighters(fighters)
@@ -176,7 +179,8 @@ def new(
     if out is None:
         out = Path("runs") / f"npc-{Path(pair[0]).stem}-vs-{Path(pair[1]).stem}"
     check_out_folder(out)
-    doc = new_npc(pair, out, rules, style, side, tune_steps, fights, seed, policy, workers, warn)
+    doc = new_npc(pair, out, rules, style, side, tune_steps, fights, seed, policy, workers, warn,
+                  tuple(search or ()))
     for line in table_lines(doc):
         typer.echo(line)
     typer.echo(f"made {out} in {doc['seconds']:.1f} s; play it: hexdojo play --opponent "

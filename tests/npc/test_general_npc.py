@@ -256,6 +256,26 @@ def test_npc_new_tunes_from_the_general_policy(tiny_policy: Path, tmp_path: Path
     assert LearnedAgent.load(out / "npc.zip").general
 
 
+@pytest.mark.slow
+def test_npc_new_measures_a_searched_master_candidate(tiny_policy: Path, tmp_path: Path) -> None:
+    """``--search N`` (issue 33 section 3): the policy as the prior of the native search is a
+    candidate, measured like the others; a level it becomes plays as that search."""
+    from hexdojo.agents.guided import GuidedMCTS
+    from hexdojo.agents.levels import build
+
+    out = tmp_path / "searched"
+    res = CliRunner().invoke(app, ["npc", "new", "--fighters", "chu,boris", "--out", str(out),
+                                   "--policy", str(tiny_policy), "-n", "4", "--search", "8"])
+    assert res.exit_code == 0, res.output
+    cands = json.loads((out / "levels.json").read_text())["candidates"]
+    searched = [c for c in cands if c["options"].get("search") == 8]
+    assert len(searched) == 1 and searched[0]["label"] == "npc.zip + search 8"
+    assert sum(searched[0]["ci"]) > 0 and 0.0 <= searched[0]["score"] <= 1.0
+    lv = build(out, searched[0], "npc:master", make_agent)
+    assert isinstance(lv, GuidedMCTS) and lv.sims == 8
+    assert lv.native_player(Game.create(["chu", "boris"])) is not None  # inside the core
+
+
 @pytest.mark.parametrize("args, words", [
     (["--style", "brawny"], "style: value 'brawny'"),
     (["--side", "2"], "side: value '2'"),
