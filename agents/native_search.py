@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from hexdojo.envs.rules import Choice, State
-from hexdojo.envs.rules.native_state import NativeState
+from hexdojo.envs.rules.state import State as NativeState
 
 from . import _bots, native_bots
 from .base import Agent

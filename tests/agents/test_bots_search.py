@@ -298,13 +298,13 @@ def test_evaluate_agrees():
             for me in range(len(s.fighters)):
                 for caution in (0.0, 0.7):
                     v = evaluate(s, me, caution)
-                    assert _bots.evaluate(s._nf.core, me, caution) == v
+                    assert _bots.evaluate(s._core, me, caution) == v
                     met["nonzero"] += v != 0.0
             met["prone"] += any(f.prone for f in s.fighters)
             ch = s.legal_choices()
             s.apply(ch[int(rng.integers(len(ch)))])
         for me in range(len(s.fighters)):
-            assert _bots.evaluate(s._nf.core, me) == evaluate(s, me)
+            assert _bots.evaluate(s._core, me) == evaluate(s, me)
         met["over"] += 1
     assert met["nonzero"] > 100 and met["prone"] > 0 and met["over"] == len(PAIRINGS), met
 
@@ -346,7 +346,7 @@ def test_python_path_where_native_cannot_run(monkeypatch):
 def test_bad_arguments_raise():
     """Bad budgets, seeds and finished fights from Python: exceptions, never a crash."""
     s = make_game("chu-boris").new_state(5)
-    f, pol = s._nf.core, _bots.FirstChoicePolicy()
+    f, pol = s._core, _bots.FirstChoicePolicy()
 
     def draw(n: int) -> list[int]:
         return list(range(n))
@@ -358,7 +358,7 @@ def test_bad_arguments_raise():
             _bots.mcts_act(f, pol, None, **{**base, **bad}, draw=draw)
     while s.decision.kind not in SEARCHED or len(s.legal_choices()) < 2:  # a searched one
         s.apply(s.legal_choices()[0])
-    f = s._nf.core
+    f = s._core
     with pytest.raises(ValueError, match="seeds"):
         _bots.mcts_act(f, pol, None, **base, draw=lambda n: [1] * (n - 1))
     with pytest.raises(ValueError, match="seeds"):
@@ -366,6 +366,6 @@ def test_bad_arguments_raise():
     while not s.is_over:
         s.apply(s.legal_choices()[0])
     with pytest.raises(ValueError, match="finished"):
-        _bots.mcts_act(s._nf.core, pol, None, **base, draw=draw)
+        _bots.mcts_act(s._core, pol, None, **base, draw=draw)
     with pytest.raises(ValueError, match="finished"):
-        _bots.search_act(s._nf.core, pol, 8, 4, 2, 0.0, 6, draw)
+        _bots.search_act(s._core, pol, 8, 4, 2, 0.0, 6, draw)
