@@ -1,21 +1,18 @@
-"""The search agents' native path: ``MCTSAgent.act`` and ``SearchAgent.act`` inside the core.
+"""The search agents' Python side: ``MCTSAgent``, ``SearchAgent`` and ``GuidedMCTS`` ask
+the native search (``agents/native/search.hpp``) for each decision.
 
-Why: a simulation is a clone, fresh dice and a few dozen scripted decisions; in Python the
-policy's scoring and the engine's facade cost nearly all of it (issue 15: MCTS simulations/s
->= 10x). The native search (``agents/native/search.hpp``) plays the same simulations on the
-same dice (numpy's SeedSequence and PCG64 seeding, ported bit for bit) with the same tree
-statistics, so it makes exactly the Python agent's choice; the per-decision seeds still come
-from the agent's numpy generator, drawn where the Python agent draws them.
+Why one search, in C++: a simulation is a clone, fresh dice and a few dozen scripted
+decisions; in Python the policy's scoring and the engine's facade cost nearly all of it
+(issue 15: MCTS simulations/s >= 10x). The Python copy of the search, kept bit-identical
+for a while, is gone (issue 32); ``tests/agents/search_fights.py`` pins the choices it made.
+The agents hold the parameters and the numpy generator whose per-decision seeds the search
+draws (where the Python search drew them), so a seeded agent replays its fights.
 
-It runs when the state is a ``NativeState``, the time budget is 0, the agent's policy and
-opponent model (if any) have a native form (``native_policy``), and the agent's search
-methods are the stock ones. ``GuidedMCTS`` (a learned policy as the tree's prior) runs
-natively too: its network's layers are copied out of torch once per game into a
-``_bots.PriorPolicy`` that ranks the tree's children on the core's own observation, the
-scripted policy playing the rollouts (its Python tree stays for a style lean, an opponent
-model or a network of another shape). The instance attribute ``native = False`` or
-``HEXDOJO_NATIVE_AGENTS=0`` forces the Python path: the reference of
-``tests/agents/test_bots_search.py`` and ``tests/agents/test_search_prior.py``.
+What the search plays must have a native form (:func:`native_policy`): the scripted styles,
+random play (as an opponent model), the tests' ``FirstChoice`` and ``Rotate``, any agent
+with a ``native_policy(game)`` method, and for ``GuidedMCTS`` a learned SB3 MlpPolicy
+actor whose layers are copied out of torch once per game into a ``_bots.PriorPolicy``
+(:func:`prior_policy`). Anything else is one :class:`~.base.AgentError` line saying so.
 """
 
 from __future__ import annotations
@@ -23,15 +20,10 @@ from __future__ import annotations
 from typing import Any
 
 from hexdojo.envs.rules import Choice, State
-from hexdojo.envs.rules.state import State as NativeState
 
 from . import _bots, native_bots
-from .base import Agent
-
-#: the methods a native search replaces: a subclass or an instance overriding one keeps Python
-ROLLOUT_PARTS = ("policy_only", "fresh_clone", "score", "play_out")
-MCTS_PARTS = (*ROLLOUT_PARTS, "_expand", "_select", "_simulate")
-SEARCH_PARTS = (*ROLLOUT_PARTS, "rollout")
+from .base import Agent, AgentError
+from .scripted import HeuristicAgent, RandomAgent
 
 
 class FirstChoice(Agent):
@@ -77,89 +69,105 @@ class Rotate(FirstChoice):
         return _bots.RotatePolicy()
 
 
-def enabled(agent: Any) -> bool:
-    """Whether the agent may take its native path at all (its flag and the environment)."""
-    return bool(getattr(agent, "native", True)) and native_bots.enabled()
-
-
 def native_policy(agent: Any, game: Any) -> Any | None:
     """The agent's native search policy for ``game``'s fights (``_bots.SearchPolicy``), or
-    None if it has none: its own ``native_policy``, or a scripted agent's native bot."""
+    None if it has none: its own ``native_policy``, random play, or a scripted agent's
+    native bot."""
     make = getattr(agent, "native_policy", None)
     if make is not None:
         return make(game)
+    if type(agent) is RandomAgent:  # an opponent model: reset from each simulation's seed
+        return _bots.RandomPolicy()
     player = getattr(agent, "native_player", None)
     bot = None if player is None else player(game)
+    if bot is None and type(agent) is HeuristicAgent:  # HEXDOJO_NATIVE_AGENTS=0: no player,
+        bot = agent._bot(game.tables)  # but the search still plays the bot
     return _bots.ScriptedPolicy(bot) if isinstance(bot, _bots.ScriptedBot) else None
 
 
-def _stock(agent: Any, base: type, parts: tuple[str, ...]) -> bool:
-    """No part overridden by a subclass or on the instance (a wrapped ``_simulate``...)."""
-    cls, own = type(agent), vars(agent)
-    return all(getattr(cls, p) is getattr(base, p) and p not in own for p in parts)
+def core(state: Any) -> Any:
+    """The core fight of ``state``; a state of another kind is one AgentError line."""
+    c = native_bots.core_of(state)
+    if c is None:
+        raise AgentError(f"the search plays fights of the native core (Game.new_state), not a "
+                         f"{type(state).__name__}")
+    return c
 
 
-def _ready(agent: Any, state: Any, base: type, parts: tuple[str, ...],
-           model: Any = None) -> tuple[Any, Any] | None:
-    """The native (policy, model) where the native path may run, else None."""
-    if not (isinstance(state, NativeState) and enabled(agent) and agent.time_ms == 0):
-        return None
-    if state.decision is None or not _stock(agent, base, parts):
-        return None  # a finished fight: the Python path raises its error
-    pol = native_policy(agent.policy, state.game)
-    nmodel = None if model is None else native_policy(model, state.game)
-    return None if pol is None or (model is not None and nmodel is None) else (pol, nmodel)
+def _named(agent: Any) -> str:
+    return f"{getattr(agent, 'name', '?')!r} ({type(agent).__name__})"
+
+
+def _policies(agent: Any, game: Any, policy: Any = None,
+              model: bool = True) -> tuple[Any, Any]:
+    """(native policy, native opponent model or None) of a search agent; AgentError where
+    either has no native form (the search runs inside the core only)."""
+    pol = native_policy(agent.policy, game) if policy is None else policy
+    if pol is None:
+        raise AgentError(f"{agent.name}: its policy {_named(agent.policy)} has no native form; "
+                         "the search runs inside the core and plays a scripted style, or an "
+                         "agent with a native_policy(game) method")
+    other = agent.opponent_model if model else None
+    nmodel = None if other is None else native_policy(other, game)
+    if other is not None and nmodel is None:
+        raise AgentError(f"{agent.name}: its opponent model {_named(other)} has no native "
+                         "form; the search runs inside the core and models a scripted style, "
+                         "random play, or an agent with a native_policy(game) method")
+    return pol, nmodel
 
 
 def _draw(agent: Any) -> Any:
-    """The agent's per-decision seeds, as the Python agent draws them."""
+    """The agent's per-decision seeds, drawn from its numpy generator."""
     return lambda n: agent.rng.integers(0, 2**63 - 1, size=n).tolist()
 
 
-def mcts_choice(agent: Any, state: Any, base: type) -> Choice | None:
-    """``MCTSAgent.act`` natively, or None where the Python path must run (``base``: the
-    MCTSAgent class, whose methods a subclass must not override)."""
-    got = _ready(agent, state, base, MCTS_PARTS, agent.opponent_model)
-    if got is None:
+def _on_view(agent: Any, state: Any) -> Choice | None:
+    """A view that leaves choices out (``agents/lab``'s bans: its ``unrestricted`` is the
+    real fight): the policy's best allowed choice (the native search's root is the real
+    fight's legal list); None for a real fight."""
+    if getattr(state, "unrestricted", state) is state:
         return None
-    pol, model = got
-    k = _bots.mcts_act(native_bots.core_of(state), pol, model, agent.sims, agent.width, agent.horizon,
+    return agent.policy.act(state)
+
+
+def mcts_choice(agent: Any, state: Any, prior: Any = None) -> Choice:
+    """``MCTSAgent.act`` (``prior``: the tree's ranking, else the agent's policy)."""
+    got = _on_view(agent, state)
+    if got is not None:
+        return got
+    pol, model = _policies(agent, state.game, prior)
+    k = _bots.mcts_act(core(state), pol, model, agent.sims, agent.width, agent.horizon,
                        float(agent.c), float(agent.caution), state.t.data.dice.die_sides,
-                       _draw(agent))
+                       _draw(agent), float(agent.time_ms))
     return state.legal_choices()[k]
 
 
-def search_choice(agent: Any, state: Any, base: type) -> Choice | None:
-    """``SearchAgent.act`` natively, or None where the Python path must run (``base``: the
-    SearchAgent class)."""
-    got = _ready(agent, state, base, SEARCH_PARTS)  # its rollouts play no model
-    if got is None:
-        return None
-    k = _bots.search_act(native_bots.core_of(state), got[0], agent.sims, agent.width, agent.horizon,
-                         float(agent.caution), state.t.data.dice.die_sides, _draw(agent))
+def search_choice(agent: Any, state: Any) -> Choice:
+    """``SearchAgent.act`` (its rollouts play no opponent model)."""
+    got = _on_view(agent, state)
+    if got is not None:
+        return got
+    pol, _ = _policies(agent, state.game, model=False)
+    k = _bots.search_act(core(state), pol, agent.sims, agent.width, agent.horizon,
+                         float(agent.caution), state.t.data.dice.die_sides, _draw(agent),
+                         float(agent.time_ms))
     return state.legal_choices()[k]
 
 
-def search_player(agent: Any, game: Any, base: type, mcts: bool) -> Any | None:
-    """The agent (``mcts``: an MCTSAgent, else a SearchAgent; ``base``: that class) as a
-    native player of ``game``'s fights (``_bots.SearchPlayer``, the tournament's fast path),
-    starting from its generator's state; None where its native path cannot run."""
-    parts = MCTS_PARTS if mcts else SEARCH_PARTS
-    if not (enabled(agent) and agent.time_ms == 0 and _stock(agent, base, parts)):
+def search_player(agent: Any, game: Any, mcts: bool, prior: Any = None) -> Any | None:
+    """The agent (``mcts``: an MCTSAgent, else a SearchAgent; ``prior``: the tree's ranking)
+    as a native player of ``game``'s fights (``_bots.SearchPlayer``, the tournament's fast
+    path), starting from its generator's state; None for a generator other than numpy's
+    PCG64 (the tournament then asks ``act``)."""
+    st = agent.rng.bit_generator.state if hasattr(agent.rng, "bit_generator") else {}
+    if st.get("bit_generator") != "PCG64":
         return None
-    st = agent.rng.bit_generator.state
-    if st["bit_generator"] != "PCG64":
-        return None
-    model = agent.opponent_model if mcts else None
-    pol = native_policy(agent.policy, game)
-    nmodel = None if model is None else native_policy(model, game)
-    if pol is None or (model is not None and nmodel is None):
-        return None
+    pol, nmodel = _policies(agent, game, prior, model=mcts)
     halves = [(v >> 64, v & (2**64 - 1)) for v in (st["state"]["state"], st["state"]["inc"])]
     return _bots.SearchPlayer(mcts, pol, nmodel, agent.sims, agent.width, agent.horizon,
                               float(getattr(agent, "c", 0.7)), float(agent.caution),
                               game.tables.data.dice.die_sides, *halves,
-                              bool(st["has_uint32"]), int(st["uinteger"]))
+                              bool(st["has_uint32"]), int(st["uinteger"]), float(agent.time_ms))
 
 
 # ------------------------------------------------------------------ a learned prior
@@ -192,9 +200,9 @@ def actor_layers(model: Any) -> list[tuple[Any, Any, str]] | None:
     return [tuple(x) for x in layers]  # type: ignore[misc]
 
 
-def prior_policy(agent: Any, game: Any) -> Any | None:
+def prior_policy(agent: Any, game: Any) -> Any:
     """``agent`` (a GuidedMCTS) prior's network over ``game``'s observation, its rollout
-    policy native (``_bots.PriorPolicy``, cached per game on the agent), or None where
+    policy native (``_bots.PriorPolicy``, cached per game on the agent); AgentError where
     either has no native form."""
     cache = agent.__dict__.setdefault("_native_priors", {})
     hit = cache.get(id(game))
@@ -207,17 +215,22 @@ def prior_policy(agent: Any, game: Any) -> Any | None:
     return made
 
 
-def _make_prior(agent: Any, game: Any) -> Any | None:
+def _make_prior(agent: Any, game: Any) -> Any:
     from hexdojo.envs.native_observation import native_layout
     from hexdojo.envs.observation import encoder_for
     from hexdojo.envs.rules import _core
     from hexdojo.envs.rules.native import compile_tables
 
     prior = agent.prior
-    rollout = native_policy(agent.policy, game)
+    rollout, _ = _policies(agent, game, model=False)
     layers = None if getattr(prior, "model", None) is None else actor_layers(prior.model)
-    if rollout is None or layers is None or getattr(prior, "style", None) is not None:
-        return None
+    if layers is None:
+        raise AgentError(f"{agent.name}: its prior {_named(prior)} is not an SB3 MlpPolicy "
+                         "actor on flat observations with tanh or relu layers, the network "
+                         "the native search can run")
+    if len(game.profiles) != 2:
+        raise AgentError(f"{agent.name}: a learned prior ranks duel decisions; this fight has "
+                         f"{len(game.profiles)} fighters")
     if getattr(prior, "general", False):
         from hexdojo.envs.sheets import sheet_views
 
@@ -232,40 +245,14 @@ def _make_prior(agent: Any, game: Any) -> Any | None:
                              *views, layers)
 
 
-def _prior_ready(agent: Any, state: Any) -> Any | None:
-    if not (isinstance(state, NativeState) and enabled(agent) and agent.time_ms == 0):
-        return None
-    if state.decision is None or agent.opponent_model is not None or len(state.fighters) != 2:
-        return None
-    return prior_policy(agent, state.game)
-
-
-def prior_choice(agent: Any, state: Any) -> Choice | None:
-    """``GuidedMCTS.act`` inside the core: the tree's children are the prior network's
-    best ``width`` (``_bots.PriorPolicy``), the rollouts the scripted policy's; None where
-    the Python search must run (a time budget, an opponent model, no native prior)."""
-    prior = _prior_ready(agent, state)
-    if prior is None:
-        return None
-    k = _bots.mcts_act(native_bots.core_of(state), prior, None, agent.sims, agent.width,
-                       agent.horizon, float(agent.c), float(agent.caution),
-                       state.t.data.dice.die_sides, _draw(agent))
-    return state.legal_choices()[k]
+def prior_choice(agent: Any, state: Any) -> Choice:
+    """``GuidedMCTS.act``: the tree's children are the prior network's best ``width``
+    (``_bots.PriorPolicy``), the rollouts the scripted policy's."""
+    got = _on_view(agent, state)
+    return got if got is not None else mcts_choice(agent, state, prior_policy(agent, state.game))
 
 
 def prior_player(agent: Any, game: Any) -> Any | None:
     """A GuidedMCTS as a native player of ``game``'s duels (``_bots.SearchPlayer`` over its
-    ``PriorPolicy``), starting from its generator's state; None where it cannot run."""
-    if not (enabled(agent) and agent.time_ms == 0) or agent.opponent_model is not None:
-        return None
-    if len(game.profiles) != 2:
-        return None
-    pol = prior_policy(agent, game)
-    st = agent.rng.bit_generator.state
-    if pol is None or st["bit_generator"] != "PCG64":
-        return None
-    halves = [(v >> 64, v & (2**64 - 1)) for v in (st["state"]["state"], st["state"]["inc"])]
-    return _bots.SearchPlayer(True, pol, None, agent.sims, agent.width, agent.horizon,
-                              float(agent.c), float(agent.caution),
-                              game.tables.data.dice.die_sides, *halves,
-                              bool(st["has_uint32"]), int(st["uinteger"]))
+    ``PriorPolicy``), starting from its generator's state (see :func:`search_player`)."""
+    return search_player(agent, game, True, prior_policy(agent, game))

@@ -2,18 +2,14 @@
 
 Why: a search agent's speed is clone(), legal_choices() and apply() in a loop plus its
 scripted policy's scoring; issue 15 asked for >= 10x the Python engine's simulations/s at
-the default settings (met: 34-46x, docs/history/native-core-port.md; the Python engine is deleted). Two
-ways to run the same agent on the core, in one run: ``python`` (the search in Python over
-the Python API, its scripted policy the native bot through ``HeuristicAgent``) and
-``native`` (the search inside the core too, agents/native: the same choices). The states
-are the same for both: Chu mirror fights
-played ``--prefix`` random legal decisions in (seeded), kept where the agent searches (not
-a forced or odds-exact decision). Simulations are counted as the seeds the agent draws (one
-per simulation; the agent stops early when the root has a single child).
+the default settings (met: 34-46x, docs/history/native-core-port.md; the Python engine and,
+since issue 32, the Python copy of the search are deleted: the search runs inside the core,
+agents/native/search.hpp). The states: Chu mirror fights played ``--prefix`` random legal
+decisions in (seeded), kept where the agent searches (not a forced or odds-exact decision).
+Simulations are counted as the seeds the agent draws (one per simulation; the agent stops
+early when the root has a single child).
 
-    python scripts/bench_mcts.py [--states 12] [--search python|native|both]
-
-Ratios are per CPU second, native against python.
+    python scripts/bench_mcts.py [--states 12]
 """
 
 from __future__ import annotations
@@ -25,10 +21,8 @@ from typing import Any
 import numpy as np
 
 from hexdojo.agents.registry import make_agent
+from hexdojo.agents.search import SEARCHED
 from hexdojo.envs.rules import Game
-
-#: mode: does the search run natively (inside the core)?
-MODES = {"python": False, "native": True}
 
 
 class CountingRng:
@@ -56,17 +50,16 @@ def states(n: int, prefix: int, fighters: list[str]) -> list[Any]:
                 break
             ch = s.legal_choices()
             s.apply(ch[int(rng.integers(len(ch)))])
-        while not s.is_over and agent.policy_only(s) is not None:
+        while not s.is_over and (s.decision.kind not in SEARCHED or len(s.legal_choices()) == 1):
             s.apply(agent.policy.act(s))
         if not s.is_over:
             out.append(s)
     return out
 
 
-def measure(mode: str, n: int, prefix: int, fighters: list[str]) -> float:
+def measure(n: int, prefix: int, fighters: list[str]) -> float:
     """Simulations/s of one default mcts agent deciding each state once."""
     agent = make_agent("mcts")
-    agent.native = MODES[mode]
     todo = states(n, prefix, fighters)
     sims = 0
     t0, c0 = time.perf_counter(), time.process_time()
@@ -76,7 +69,7 @@ def measure(mode: str, n: int, prefix: int, fighters: list[str]) -> float:
         agent.act(s)
         sims += rng.drawn
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    print(f"[{mode}] {len(todo)} states, {sims} simulations in {wall:.2f} s: "
+    print(f"{len(todo)} states, {sims} simulations in {wall:.2f} s: "
           f"{sims / wall:,.0f} simulations/s ({sims / cpu:,.0f} per CPU second), "
           f"{wall / len(todo) * 1000:.1f} ms per decision")
     return sims / cpu
@@ -87,13 +80,8 @@ def main() -> None:
     ap.add_argument("--states", type=int, default=12)
     ap.add_argument("--prefix", type=int, default=6, help="random decisions before a state")
     ap.add_argument("--fighters", default="chu,chu")
-    ap.add_argument("--search", choices=(*MODES, "both"), default="both")
     args = ap.parse_args()
-    modes = tuple(MODES) if args.search == "both" else (args.search,)
-    got = {m: measure(m, args.states, args.prefix, args.fighters.split(",")) for m in modes}
-    if len(got) == 2:
-        print(f"native/python search, simulations per CPU second: "
-              f"{got['native'] / got['python']:.1f}x")
+    measure(args.states, args.prefix, args.fighters.split(","))
 
 
 if __name__ == "__main__":

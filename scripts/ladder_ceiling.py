@@ -32,8 +32,8 @@ from hexdojo.agents.base import Agent
 from hexdojo.agents.mcts import MCTSAgent
 from hexdojo.agents.ratings import strength
 from hexdojo.agents.report import write_bench_json
-from hexdojo.agents.scripted import RandomAgent
-from hexdojo.agents.search import SearchAgent
+from hexdojo.agents.scripted import STYLES, HeuristicAgent, RandomAgent
+from hexdojo.agents.search import SEARCHED, evaluate
 from hexdojo.agents.tournament import default_workers
 from hexdojo.envs.rules import Choice, Game, State
 
@@ -42,11 +42,35 @@ VARIANTS = ("mcts", "model", "caution", "dice", "full")
 RANDOM_OFFSET = 10**6
 
 
-class DiceOracle(SearchAgent):
-    """Flat search whose rollouts keep the fight's real dice: unfair, a ceiling only."""
+class DiceOracle(Agent):
+    """One rollout per candidate (the greedy policy's best ``width``) on a clone that keeps
+    the fight's real dice, the greedy policy playing both sides for ``horizon`` turns; the
+    best score played (ties: the policy's order). Unfair, a ceiling only: not the search
+    agents' search (theirs roll fresh dice), so it is played in Python here."""
 
-    def fresh_clone(self, state: State, seed: int) -> State:
+    def __init__(self, width: int, name: str, horizon: int = 2) -> None:
+        self.policy = HeuristicAgent(STYLES["greedy"], "greedy")
+        self.width, self.name, self.horizon = width, name, horizon
+
+    def act(self, state: State) -> Choice:
+        d = state.decision
+        if d is None or d.kind not in SEARCHED or len(state.legal_choices()) == 1:
+            return self.policy.act(state)
+        cands = self.policy.ranked(state)[: self.width]
+        scores = [self.rollout(state, c, d.fighter) for c in cands]
+        return cands[max(range(len(cands)), key=lambda k: (scores[k], -k))]
+
+    def sim_state(self, state: State) -> State:
+        """What a rollout plays on: the fight with its own future dice."""
         return state.clone()
+
+    def rollout(self, state: State, first: Choice, me: int) -> float:
+        c = self.sim_state(state)
+        c.apply(first)
+        stop = state.turn + self.horizon
+        while not c.is_over and c.turn <= stop:
+            c.apply(self.policy.act(c))
+        return evaluate(c, me)
 
 
 class FullOracle(DiceOracle):
@@ -54,14 +78,14 @@ class FullOracle(DiceOracle):
 
     opponent: Agent | None = None
 
-    def rollout(self, state: State, first: Choice, seed: int, me: int) -> float:
-        c = state.clone()
+    def rollout(self, state: State, first: Choice, me: int) -> float:
+        c = self.sim_state(state)
         other = copy.deepcopy(self.opponent)
         c.apply(first)
         stop = state.turn + self.horizon
         while not c.is_over and c.turn <= stop:
             c.apply((self.policy if c.decision.fighter == me else other).act(c))  # type: ignore[union-attr]
-        return self.score(c, me)
+        return evaluate(c, me)
 
 
 def make(variant: str, caution: float, candidates: int) -> Agent:
@@ -72,7 +96,7 @@ def make(variant: str, caution: float, candidates: int) -> Agent:
     if variant == "caution":
         return MCTSAgent(caution=caution, name=f"mcts:caution={caution:g}")
     oracle = DiceOracle if variant == "dice" else FullOracle
-    return oracle(sims=candidates, width=candidates, name=f"oracle:{variant}")
+    return oracle(width=candidates, name=f"oracle:{variant}")
 
 
 def play(variant: str, caution: float, candidates: int, fighters: tuple[str, str],

@@ -1,6 +1,7 @@
 // Bindings of the search agents (search.hpp) and of the simulations' seeding (seeding.hpp):
-// hexdojo.agents._bots.{SearchPolicy, FirstChoicePolicy, RotatePolicy, ScriptedPolicy, mcts_act, search_act, evaluate,
-// seed_state, fresh_faces}. agents/native_search.py is the Python side.
+// hexdojo.agents._bots.{SearchPolicy, FirstChoicePolicy, RotatePolicy, RandomPolicy,
+// ScriptedPolicy, mcts_act, search_act, mcts_counts, search_counts, SearchPlayer, evaluate,
+// integers63, seed_state, fresh_faces}. agents/native_search.py is the Python side.
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/tuple.h>
@@ -33,6 +34,7 @@ void check_params(const Combat& f, const SearchParams& p) {
     if (p.sides < 1 || p.sides > 255) bad("sides", p.sides, "1..255");
     if (!(p.c >= 0.0 && p.c <= 10.0)) throw nb::value_error("search: c: allowed 0..10");
     if (!(p.caution >= 0.0 && p.caution <= 10.0)) throw nb::value_error("search: caution: allowed 0..10");
+    if (!(p.time_ms >= 0.0 && p.time_ms <= 600000.0)) throw nb::value_error("search: time: allowed 0..600000 ms");
     if (f.t == nullptr || !f.g) throw nb::value_error("search: an empty fight");
 }
 
@@ -51,24 +53,43 @@ SeedSource checked(std::function<std::vector<std::int64_t>(int)> draw) {
     };
 }
 
-int mcts_act(Combat& f, Policy& policy, Policy* model, int sims, int width, int horizon,
-             double c, double caution, int sides,
-             std::function<std::vector<std::int64_t>(int)> draw) {
-    const SearchParams p{sims, width, horizon, c, caution, sides};
+using Draw = std::function<std::vector<std::int64_t>(int)>;
+
+// The search's choice (a legal index) and what it counted: the root's visits per child (MCTS)
+// or the rollouts per candidate (flat), in rank order (empty where nothing was searched).
+std::pair<int, std::vector<int>> mcts_counts(Combat& f, Policy& policy, Policy* model, int sims,
+                                             int width, int horizon, double c, double caution,
+                                             int sides, Draw draw, double time_ms) {
+    const SearchParams p{sims, width, horizon, c, caution, sides, time_ms};
     check_params(f, p);
     policy.check(f);
     if (model != nullptr) model->check(f);
     Mcts m(policy, model, p);
-    return m.act(f, checked(std::move(draw)));
+    const int k = m.act(f, checked(std::move(draw)));
+    return {k, m.root_visits()};
 }
 
-int search_act(Combat& f, Policy& policy, int sims, int width, int horizon, double caution,
-               int sides, std::function<std::vector<std::int64_t>(int)> draw) {
-    const SearchParams p{sims, width, horizon, 0.7, caution, sides};
+std::pair<int, std::vector<int>> search_counts(Combat& f, Policy& policy, int sims, int width,
+                                               int horizon, double caution, int sides, Draw draw,
+                                               double time_ms) {
+    const SearchParams p{sims, width, horizon, 0.7, caution, sides, time_ms};
     check_params(f, p);
     policy.check(f);
     FlatSearch s(policy, nullptr, p);
-    return s.act(f, checked(std::move(draw)));
+    const int k = s.act(f, checked(std::move(draw)));
+    return {k, s.counts()};
+}
+
+int mcts_act(Combat& f, Policy& policy, Policy* model, int sims, int width, int horizon,
+             double c, double caution, int sides, Draw draw, double time_ms) {
+    return mcts_counts(f, policy, model, sims, width, horizon, c, caution, sides,
+                       std::move(draw), time_ms).first;
+}
+
+int search_act(Combat& f, Policy& policy, int sims, int width, int horizon, double caution,
+               int sides, Draw draw, double time_ms) {
+    return search_counts(f, policy, sims, width, horizon, caution, sides, std::move(draw),
+                         time_ms).first;
 }
 
 Pcg64 pcg64_of(Half state, Half inc, bool has_uint32, std::uint32_t uinteger) {
@@ -83,13 +104,14 @@ Pcg64 pcg64_of(Half state, Half inc, bool has_uint32, std::uint32_t uinteger) {
 
 void make_player(SearchPlayer* self, bool mcts, Policy& policy, Policy* model, int sims,
                  int width, int horizon, double c, double caution, int sides, Half state,
-                 Half inc, bool has_uint32, std::uint32_t uinteger) {
-    const SearchParams p{sims, width, horizon, c, caution, sides};
+                 Half inc, bool has_uint32, std::uint32_t uinteger, double time_ms) {
+    const SearchParams p{sims, width, horizon, c, caution, sides, time_ms};
     if (p.sims < 1 || p.sims > 100000 || p.width < 1 || p.width > 64 || p.horizon < 1 ||
         p.horizon > 100 || p.sides < 1 || p.sides > 255 || !(p.c >= 0.0 && p.c <= 10.0) ||
-        !(p.caution >= 0.0 && p.caution <= 10.0)) {
+        !(p.caution >= 0.0 && p.caution <= 10.0) || !(p.time_ms >= 0.0 && p.time_ms <= 600000.0)) {
         throw nb::value_error("SearchPlayer: a parameter out of range (sims 1..100000, width "
-                              "1..64, horizon 1..100, sides 1..255, c and caution 0..10)");
+                              "1..64, horizon 1..100, sides 1..255, c and caution 0..10, "
+                              "time 0..600000 ms)");
     }
     if (!mcts && model != nullptr) throw nb::value_error("SearchPlayer: a flat search has no model");
     new (self) SearchPlayer(mcts, policy, model, p, pcg64_of(state, inc, has_uint32, uinteger));
@@ -135,25 +157,39 @@ void bind_search(nb::module_& m) {
                                      "The tests' other trivial policy: the legal list rotated "
                                      "to start at (3 turn + 5 fighter + n) % n.")
         .def(nb::init<>());
+    nb::class_<RandomPolicy, Policy>(m, "RandomPolicy",
+                                     "RandomAgent as an opponent model: default_rng(seed)."
+                                     "integers(n) per decision, reset from each simulation's seed.")
+        .def(nb::init<>());
     nb::class_<PolicyOf<ScriptedBot>, Policy>(m, "ScriptedPolicy",
                                               "A ScriptedBot as a search's policy or "
                                               "opponent model (kept alive with it).")
         .def(nb::init<ScriptedBot&>(), nb::arg("bot"), nb::keep_alive<1, 2>());
     m.def("mcts_act", &mcts_act, nb::arg("fight"), nb::arg("policy"), nb::arg("model").none(),
           nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"), nb::arg("caution"),
-          nb::arg("sides"), nb::arg("draw"),
-          "mcts.MCTSAgent.act without a time budget: the legal index chosen; draw(n) gives the "
-          "n per-decision seeds (the agent's numpy generator), called where Python draws them.");
+          nb::arg("sides"), nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          "mcts.MCTSAgent.act: the legal index chosen; draw(n) gives the n per-decision seeds "
+          "(the agent's numpy generator); time_ms: the budget (0: none).");
     m.def("search_act", &search_act, nb::arg("fight"), nb::arg("policy"), nb::arg("sims"),
           nb::arg("width"), nb::arg("horizon"), nb::arg("caution"), nb::arg("sides"),
-          nb::arg("draw"), "search.SearchAgent.act without a time budget: the legal index chosen.");
+          nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          "search.SearchAgent.act: the legal index chosen.");
+    m.def("mcts_counts", &mcts_counts, nb::arg("fight"), nb::arg("policy"), nb::arg("model").none(),
+          nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"), nb::arg("caution"),
+          nb::arg("sides"), nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          "mcts_act, and the root's visits per child in rank order (empty: nothing searched).");
+    m.def("search_counts", &search_counts, nb::arg("fight"), nb::arg("policy"), nb::arg("sims"),
+          nb::arg("width"), nb::arg("horizon"), nb::arg("caution"), nb::arg("sides"),
+          nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          "search_act, and the rollouts per candidate in rank order (empty: nothing searched).");
     nb::class_<SearchPlayer, Player>(m, "SearchPlayer",
                                      "An MCTSAgent or SearchAgent as a native player (the "
                                      "tournament's fast path), with its own generator.")
         .def("__init__", &make_player, nb::arg("mcts"), nb::arg("policy"), nb::arg("model").none(),
              nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"),
              nb::arg("caution"), nb::arg("sides"), nb::arg("state"), nb::arg("inc"),
-             nb::arg("has_uint32"), nb::arg("uinteger"), nb::keep_alive<1, 3>(),
+             nb::arg("has_uint32"), nb::arg("uinteger"), nb::arg("time_ms") = 0.0,
+             nb::keep_alive<1, 3>(),
              nb::keep_alive<1, 4>(),
              "mcts: MCTSAgent (else SearchAgent); state..uinteger: the agent's PCG64 state.")
         .def(

@@ -1,5 +1,5 @@
-// The search agents' bodies (search.hpp): agents/search.py and agents/mcts.py line by line,
-// with the same operations in the same order so the doubles are Python's.
+// The search agents' bodies (search.hpp). The operations keep the order of the Python search
+// they replaced (issue 32), so the pinned choices (tests/agents/search_fights.py) are its.
 #include "search.hpp"
 
 #include <cmath>
@@ -55,6 +55,18 @@ std::vector<int> RotatePolicy::ranked(Combat& c) {
     return out;
 }
 
+int RandomPolicy::act(Combat& c) {
+    const auto n = static_cast<std::uint32_t>(c.legal().size());
+    if (n == 0) throw std::invalid_argument("act() called on a finished fight");
+    return n == 1 ? 0 : static_cast<int>(rng_.bounded(n - 1U));
+}
+
+std::vector<int> RandomPolicy::ranked(Combat& c) {
+    std::vector<int> out(c.legal().size());
+    for (std::size_t k = 0; k < out.size(); ++k) out[k] = static_cast<int>(k);
+    return out;
+}
+
 bool searched(int kind) {
     return kind == kDAction || kind == kDReaction || kind == kDFollowOn || kind == kDPhase;
 }
@@ -101,6 +113,13 @@ Combat RolloutSearch::base_of(const Combat& s) {
     return c;
 }
 
+std::chrono::steady_clock::time_point RolloutSearch::deadline() const {
+    using clock = std::chrono::steady_clock;
+    if (!(p_.time_ms > 0.0)) return clock::time_point::max();
+    return clock::now() + std::chrono::duration_cast<clock::duration>(
+                              std::chrono::duration<double, std::milli>(p_.time_ms));
+}
+
 Combat RolloutSearch::fresh_clone(const Combat& base, std::uint64_t seed) const {
     Combat c(base);
     c.dice = fresh_dice(seed, p_.sides);
@@ -120,6 +139,7 @@ void RolloutSearch::play_out(Combat& sim, int stop, int me) {
 
 // ======================================================================= SearchAgent
 int FlatSearch::act(Combat& s, const SeedSource& seeds) {
+    counts_.clear();
     const int forced = policy_only(s);
     if (forced >= 0) return forced;
     const Combat base = base_of(s);
@@ -133,12 +153,15 @@ int FlatSearch::act(Combat& s, const SeedSource& seeds) {
     const std::vector<std::int64_t> sd = seeds(per);
     if (static_cast<int>(sd.size()) != per) throw std::length_error("search: wrong number of seeds");
     std::vector<double> totals(cands.size(), 0.0);
-    std::vector<int> counts(cands.size(), 0);
+    std::vector<int>& counts = counts_;
+    counts.assign(cands.size(), 0);
+    const auto until = deadline();
     for (int n = 0; n < per; ++n) {
         for (int ci = 0; ci < n_c; ++ci) {
             totals[ci] += rollout(base, cands[ci], static_cast<std::uint64_t>(sd[n]), me);
             counts[ci] += 1;
         }
+        if (std::chrono::steady_clock::now() > until) break;  // the time budget
     }
     // max mean, ties: the first (key (mean, -ci))
     int best = 0;
@@ -199,6 +222,7 @@ int Mcts::select(int node, const Combat& sim, double sign) const {
 
 void Mcts::simulate(const Combat& base, std::uint64_t seed, int me) {
     Combat sim = fresh_clone(base, seed);
+    if (model_ != nullptr) model_->reset(seed % (std::uint64_t{1} << 31));
     const int stop = base.s.turn + p_.horizon;
     int node = 0;
     std::vector<int> path{0};
@@ -253,7 +277,11 @@ int Mcts::act(Combat& s, const SeedSource& seeds) {
     const int me = s.pending.fighter;
     const std::vector<std::int64_t> sd = seeds(p_.sims);
     if (static_cast<int>(sd.size()) != p_.sims) throw std::length_error("search: wrong number of seeds");
-    for (int n = 0; n < p_.sims; ++n) simulate(base, static_cast<std::uint64_t>(sd[n]), me);
+    const auto until = deadline();
+    for (int n = 0; n < p_.sims; ++n) {
+        simulate(base, static_cast<std::uint64_t>(sd[n]), me);
+        if (std::chrono::steady_clock::now() > until) break;  // the time budget
+    }
     // the most visited child (ties: the policy's rank order)
     int best = r.first;
     for (int k = r.first + 1; k < r.first + r.n; ++k) {

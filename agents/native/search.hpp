@@ -1,15 +1,20 @@
-// The search agents' tree and rollouts in C++ (the faces: agents/search.py RolloutSearch and
-// SearchAgent, agents/mcts.py MCTSAgent, through agents/native_search.py) over the rules
-// core's own fights: determinised simulations, each on a clone with fresh dice (seeding.hpp),
-// the candidates ranked and the rollouts played by a policy, the outcome scored by evaluate().
+// The search agents (agents/search.py SearchAgent, agents/mcts.py MCTSAgent, agents/guided.py
+// GuidedMCTS; their Python side is agents/native_search.py): determinised simulations over the
+// rules core's own fights, each on a clone with fresh dice (seeding.hpp), the candidates ranked
+// and the rollouts played by a policy, the outcome scored by evaluate(). This is the only
+// search: the Python agents hold its parameters and generator and ask it for each decision.
 //
 // The policy is an interface (Policy: act and ranked as legal indices), so the tree logic can
-// be checked with a trivial policy (FirstChoicePolicy) as well as with the scripted fighter
-// (ScriptedBot, scripted.hpp). The per-decision seeds come from the agent's own generator in
-// Python: the search asks a SeedSource for them, so a seeded agent replays its choices.
-// No time budget here: an agent with time > 0 searches in Python.
+// be checked with a trivial policy (FirstChoicePolicy, RotatePolicy) as well as with the
+// scripted fighter (ScriptedBot, scripted.hpp) or a learned prior (PriorPolicy, prior.hpp).
+// An opponent model is a Policy too (RandomPolicy: random legal play, reset from each
+// simulation's seed). The per-decision seeds come from the agent's own generator in Python:
+// the search asks a SeedSource for them, so a seeded agent replays its choices. A time budget
+// (ms per decision, 0: none) stops the search after the simulation during which it runs out
+// (steady_clock); the seeds are drawn for the whole budget of simulations either way.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <stdexcept>
@@ -18,6 +23,7 @@
 #include "fight.hpp"
 #include "pcg64.hpp"
 #include "player.hpp"
+#include "seeding.hpp"
 
 namespace hexdojo::bots {
 
@@ -29,6 +35,8 @@ public:
     virtual std::vector<int> ranked(Combat& c) = 0;
     // throws std::invalid_argument if the policy cannot play this fight (another rule set)
     virtual void check(const Combat& /*c*/) const {}
+    // An opponent model's fresh start at each simulation (Agent.reset(seed % 2**31)).
+    virtual void reset(std::uint64_t /*seed*/) {}
 };
 
 // The trivial policy of the tests: the first legal choice, the legal list's order.
@@ -44,6 +52,18 @@ class RotatePolicy final : public Policy {
 public:
     int act(Combat& c) override;
     std::vector<int> ranked(Combat& c) override;
+};
+
+// agents/scripted.py RandomAgent as an opponent model: numpy's default_rng(seed).integers(n)
+// (RandomPlayer's draws, players.hpp), reset from each simulation's seed; ranked: legal order.
+class RandomPolicy final : public Policy {
+public:
+    int act(Combat& c) override;
+    std::vector<int> ranked(Combat& c) override;
+    void reset(std::uint64_t seed) override { rng_ = pcg64_from_seed(seed); }
+
+private:
+    Pcg64 rng_ = pcg64_from_seed(0);
 };
 
 // A bot with ScriptedBot's act/ranked (and knowledge().t: its rule set) as a Policy; the
@@ -70,6 +90,7 @@ struct SearchParams {
     double c = 0.7;
     double caution = 0.0;
     int sides = 6;
+    double time_ms = 0.0;  // budget per decision (0: none; results then depend on the machine)
 };
 
 // n per-decision seeds, each in 0 .. 2^63 - 2, drawn where the Python agent draws them.
@@ -105,6 +126,8 @@ public:
 protected:
     // The root as the simulations copy it: the fight without its event log.
     static Combat base_of(const Combat& s);
+    // When the time budget runs out (time_point::max() without one), from now.
+    std::chrono::steady_clock::time_point deadline() const;
 
     Policy& policy_;
     Policy* model_;
@@ -117,6 +140,11 @@ public:
     using RolloutSearch::RolloutSearch;
     int act(Combat& s, const SeedSource& seeds);
     double rollout(const Combat& base, int first, std::uint64_t seed, int me);
+    // the rollouts per candidate, in rank order, after the last act() that searched
+    const std::vector<int>& counts() const { return counts_; }
+
+private:
+    std::vector<int> counts_;
 };
 
 // mcts.Node, in one pool: a node's children are `n` consecutive nodes from `first`, in the

@@ -166,28 +166,31 @@ def action_with_choices(fighters: list[str], seed: int, n: int = 5):
 
 
 def test_mcts_tree_statistics() -> None:
-    """Open-loop UCT mechanics: every simulation passes through the root and exactly one
-    of its children (the root's state is the same in every simulation, only the dice
-    differ); UCB1 tries every child before revisiting one; act() returns the most visited
-    child, and the real fight's dice are untouched."""
-    from hexdojo.agents.mcts import MCTSAgent, Node
+    """Open-loop UCT mechanics (the native search's root counts, ``_bots.mcts_counts``):
+    every simulation passes through exactly one of the root's children (the root's state is
+    the same in every simulation, only the dice differ); UCB1 tries every child before
+    revisiting one; act() returns the most visited child, and the real fight's dice are
+    untouched."""
+    from hexdojo.agents import _bots
+    from hexdojo.agents.mcts import MCTSAgent
 
     s = action_with_choices(["chu", "boris"], 3)
     agent = MCTSAgent(sims=20, width=4, seed=1)
-    root = Node()
-    agent._expand(root, s)
-    assert len(root.children) == 4 and set(root.children) <= set(s.legal_choices())
+    pol = _bots.ScriptedPolicy(agent.policy._bot(s.t))
     before = s.clone()
-    for n in range(20):
-        agent._simulate(root, s, 1000 + n, s.decision.fighter)
-        if n == 3:
-            assert all(c.visits == 1 for c in root.children.values())
-    assert root.visits == 20 == sum(c.visits for c in root.children.values())
-    assert all(abs(c.value) <= c.visits for c in root.children.values())
+
+    def counts(sims: int) -> tuple[int, list[int]]:
+        rng = np.random.default_rng(1)
+        return _bots.mcts_counts(s._core, pol, None, sims, 4, 2, 0.7, 0.0, 6,
+                                 lambda n: rng.integers(0, 2**63 - 1, size=n).tolist())
+
+    assert counts(4)[1] == [1, 1, 1, 1]
+    k, visits = counts(20)
+    assert sum(visits) == 20 and min(visits) >= 1
+    assert s.legal_choices()[k] == agent.policy.ranked(s)[visits.index(max(visits))]
     assert s.events == before.events
-    agent.reset(1)
     pick = agent.act(s)
-    assert pick in s.legal_choices()
+    assert pick == s.legal_choices()[k]  # the agent's generator: seed 1, as counts drew
 
 
 def test_caution_weighs_own_wounds_more() -> None:
@@ -204,55 +207,6 @@ def test_caution_weighs_own_wounds_more() -> None:
     assert evaluate(s, 1, caution=1.0) == evaluate(s, 0, caution=1.0)
     fresh = g.new_state(0)
     assert evaluate(fresh, 0, caution=3.0) == 0.0
-
-
-def test_mcts_opponent_model_plays_the_other_side_in_simulations() -> None:
-    """With an ``opponent_model``, the other fighter's decisions inside a simulation are
-    the model's (reset from the simulation's seed), never tree nodes: every node below the
-    root is the searcher's own choice, and the model is asked at least once."""
-    from hexdojo.agents.base import Agent
-    from hexdojo.agents.mcts import MCTSAgent, Node
-    from hexdojo.agents.scripted import RandomAgent
-
-    class Counting(Agent):
-        name = "counting"
-
-        def __init__(self) -> None:
-            self.inner, self.calls, self.seeds = RandomAgent(), 0, []
-
-        def reset(self, seed=None) -> None:
-            self.seeds.append(seed)
-            self.inner.reset(seed)
-
-        def act(self, state):
-            self.calls += 1
-            return self.inner.act(state)
-
-    s = action_with_choices(["chu", "chu"], 5)
-    me = s.decision.fighter
-
-    def expansions(agent: MCTSAgent) -> list[int]:
-        """Who decides at each node the agent's simulations create below the root."""
-        who: list[int] = []
-        expand = agent._expand
-
-        def spy(node, sim) -> None:
-            who.append(sim.decision.fighter)
-            expand(node, sim)
-
-        root = Node()
-        expand(root, s)
-        agent._expand = spy  # type: ignore[method-assign]
-        for n in range(24):
-            agent._simulate(root, s, 1000 + n, me)
-        return who
-
-    model = Counting()
-    modelled = expansions(MCTSAgent(sims=24, width=3, seed=2, opponent_model=model))
-    assert model.seeds == [1000 + n for n in range(24)] and model.calls > 0
-    assert modelled and set(modelled) == {me}, "only the searcher's decisions are nodes"
-    assert 1 - me in expansions(MCTSAgent(sims=24, width=3, seed=2)), \
-        "without a model the opponent's decisions are searched too"
 
 
 @pytest.mark.parametrize("athletics", [8.5, 8, 5.5, 5, 2, 1.5])

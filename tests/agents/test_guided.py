@@ -6,8 +6,9 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
+from hexdojo.agents import native_bots, native_search  # noqa: E402
 from hexdojo.agents.base import AgentError  # noqa: E402
-from hexdojo.agents.guided import GuidedMCTS, policy_ranking  # noqa: E402
+from hexdojo.agents.guided import GuidedMCTS  # noqa: E402
 from hexdojo.agents.levels import build  # noqa: E402
 from hexdojo.agents.policy import LearnedAgent  # noqa: E402
 from hexdojo.agents.registry import make_agent  # noqa: E402
@@ -40,11 +41,14 @@ def _positions(n: int = 25):
 
 
 def test_the_ranking_is_the_legal_choices_most_probable_first(npc) -> None:
+    """The search's prior (``_bots.PriorPolicy``) ranks every legal choice once, the
+    deterministic policy's own choice first."""
     agent = LearnedAgent.load(npc)
     for s in _positions():
-        ranked = policy_ranking(agent, s)
-        assert sorted(map(str, ranked)) == sorted(map(str, s.legal_choices()))
-        assert ranked[0] == agent.act(s)  # the deterministic policy plays its top choice
+        prior = native_search.prior_policy(GuidedMCTS(agent), s.game)
+        ranked = prior.ranked(native_bots.core_of(s))
+        assert sorted(ranked) == list(range(len(s.legal_choices())))
+        assert s.legal_choices()[ranked[0]] == agent.act(s)
 
 
 def test_a_one_child_tree_plays_the_policys_choice(npc) -> None:

@@ -4,7 +4,9 @@ prior"; issue 33, section 3: the master level's shape, GuidedMCTS, inside the co
 The prior's network is copied out of torch once (``native_search.actor_layers``) and run by
 the core on its own observation: its logits must be torch's (up to the log-softmax's constant)
 at every decision, for a duel NPC of either scaling and activation and for the general NPC
-(both sheets appended); the native GuidedMCTS must choose what the Python tree chooses.
+(both sheets appended). The native GuidedMCTS's choices are pinned
+(``tests/agents/search_fights.py``: recorded while the Python tree still existed, equal to its
+choices for a duel NPC, with and without an opponent model).
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import pytest
 pytest.importorskip("sb3_contrib")
 
 from hexdojo.agents import _bots, native_bots, native_search  # noqa: E402
+from hexdojo.agents.base import AgentError  # noqa: E402
 from hexdojo.agents.guided import GuidedMCTS  # noqa: E402
 from hexdojo.agents.policy import LearnedAgent  # noqa: E402
 from hexdojo.agents.registry import make_agent  # noqa: E402
 from hexdojo.agents.tournament import play_fight  # noqa: E402
 from hexdojo.envs.rules import Game  # noqa: E402
+
+from . import search_fights as sf  # noqa: E402
 
 GENERAL = Path(__file__).parents[2] / "agents" / "data" / "general_npc.zip"
 
@@ -84,22 +89,26 @@ def test_the_general_npcs_native_logits_are_torchs(fighters) -> None:
     assert sum(_check_fight(agent, fighters, seed) for seed in (2, 3)) > 20
 
 
-def test_the_native_tree_chooses_what_the_python_tree_chooses(tmp_path) -> None:
-    agent = _model(tmp_path, "unit", "tanh")
-    native, python = (GuidedMCTS(agent, sims=12, width=3, seed=9) for _ in range(2))
-    python.native = False  # the Python tree, the reference
-    game = Game.create(["chu", "boris"])
-    state, greedy, asked = game.new_state(1), make_agent("greedy"), 0
-    while not state.is_over and asked < 30:
-        if state.decision.fighter == 0:
-            a, b = native.act(state), python.act(state)
-            assert a == b, state.decision
-            asked += 1
-            state.apply(a)
-        else:
-            state.apply(greedy.act(state))
-    assert asked == 30
-    assert native_search.prior_choice(python, state) is None  # native=False keeps Python
+@pytest.mark.parametrize("model,key", [(None, "guided duel"), ("greedy", "guided duel model greedy"),
+                                       ("random", "guided duel model random")])
+def test_the_guided_search_is_pinned(tmp_path, model, key) -> None:
+    """A duel NPC's prior, alone or with a scripted or random opponent model."""
+    digest, tally = sf.guided(sf.duel_prior(tmp_path), model)
+    assert digest == sf.PINNED[key], tally
+    assert tally["searched"] > 25 and tally["changed"] > 20, tally
+
+
+def test_the_general_npcs_guided_search_is_pinned() -> None:
+    digest, tally = sf.guided(LearnedAgent.load(GENERAL))
+    assert digest == sf.PINNED["guided general"] and tally["searched"] > 15, tally
+
+
+def test_a_style_lean_does_not_shape_the_ranking(tmp_path) -> None:
+    """The tree ranks by the policy as trained (the Python tree did the same: its digest
+    was the unstyled one); the lean shapes the policy's own play."""
+    agent = sf.duel_prior(tmp_path)
+    agent.style, agent.style_bias = "striker", 2.0
+    assert sf.guided(agent)[0] == sf.PINNED["guided duel"]
 
 
 def test_a_guided_search_plays_whole_fights_inside_the_core() -> None:
@@ -112,14 +121,25 @@ def test_a_guided_search_plays_whole_fights_inside_the_core() -> None:
     assert one.choices and one.choices == two.choices and one.winner == two.winner
 
 
-def test_what_has_no_native_prior_stays_python(tmp_path) -> None:
-    """A style lean, an opponent model or a group fight: no native prior; the Python tree."""
-    agent = LearnedAgent.load(GENERAL)
-    agent.style = "striker"
+def test_what_the_native_search_cannot_run_is_one_line(tmp_path) -> None:
+    """A group fight, a prior that is not an MlpPolicy actor, an opponent model without a
+    native form: one AgentError line each."""
+    from hexdojo.agents.base import Agent
+
+    class Plain(Agent):
+        name = "plain"
+
+        def act(self, state):
+            return state.legal_choices()[0]
+
     game = Game.create(["chu", "boris"])
-    assert native_search.prior_policy(GuidedMCTS(agent), game) is None
-    modelled = GuidedMCTS(LearnedAgent.load(GENERAL), opponent_model=make_agent("greedy"))
-    assert native_search.prior_player(modelled, game) is None
+    with pytest.raises(AgentError, match="ranks duel decisions; this fight has 3 fighters"):
+        GuidedMCTS(LearnedAgent.load(GENERAL)).act(Game.create(["chu", "boris", "urlik"]).new_state(1))
+    with pytest.raises(AgentError, match="is not an SB3 MlpPolicy actor"):
+        GuidedMCTS(Plain()).act(game.new_state(1))
+    modelled = GuidedMCTS(LearnedAgent.load(GENERAL), opponent_model=Plain())
+    with pytest.raises(AgentError, match="opponent model 'plain' .* no native form"):
+        modelled.native_player(game)
 
 
 def test_a_network_that_does_not_fit_is_one_line() -> None:

@@ -57,7 +57,7 @@ def test_ladder_ceiling_oracles_see_what_fair_agents_do_not():
     import numpy as np
 
     from hexdojo.agents.scripted import RandomAgent
-    from hexdojo.agents.search import SearchAgent
+    from hexdojo.envs.rules.dice import Dice
 
     lc = load("ladder_ceiling")
     state = Game.create(["chu", "chu"]).new_state(11)
@@ -68,8 +68,8 @@ def test_ladder_ceiling_oracles_see_what_fair_agents_do_not():
         state.apply(ch[int(rng.integers(len(ch)))])
     oracle = lc.make("dice", 1.0, 4)
     assert isinstance(oracle, lc.DiceOracle) and oracle.name == "oracle:dice"
-    seen, real = oracle.fresh_clone(state, 99).dice, state.clone().dice
-    fair = SearchAgent().fresh_clone(state, 99).dice
+    seen, real = oracle.sim_state(state).dice, state.clone().dice
+    fair = state.clone(dice=Dice(99)).dice  # a fair search's clone: fresh dice
     rolls = [real.die() for _ in range(20)]
     assert [seen.die() for _ in range(20)] == rolls != [fair.die() for _ in range(20)]
     full = lc.make("full", 1.0, 4)
