@@ -19,6 +19,8 @@ import os
 from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
+from hexdojo.envs.rules.state import State
+
 if TYPE_CHECKING:
     from .scripted import Style
 
@@ -62,18 +64,6 @@ def bot_for(tables: Any, style: Style) -> Any:
 
 
 def core_of(state: Any) -> Any | None:
-    """The core fight (``_core.Fight``, ``NativeState._core``) of a ``NativeState``, None
-    for any other state."""
-    return state._core if isinstance(state, _native_state()) else None
-
-
-def _native_state() -> type:
-    global _NATIVE_STATE
-    if _NATIVE_STATE is None:
-        from hexdojo.envs.rules.native_state import NativeState
-
-        _NATIVE_STATE = NativeState
-    return _NATIVE_STATE
-
-
-_NATIVE_STATE: type | None = None
+    """The core fight (``_core.Fight``, ``State._core``) of a ``State``, None for any other
+    state (a plug-in's own)."""
+    return state._core if isinstance(state, State) else None

@@ -8,7 +8,7 @@ engine, issue 15). This module builds it once per rule set from the compiled tab
 (handed over as Python floats, so every probability is the same double), and offers
 :class:`NativeKnowledge`: the estimates with names in and out (the old
 ``heuristics.Knowledge``'s names and arguments), on a
-:class:`~hexdojo.envs.rules.native_state.NativeState`, for ``hexdojo advise`` and tests.
+:class:`~hexdojo.envs.rules.state.State`, for ``hexdojo advise`` and tests.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from .odds import Odds, odds_for
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Tables
     from hexdojo.envs.rules.fighter import Profile
-    from hexdojo.envs.rules.native_state import NativeState
+    from hexdojo.envs.rules.state import State
 
 _LIMBS = ("arm", "leg", "head")  # tables.hpp kLimbNames
 _NATIVE: dict[int, NativeKnowledge] = {}  # by id(Tables), checked against its own
@@ -53,7 +53,7 @@ def native_knowledge(t: Tables) -> NativeKnowledge:
 
 class NativeKnowledge:
     """The C++ Knowledge's estimates: names in, names out, ``None`` for none; ``s`` a
-    NativeState (its core fight is what C++ reads)."""
+    State (its core fight is what C++ reads)."""
 
     def __init__(self, t: Tables) -> None:
         self.t = t
@@ -94,55 +94,55 @@ class NativeKnowledge:
         """The part of a choice's option an attack's value depends on (knowledge.hpp)."""
         return self.core.option_index(self._m(name), option)
 
-    def attack_basic(self, s: NativeState, x: int, y: int, name: str, loc: str | None,
+    def attack_basic(self, s: State, x: int, y: int, name: str, loc: str | None,
                      option: int = 0) -> int:
         return self.core.attack_basic(s._core, x, y, self._m(name), self._l(loc), option)
 
-    def default_defence(self, s: NativeState, y: int, x: int) -> int:
+    def default_defence(self, s: State, y: int, x: int) -> int:
         return self.core.default_defence(s._core, y, x)
 
-    def defence_with(self, s: NativeState, y: int, x: int, rname: str, attack: str | None,
+    def defence_with(self, s: State, y: int, x: int, rname: str, attack: str | None,
                      loc: str | None, option: int = 0) -> int:
         return self.core.defence_with(s._core, y, x, self._m(rname), self._m(attack),
                                       self._l(loc), option)
 
-    def best_defence(self, s: NativeState, y: int, x: int, attack: str, loc: str | None,
+    def best_defence(self, s: State, y: int, x: int, attack: str, loc: str | None,
                      restrict: str | None = None, ap: int | None = None
                      ) -> tuple[int, str | None]:
         lim, rloc = self._restrict(restrict)
         b, r = self.core.best_defence(s._core, y, x, self._m(attack), self._l(loc), lim, rloc, ap)
         return b, (None if r < 0 else self.ct.maneuvers[r].name)
 
-    def attack_value(self, s: NativeState, x: int, y: int, name: str, loc: str | None,
+    def attack_value(self, s: State, x: int, y: int, name: str, loc: str | None,
                      option: int = 0, restrict: str | None = None, punish: bool = True,
                      y_ap: int | None = None) -> tuple[float, float]:
         lim, rloc = self._restrict(restrict)
         return self.core.attack_value(s._core, x, y, self._m(name), self._l(loc), option, lim,
                                       rloc, punish, y_ap)
 
-    def hit_value(self, s: NativeState, x: int, y: int, name: str, loc: str | None,
+    def hit_value(self, s: State, x: int, y: int, name: str, loc: str | None,
                   dtype_index: int, margin_h: float) -> float:
         return self.core.hit_value(s._core, x, y, self._m(name), self._l(loc), dtype_index,
                                    margin_h)
 
-    def follow_threat(self, s: NativeState, x: int, y: int, after: str,
+    def follow_threat(self, s: State, x: int, y: int, after: str,
                       y_ap: int | None = None, ap_spent: int = 0,
                       blocked: str | None = None) -> float:
         return self.core.follow_threat(s._core, x, y, self._m(after), y_ap, ap_spent,
                                        self._m(blocked))
 
-    def aims(self, s: NativeState, x: int, y: int, name: str, dtype_index: int,
+    def aims(self, s: State, x: int, y: int, name: str, dtype_index: int,
              locs: tuple[str, ...]) -> frozenset[str]:
         got = self.core.aims(s._core, x, y, self._m(name), dtype_index,
                              [self._loc[n] for n in locs])
         return frozenset(self._loc_names[i] for i in got)
 
-    def weapon_hit(self, s: NativeState, x: int, name: str, option: int
+    def weapon_hit(self, s: State, x: int, name: str, option: int
                    ) -> tuple[int | None, str | None]:
         rating, dt = self.core.weapon_hit(s._core, x, self._m(name), option)
         return rating, (None if dt < 0 else self._dtype_names[dt])
 
-    def attack_options(self, s: NativeState, x: int, name: str) -> tuple[int, ...]:
+    def attack_options(self, s: State, x: int, name: str) -> tuple[int, ...]:
         return tuple(self.core.attack_options(s._core, x, self._m(name)))
 
     def wound_value(self, yp: Profile, y_worst: int, y_pen: int, y_ap: int, dmg_basic: int,
@@ -172,10 +172,10 @@ class NativeKnowledge:
     def p_break(self, esc: int, hold: int) -> float:
         return self.core.p_break(esc, hold)
 
-    def penalties(self, s: NativeState, i: int) -> int:
+    def penalties(self, s: State, i: int) -> int:
         return self.core.penalties(s._core, i)
 
-    def defence_hands(self, s: NativeState, y: int, rname: str) -> tuple[int, ...]:
+    def defence_hands(self, s: State, y: int, rname: str) -> tuple[int, ...]:
         return tuple(self.core.defence_hands(s._core, y, self._m(rname)))
 
     def hit_core(self, xp: Profile, yp: Profile, name: str, loc: str | None,

@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 
 from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
+from hexdojo.envs.rules import state as rules_state
+from hexdojo.envs.rules.menus import boundary_of
 
 from . import native_bots
 from .base import Agent, AgentError
@@ -169,16 +171,14 @@ def native_fight(game: Game, seed: int) -> tuple[Any, Any]:
     """(core fight, its Boundary) of ``game.new_state(seed)``; a game
     without a scene's random start gets its dice seeded natively (numpy's default_rng(seed)
     took half of the ~30 us a fight's set-up cost)."""
-    from hexdojo.envs.rules.native_fight import boundary_of, core_fight
-
     from ._bots import fresh_dice
 
     if game.scene is not None:
-        nf = game.new_state(seed)._nf  # type: ignore[attr-defined]
-        return nf.core, nf.boundary
+        s = game.new_state(seed)
+        return s._core, s._b
     t = game.tables
     dice = fresh_dice(seed, t.data.dice.die_sides)
-    return core_fight(game, game.start_positions(), dice), boundary_of(t)
+    return rules_state.core_fight(game, game.start_positions(), dice), boundary_of(t)
 
 
 def checked_act(agent: Agent, state: State) -> Choice:

@@ -234,7 +234,7 @@ class DuelEnv(FightEnv):
     or an opponent with a native player (``native_player(game)``: the scripted styles, mcts,
     search; issue 30), and a start that rolls no dice, ``step()`` is one call into the native
     core (the agent's choice, the opponent's, the observation and the mask); ``env.fight`` is then a
-    ``NativeState`` over a copy of the core's fight, built when read. Same rules, spaces,
+    ``State`` over a copy of the core's fight, built when read. Same rules, spaces,
     rewards and illegal-action policy; the random opponent draws from the core's generator
     (seeded from ``np_random``), so a seed plays other (equally distributed) fights than
     with ``native=False``, the env's Python path. ``native=True`` where the fast path
@@ -362,7 +362,7 @@ class DuelEnv(FightEnv):
 
     @property
     def fight(self) -> State | None:
-        """The fight (on the fast path: a ``NativeState`` copy of the core's, built when read)."""
+        """The fight (on the fast path: a ``State`` over a copy of the core's, built when read)."""
         if self._fight_stale and self._fast is not None:
             self._fight, self._fight_stale = self._fast.state(), False
         return self._fight

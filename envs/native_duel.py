@@ -7,7 +7,7 @@ choice, plays the random opponent until the agent must decide again (or the figh
 and writes the observation (already scaled) and the exact mask into fresh numpy arrays.
 What the core does not do stays in ``DuelEnv``: the action's checks, the rejection of an
 illegal action (the core is only handed legal ones), the counters, ``info``, render.
-``env.fight`` is a ``NativeState`` over a copy of the slot's fight, built only when asked.
+``env.fight`` is a ``State`` over a copy of the slot's fight, built only when asked.
 
 Seeding: ``reset(seed=s)`` seeds the env's ``np_random``; the agent's side is drawn from it
 as on the Python path, then four 64-bit integers, the slot's PCG64 state and increment
@@ -22,10 +22,8 @@ from typing import Any
 
 import numpy as np
 
-from hexdojo.envs.rules import Dice, Game, _core
+from hexdojo.envs.rules import Dice, Game, State, _core
 from hexdojo.envs.rules.native import _profile, compile_tables, core_dice, core_state
-from hexdojo.envs.rules.native_fight import NativeFight
-from hexdojo.envs.rules.native_state import NativeState
 from hexdojo.envs.rules.scenario import ScenarioBoard
 
 from .native_observation import native_layout
@@ -128,6 +126,6 @@ class FastDuel:
         """``State.result`` of the slot's fight (None while it goes on)."""
         return self.core.fight(0).result
 
-    def state(self) -> NativeState:
-        """The slot's fight as a ``State`` (a copy: writing to it does not reach the env)."""
-        return NativeState(self.game, NativeFight(self.game, _core_fight=self.core.fight(0)))
+    def state(self) -> State:
+        """The slot's fight as a ``State`` (over a copy of the slot's core fight)."""
+        return State.from_core(self.game, self.core.fight(0))

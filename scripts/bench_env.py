@@ -143,7 +143,7 @@ def _default_engine() -> str:
     from hexdojo.envs.rules import Game
 
     st = Game.create(["chu", "urlik"]).new_state(0)
-    return "native" if type(st).__name__ == "NativeState" else "python"
+    return "native" if type(st).__name__ == "State" else "python"
 
 
 def bench_connect_four(steps: int, seed: int) -> float:

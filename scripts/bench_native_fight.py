@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from hexdojo.envs.rules.native_fight import NativeFight
 from hexdojo.envs.rules.pairings import make_game, pairings
 
 
@@ -49,12 +48,12 @@ def _index(f: Any, rng: np.random.Generator) -> None:
 
 
 def _core(game: Any, seed: int) -> Any:
-    return NativeFight(game, seed).core
+    return game.new_state(seed)._core
 
 
 def mid_fight(game):
     """A State and a core fight 40 random decisions into seed 1's fight."""
-    s, f, rng = game.new_state(seed=1), NativeFight(game, 1), np.random.default_rng(1)
+    s, f, rng = game.new_state(seed=1), game.new_state(1), np.random.default_rng(1)
     for _ in range(40):
         if s.is_over:
             break
@@ -62,7 +61,7 @@ def mid_fight(game):
         c = ch[int(rng.integers(len(ch)))]
         s.apply(c)
         f.apply(c)
-    return s, f.core
+    return s, f._core
 
 
 def per_second(fn, seconds: float) -> float:

@@ -45,7 +45,7 @@ FAVOURED = frozenset({"grab", "leg_grab", "lock", "throw", "pull_down", "break"}
 
 
 def games(variant: bool = True) -> list[tuple[str, Any]]:
-    """Every preset pairing (mirrors included) and scene (``native_fight.pairings``), and
+    """Every preset pairing (mirrors included) and scene (``pairings.pairings``), and
     chu-boris and the first scene under the variant."""
     out = [(n, make_game(n)) for n in pairings()]
     if variant:

@@ -62,7 +62,7 @@ def test_native_random_play_draws_numpys_numbers():
         s = game.new_state(seed)
         while not s.is_over:
             n = len(s.legal_choices())
-            k = player.act(s._nf.core)
+            k = player.act(s._core)
             assert k == int(rng.integers(n))
             s.apply(s.legal_choices()[k])
 

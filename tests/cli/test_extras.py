@@ -2,7 +2,7 @@
 says so in one line (the package, the pip extra, its install line) before any work: no
 fight played, no folder written. Each case runs the CLI in a fresh interpreter where the
 package is made missing as Python's import system reads it (``sys.modules[name] = None``)
-and every fight's start (``Game.new_state``, the core's ``core_fight``, the native vector
+and every fight's start (``Game.new_state``, ``state.core_fight``, the native vector
 env) leaves a mark; ``agents/extras.py`` is
 checked against pyproject.toml, so the install line it prints installs what it names."""
 
@@ -29,7 +29,7 @@ import pathlib, sys
 for name in {missing!r}:
     sys.modules[name] = None
 from hexdojo.envs.native_vector import NativeDuelVectorEnv
-from hexdojo.envs.rules import Game, native_fight
+from hexdojo.envs.rules import Game, state
 
 def spy(owner, name):
     real = getattr(owner, name)
@@ -38,7 +38,7 @@ def spy(owner, name):
         return real(*args, **kwargs)
     setattr(owner, name, marked)
 
-for owner, name in ((Game, "new_state"), (native_fight, "core_fight"),
+for owner, name in ((Game, "new_state"), (state, "core_fight"),
                     (NativeDuelVectorEnv, "__init__")):
     spy(owner, name)
 from hexdojo.agents.cli import main

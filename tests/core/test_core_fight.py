@@ -21,7 +21,6 @@ from hexdojo.envs.rules import Game, _core
 from hexdojo.envs.rules.dice import LoadedDice
 from hexdojo.envs.rules.model import Choice
 from hexdojo.envs.rules.native import _profile, compile_tables, core_state
-from hexdojo.envs.rules.native_fight import NativeFight
 from hexdojo.envs.rules.pairings import make_game
 from hexdojo.envs.rules.state import IllegalChoice
 
@@ -65,7 +64,7 @@ def test_bad_choices_are_illegal_choices_with_their_reason():
 
 def test_clone_is_independent_and_rolls_the_same_future():
     g = make_game("guard-spearman")
-    f = NativeFight(g, 11)
+    f = g.new_state(11)
     for _ in range(15):
         f.apply(f.legal_choices()[0])
     c = f.clone()
@@ -80,7 +79,7 @@ def test_clone_is_independent_and_rolls_the_same_future():
     while not d.is_over and len(d.events) < n + 40:
         d.apply(d.legal_choices()[-1])
     assert len(d.events) > len(before)  # the clone moved on ...
-    assert f.events == before and f.core.n_events == len(before)  # ... the original did not
+    assert f.events == before and f._core.n_events == len(before)  # ... the original did not
     assert f.decision == c.decision and f.legal_choices() == c.legal_choices()
 
 
@@ -130,7 +129,7 @@ _SMALL = st.integers(min_value=-3, max_value=40)
 @given(st.lists(st.tuples(*[st.one_of(_SMALL, _INTS)] * 7), min_size=1, max_size=6))
 def test_any_choice_tuples_are_handled(tuples):
     """Whatever ints Python sends as choices: applied when legal, else a ValueError."""
-    f = NativeFight(make_game("guard-knife_fighter"), 4).core
+    f = make_game("guard-knife_fighter").new_state(4)._core
     for x in tuples:
         try:
             f.apply(x)

@@ -15,8 +15,7 @@ from hexdojo.agents.registry import make_agent
 from hexdojo.agents.training.pool import PoolOpponent
 from hexdojo.envs.duel import DuelEnv
 from hexdojo.envs.native_vector import NativeDuelVectorEnv
-from hexdojo.envs.rules.native_fight import NativeFight
-from hexdojo.envs.rules.native_state import NativeState
+from hexdojo.envs.rules import State
 
 
 class ActOnState:
@@ -31,8 +30,7 @@ class ActOnState:
         self.rows += len(obs)
         out = []
         for k in np.flatnonzero(self.env._ext["waiting"] > 0):
-            st = NativeState(self.env.single_env.game,
-                             NativeFight(self.env.single_env.game, _core_fight=self.env.core.fight(int(k))))
+            st = State.from_core(self.env.single_env.game, self.env.core.fight(int(k)))
             ch = self.agent.act(st)
             out.append(self.env.catalogue.id_for(ch))
         got = np.array(out, np.int64)

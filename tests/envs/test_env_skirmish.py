@@ -109,8 +109,9 @@ def test_slot_order_allies_first_then_enemies_by_distance() -> None:
     assert slot_order(s, 0) == (1, 2)
     # boris: his ally novice first (distance 4), then chu (distance 2)
     assert slot_order(s, 1) == (2, 0)
-    s.fighters[2].pos = (0, 1)  # novice steps next to chu: now nearer than boris
-    assert slot_order(s, 0) == (2, 1)
+    # novice next to chu (a scenario's board): now nearer than boris
+    s = GAMES["two_vs_one"].new_state(0, scenario={"fighters": [{}, {}, {"pos": [0, 1]}]})
+    assert s.fighters[2].pos == (0, 1) and slot_order(s, 0) == (2, 1)
 
 
 def test_attack_ids_aim_at_the_slot_and_two_fighters_keep_the_duel_ids() -> None:

@@ -44,7 +44,7 @@ def test_a_fight_ends_when_one_side_is_left_standing_s5_30():
     assert s.fighters[1].out == "unconscious" and not s.is_over
     game = s.game
     assert game.sides == (0, 1, 1) and game.side_names == ("heroes", "guards")
-    s.fighters[2].out = "dead"  # C out too (a test shortcut): the guards have nobody left
+    s.knock_out(2, "dead")  # C out too (a test shortcut, §5.30): the guards have nobody left
     assert s.check_over() and s.winner == 0
     assert last(s, "fight_ends")["side"] == "heroes"
     assert s.render_log()[-1].startswith("Fight ends: heroes wins")

@@ -2,7 +2,7 @@
 
 ``game.new_state(seed, scenario=...)`` builds the scenario's board on plain records and the
 turn's frames as the core's ints (``scenario.scenario_board``), and the core takes them
-over (``NativeFight.from_scenario``). These tests read the board back through the public
+over (``state.scenario_fight``). These tests read the board back through the public
 API: every field lands on the core's board, ``phase`` opens that fighter's phase (else the
 turn's phase choice comes first, aom312), bad fields are one clear line, a scene's distance
 range rolls the fight's dice first, and nothing on the way needs the Python engine.
@@ -180,7 +180,7 @@ def test_the_scenario_path_loads_no_python_engine():
             "print(type(s).__name__, sorted(m for m in sys.modules if m.rsplit('.', 1)[-1] in "
             "('resolution', 'legality', 'memo')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["NativeState", "[]"]
+    assert out.stdout.split() == ["State", "[]"]
     s = GAME.new_state(3, scenario=dict(CLINCH, phase=0))
     s.apply(next(c for c in s.legal_choices() if c.kind == "end"))  # aom312: the next phase
     assert s.decision == (1, "action", "") and [e["type"] for e in s.events] == ["phase_ends",

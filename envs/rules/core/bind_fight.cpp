@@ -1,5 +1,5 @@
 // Bindings of the fight (fight.hpp's Combat, bound as _core.Fight; resolution.hpp), which
-// Python's State (envs/rules/native_state.py) wraps: a fight set up from Python (the compiled
+// Python's State (envs/rules/state.py) wraps: a fight set up from Python (the compiled
 // tables and sheets, sides, arena, the start hexes and facings Python drew, and the dice where
 // Python left them), its decision and legal choices as int tuples, apply, clone, the result,
 // the board, and the event log as the dicts State.events shows, built on request.
@@ -99,7 +99,7 @@ Combat* make_fight(const Tables& t, const std::vector<Profile>& profiles, const 
 
 void id(const char* field, int v, int lo, int hi);
 
-// A frame from Python as ints (native_fight.frame_ints): the frame's type, then its fields in
+// A frame from Python as ints (scenario.py's ScenarioBoard.frames): the frame's type, then its fields in
 // fight.hpp's order, a choice as its 7 ints, a bool as 0/1, an At as its index.
 struct Ints {
     const std::vector<int>& v;
@@ -406,8 +406,8 @@ std::vector<ChoiceTuple> legal(const Combat& c) {
 // The pending decision and its legal list as one interned id (-1 once over): equal menus get
 // the same id, in any fight of any rule set (the key is the decision and the choices' ints),
 // and an id is never given to another menu (ids only grow; the registry starts afresh when
-// full). The Python facade keys its prebuilt Decision and Choices by it (native_fight.Boundary
-// .menu), so that a decision costs one call and one dict lookup instead of building tuples.
+// full). Python's State keys its prebuilt Decision and Choices by it (menus.Boundary.menu,
+// envs/rules/menus.py), so that a decision costs one call and one dict lookup instead of building tuples.
 // Cached in the Combat while its list is the one it was computed for (clones share it).
 struct MenuHash {
     std::size_t operator()(const std::vector<int>& v) const noexcept {
@@ -518,7 +518,7 @@ double time_clones(const Combat& c, int n) {
 
 void bind_fight(nb::module_& m) {
     nb::class_<Combat>(m, "Fight", "A fight (fight.hpp's Combat): rules, sheets, board, dice, event log and the "
-                                   "pending decision; Python's State (native_state.py) wraps one.")
+                                   "pending decision; Python's State (state.py) wraps one.")
         .def("__init__",
              [](Combat* self, const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
                 const std::vector<std::string>& side_names, int radius, int turn_limit,

@@ -1,9 +1,10 @@
-// Bindings for the writes of Python's State (envs/rules/native_state.py NativeState, whose
-// fight the core runs), beyond bind_fight.cpp's interface: the rules tests write the board
-// between decisions (s.fighters[0].ap = 5), a clone takes other dice (State.clone(dice=): a
-// search's determinised clone, OpenSpiel's chance replay, a test's loaded dice), a fighter is
-// knocked out. The writes go into the Combat checked id by id (a ValueError naming the field,
-// never a crash); a write does not re-list the pending decision's choices.
+// Bindings for the changes Python's State (envs/rules/state.py) makes to its fight beyond
+// bind_fight.cpp's interface: a clone takes other dice (State.clone(dice=): a search's
+// determinised clone, OpenSpiel's chance replay, a test's loaded dice), a fighter is knocked
+// out (State.knock_out, §5.30). fight_set_board (a whole board written back) has no Python
+// caller since the State's board became a read-only snapshot (issue 32: a board is set up by
+// a scenario only). The writes go into the Combat checked id by id (a ValueError naming the
+// field, never a crash); a write does not re-list the pending decision's choices.
 #include <nanobind/nanobind.h>
 #include <nanobind/stl/string.h>
 

@@ -1,7 +1,7 @@
 // One fighter of a board that comes from Python, checked field by field (a ValueError naming
 // the field, the value and the range; never a crash or an overflow further on): shared by a
-// fight taken over from a Python State (bind_fight.cpp) and a board written back through the
-// facade (bind_native_state.cpp).
+// fight set up from a Python scenario (bind_fight.cpp) and a board written back
+// (bind_native_state.cpp's fight_set_board).
 #pragma once
 
 #include <nanobind/nanobind.h>

@@ -2,7 +2,7 @@
 // with its fields is one Event here, its fields in the order the dicts show
 // them, values as the few kinds the log holds (ids and numbers, a name, a hex, a roll
 // record). Python builds the event dicts from these records only when they are read
-// (bind_fight.cpp, envs/rules/native_fight.py): the keys in a fixed order, the values' types
+// (bind_fight.cpp, State.events in envs/rules/state.py): the keys in a fixed order, the values' types
 // fixed, so that a log's hash is a lock (tests/core/test_engine_lock.py).
 #pragma once
 

@@ -1,4 +1,4 @@
-// The native fight (Python's State, envs/rules/native_state.py): the rules (compiled Tables),
+// The native fight (Python's State, envs/rules/state.py): the rules (compiled Tables),
 // the fighters' compiled sheets, the board State, the Dice, the stack of resolution frames
 // (resolution.hpp), the event log, the result and the pending decision with its exact list
 // of legal choices. apply(choice) answers the pending decision and advances to the next one;

@@ -1,8 +1,8 @@
-"""The Python API on the core (issue 15: "The Python API does not change"): ``State``
-(``native_state.NativeState``) runs every fight on the native core behind the public API
-the Python engine had: writes through the views (the rules tests' ``s.fighters[0].ap =
-5``) reach the core's board, scenarios with loaded dice (tests/rules_kit.py ``duel``),
-clones and pickles replay the same future, bad writes are one clear error.
+"""The Python API on the core: ``State`` (envs/rules/state.py, the one Python class over
+the bound fight, issue 32) runs every fight on the native core behind the public API the
+Python engine had: the board readers get is a read-only snapshot (a write is one clear
+error naming scenario set-up), scenarios with loaded dice (tests/rules_kit.py ``duel``),
+clones and pickles replay the same future.
 
 Until the Python engine was deleted these tests compared every property with the Python
 State's at every decision (the lockstep test); tests/core/test_engine_lock.py holds that
@@ -14,8 +14,9 @@ from __future__ import annotations
 import pytest
 
 from hexdojo.envs.rules import Choice, Game, Hold, LoadedDice, RulesError, State
+from hexdojo.envs.rules.board import FIELDS, BoardReadOnly
 from hexdojo.envs.rules.dice import Dice
-from hexdojo.envs.rules.native_state import FIELDS, NativeState
+from hexdojo.envs.rules.model import FighterState
 from tests.rules_kit import attack, duel, fighter, strike
 
 
@@ -42,8 +43,8 @@ def test_new_state_is_the_core_and_the_python_engine_is_gone(monkeypatch):
     clear error naming what is allowed."""
     game = Game.create(["chu", "urlik"])
     monkeypatch.delenv("HEXDOJO_ENGINE", raising=False)
-    assert type(game.new_state(seed=1)) is NativeState is State
-    assert type(game.new_state(LoadedDice([3] * 20), scenario={"phase": 0})) is NativeState
+    assert type(game.new_state(seed=1)) is State
+    assert type(game.new_state(LoadedDice([3] * 20), scenario={"phase": 0})) is State
     assert game.new_state(seed=1, engine="native").decision == game.new_state(seed=1).decision
     with pytest.raises(RulesError, match=r"engine: value 'python': allowed \['native'\]"):
         game.new_state(seed=1, engine="python")
@@ -51,99 +52,66 @@ def test_new_state_is_the_core_and_the_python_engine_is_gone(monkeypatch):
     with pytest.raises(RulesError, match=r"HEXDOJO_ENGINE: value 'python': allowed \['native'\]"):
         game.new_state(seed=1)
     monkeypatch.setenv("HEXDOJO_ENGINE", "native")
-    assert type(game.new_state(seed=1)) is NativeState
-
-
-def _kit_fight(dice, writes) -> list:
-    """A kit duel (§1.6-§1.10: an aimed Martial Strike on loaded dice) after ``writes``."""
-    a = fighter("A", CO=6, ma=10, ST=6)
-    b = fighter("B", CO=4, ma=8, athletics=12)
-    s, _ = duel(a, b, dice)
-    writes(s)
-    strike(s, "Martial Strike", "Chest", ra=1, rd=1)
-    return s
+    assert type(game.new_state(seed=1)) is State
 
 
 WRITES = {
-    "ap": lambda s: setattr(s.fighters[0], "ap", 4),
-    "wounds": lambda s: (setattr(s.fighters[1], "wounds", (("Chest", 2),)),
-                         setattr(s.fighters[1], "worst", 2)),
-    "prone": lambda s: setattr(s.fighters[1], "prone", True),
-    "pos and facing": lambda s: (setattr(s.fighters[1], "pos", (0, 0)),
-                                 setattr(s.fighters[1], "facing", 1)),
-    "status": lambda s: (setattr(s.fighters[0], "status", "staggered"),
-                         setattr(s.fighters[0], "pen", -4)),
-    "hold": lambda s: setattr(s, "holds", [Hold(1, 0, "arm", "R Arm", 1)]),
-    "hold appended": lambda s: s.holds.append(Hold(1, 0, "arm", "L Arm", 1)),
-    "approach": lambda s: (setattr(s.fighters[1], "pos", (0, 0)), s.approach.__setitem__((1, 0), 4)),
-    "place": lambda s: s.place(1, (0, 0)),
-    "set_facing": lambda s: s.set_facing(0, 1),
+    "fighters[0].ap": lambda s: setattr(s.fighters[0], "ap", 4),
+    "fighters[1].wounds": lambda s: setattr(s.fighters[1], "wounds", (("Chest", 2),)),
+    "fighters[1].pos": lambda s: setattr(s.fighters[1], "pos", (0, 0)),
+    "fighters[0].status": lambda s: delattr(s.fighters[0], "status"),
+    "fighters": lambda s: s.fighters.append(s.fighters[0]),
+    "holds": lambda s: setattr(s, "holds", [Hold(1, 0, "arm", "R Arm", 1)]),
+    "holds appended": lambda s: s.holds.append(Hold(1, 0, "arm", "L Arm", 1)),
+    "approach": lambda s: s.approach.__setitem__((1, 0), 4),
+    "dropped": lambda s: setattr(s, "dropped", (((0, 0), "sword"),)),
+    "order": lambda s: setattr(s, "order", (1, 0)),
     "turn": lambda s: setattr(s, "turn", 3),
 }
 
 
 @pytest.mark.parametrize("what", sorted(WRITES))
-def test_writes_go_through_into_the_core(what):
-    """The rules tests write the board between decisions (aom1d31 wounds, §1.18 holds,
-    §5.4 approaches): the views write through, so the core's own board, read afresh, is
-    the written one, and the fight that follows is played from it."""
+def test_the_board_is_a_read_only_snapshot(what):
+    """Issue 32, "one State": a reader's board is a snapshot of the core's; writing it is
+    one clear error naming scenario set-up as the way to set a board, and changes nothing:
+    the core's board, read afresh, is the same, and the fight plays on as its twin does."""
     dice = [4, 2, 5, 3, 6, 1, 2, 2, 3, 4, 5, 6] * 3
     a = fighter("A", CO=6, ma=10, ST=6)
     b = fighter("B", CO=4, ma=8, athletics=12)
     s, _ = duel(a, b, dice)
+    twin, _ = duel(a, b, dice)
     base = _board(s)
-    WRITES[what](s)
-    written = _board(s)
-    assert written != base
+    with pytest.raises(BoardReadOnly, match=r"State\.\w.*read-only snapshot.*"
+                       r"Game\.new_state\(seed, scenario=\{\.\.\.\}\) \(envs/rules/scenario\.py\)"):
+        WRITES[what](s)
+    assert _board(s) == base
     s._forget()  # read the core's board again, not the snapshot
-    assert _board(s) == written
-    strike(s, "Martial Strike", "Chest", ra=1, rd=1)
-    assert type(s) is NativeState and len(s.events) >= 3
+    assert _board(s) == base
+    for x in (s, twin):
+        strike(x, "Martial Strike", "Chest", ra=1, rd=1)
+    assert s.events == twin.events and _board(s) == _board(twin)
 
 
-def test_a_write_reads_back_and_reaches_the_core():
-    """Write-through, read back from the core's own board (not only from the snapshot)."""
+def test_a_detached_copy_is_writable_and_leaves_the_fight_alone():
+    """``f.copy()`` is a plain ``model.FighterState`` to change freely (the legality tests'
+    perturbed boards); the fight's own board does not see it."""
     s, _ = duel(fighter("A"), fighter("B"), [3] * 10)
-    s.fighters[0].ap = 5
-    s.fighters[1].wounds = (("Head", 3),)
-    s.holds = [Hold(0, 1, "both_arms", None, 1)]
-    core = s._nf.core.state
-    assert core.fighters[0].ap == 5 and s.fighters[0].ap == 5
-    assert [(w.location, w.level) for w in core.fighters[1].wounds] == \
-        [(s.t.locations.index("Head"), 3)]
-    assert len(core.holds) == 1 and s.hold_by(0) == Hold(0, 1, "both_arms", None, 1)
-
-
-def test_bad_writes_are_one_clear_error_and_change_nothing():
-    """Bad input is one clear ValueError naming the field and what is allowed (house
-    rules), never a crash; the core's board keeps its values."""
-    s, _ = duel(fighter("A"), fighter("B"), [3] * 10)
-    with pytest.raises(ValueError, match=r"facing: allowed 0..5"):
-        s.fighters[0].facing = 9
-    s._forget()
-    assert s.fighters[0].facing == 0
-    with pytest.raises(ValueError, match=r"state.fighters.worst: 99"):
-        s.fighters[1].worst = 99
-    s._forget()
-    assert s.fighters[1].worst == 0
-    with pytest.raises(ValueError, match=r"state.fighters.ap: 1073741824: allowed"):
-        s.fighters[0].ap = 2**30  # bounded, as a board taken over is: no overflow in the rolls
-    s._forget()
-    assert s.fighters[0].ap == 10
+    f = s.fighters[0].copy()
+    f.ap = 1
+    assert type(f) is FighterState and f.ap == 1 and s.fighters[0].ap == 10
 
 
 def test_clones_are_independent_and_replay_the_same_future():
     """State.clone: same future dice, independent afterwards (§1.3 seeded dice)."""
     game = Game.create(["chu", "boris"])
-    nat = NativeState.new(game, 5)
+    nat = State.new(game, 5)
     for _ in range(6):
         nat.apply(nat.legal_choices()[-1])
     before = _board(nat)
     c = nat.clone()
     assert _board(c) == before and c.events == nat.events
-    c.fighters[0].ap = 1
     c.apply(c.legal_choices()[0])
-    assert _board(nat) == before  # the write and the choice stayed in the clone
+    assert _board(c) != before and _board(nat) == before  # the choice stayed in the clone
     d1, d2 = nat.clone(), nat.clone()
     while not d1.is_over:
         ch = d1.legal_choices()[0]
@@ -157,7 +125,7 @@ def test_clone_with_dice_rolls_from_them_and_leaves_the_original_alone():
     replay): the clone rolls d's faces from now on, the same fight every time; the
     original keeps its own future (the faces and the fight a plain clone has)."""
     game = Game.create(["chu", "boris"])
-    s = NativeState.new(game, 5)
+    s = State.new(game, 5)
     for _ in range(6):
         s.apply(s.legal_choices()[-1])
     own = s.dice.faces(40)
@@ -187,15 +155,6 @@ def test_clone_with_loaded_dice_leaves_the_originals_loaded_dice_alone():
     with pytest.raises(RuntimeError, match="LoadedDice ran out after 2 faces"):
         while s.decision is not None:
             s.apply(s.legal_choices()[-1])
-
-
-def test_events_can_be_reset_as_the_rules_tests_do():
-    """Tests clear ``s.events`` to read only what follows; later events still arrive."""
-    s, _ = duel(fighter("A", ma=10, CO=10), fighter("B"), [5] * 20)
-    s.events = []
-    s.apply(attack("Martial Strike"))
-    types = [e["type"] for e in s.events]
-    assert types and types[0] != "turn_starts"
 
 
 def test_loaded_dice_stay_in_step_and_run_out():
@@ -228,13 +187,13 @@ def test_check_over_and_knock_out_run_in_the_core():
 
 
 def test_a_pickled_state_replays_to_the_same_fight():
-    """OpenSpiel serialises states by pickling: a NativeState pickles as its recipe and
+    """OpenSpiel serialises states by pickling: a State pickles as its recipe and
     the choices since, and loads as the same fight (same board, events, future dice, §1.3);
     a state whose board was written refuses with one clear error."""
     import pickle
 
     game = Game.create(["chu", "urlik"])
-    s = NativeState.new(game, 11)
+    s = State.new(game, 11)
     for _ in range(8):
         s.apply(s.legal_choices()[-1])
     c = s.clone(dice=LoadedDice([2] * 200))
@@ -245,21 +204,20 @@ def test_a_pickled_state_replays_to_the_same_fight():
         c.apply(ch)
         back.apply(ch)
     assert back.events == c.events and back.result == c.result
-    s.fighters[0].ap = 2
-    with pytest.raises(TypeError, match="board was written cannot be pickled"):
-        pickle.dumps(s)
+    with pytest.raises(TypeError, match=r"State\.from_core\) has no recipe and cannot be pickled"):
+        pickle.dumps(State.from_core(game, s._core.clone()))
 
 
 def test_choices_are_found_by_identity_or_equality_and_lists_are_fresh():
-    """The facade's menus (native_fight.Boundary.menu): apply takes the legal list's own
+    """The menus (menus.Boundary.menu): apply takes the legal list's own
     Choice or an equal one built afresh to the same fight; each legal_choices() is a new
     list (changing it changes nothing); an illegal choice is the Python engine's
     IllegalChoice with its reason; equal decisions share the core's interned menu id."""
     from hexdojo.envs.rules import IllegalChoice
 
     game = Game.create(["chu", "urlik"])
-    a, b, ref = NativeState.new(game, 4), NativeState.new(game, 4), game.new_state(seed=4)
-    assert type(ref) is NativeState
+    a, b, ref = State.new(game, 4), State.new(game, 4), game.new_state(seed=4)
+    assert type(ref) is State
     assert a._core.menu == b._core.menu >= 0
     while not a.is_over:
         legal = a.legal_choices()
@@ -271,7 +229,7 @@ def test_choices_are_found_by_identity_or_equality_and_lists_are_fresh():
         b.apply(Choice(*ch))  # equal, not the same object
         ref.apply(ch)
     assert a.events == b.events == ref.events and a.result == b.result == ref.result
-    s, p = NativeState.new(game, 9), game.new_state(seed=9)
+    s, p = State.new(game, 9), game.new_state(seed=9)
     bad = Choice("risk", risk=99)
     for st in (s, p):
         with pytest.raises(IllegalChoice) as e:
@@ -288,7 +246,7 @@ def test_a_clone_of_a_clone_pickles_its_own_choices_only():
     import pickle
 
     game = Game.create(["boris", "cogan"])
-    s = NativeState.new(game, 21)
+    s = State.new(game, 21)
     for _ in range(5):
         s.apply(s.legal_choices()[0])
     c = s.clone()
@@ -306,7 +264,7 @@ def test_each_decision_is_a_new_decision_object():
     every decision hands out a new object, even one equal to the last (the facade's menus
     share theirs); reading it again, or from a clone, gives the same object."""
     game = Game.create(["chu", "urlik"])
-    s = NativeState.new(game, 2)
+    s = State.new(game, 2)
     seen = []
     while not s.is_over:
         d = s.decision
