@@ -7,8 +7,8 @@ Python engine) is gone (issue 15, "each rule once"); this hash, taken while it e
 equal over the three ways then possible (the Python agents on the Python engine, the Python
 agents on the core with their per-decision memos dropped at each call, the native bots on
 the core: commit 12bde97), is the lock that replaces the differential tests
-(``tests/agents/test_agents_fingerprint.py`` pins it). ``HEXDOJO_NATIVE_AGENTS=0`` now only
-puts the search agents on their Python search (over the same native bot): the same hash.
+(``tests/agents/test_agents_fingerprint.py`` pins it). ``HEXDOJO_NATIVE_AGENTS=0`` only
+turns the tournament's fast path off: the same hash.
 
 The fights make the agents' branches happen: unarmed chu/boris/urlik/cogan/novice, armed
 guard/spearman/knife_fighter, the ``rider_vs_foot`` and ``two_vs_one`` scenes, a rule

@@ -5,9 +5,9 @@
 // (W x + b, then tanh, relu or nothing) from the decider's observation to one logit per
 // catalogue action. The observation is the core's own (write_observation, the layout and unit
 // scaling Python owns), with a fixed vector per fighter appended (the general NPC's two
-// sheets, envs/sheets.py). Ranking sorts the legal choices by logit, ties in legal order, as
-// agents/guided.py policy_ranking does with torch's logits (float32 sums in another order:
-// the logits agree to ~1e-5, so only near-ties can rank differently).
+// sheets, envs/sheets.py). Ranking sorts the legal choices by logit, ties in legal order (the
+// logits agree with torch's to ~1e-5, tests/agents/test_search_prior.py: float32 sums in
+// another order, so only near-ties could rank otherwise than torch would).
 //
 // Only the ranking is learned: act() (rollouts, and the decisions a search leaves to its
 // policy: forced ones, risk, soak, hold) is the rollout policy's, whose odds are exact there.
