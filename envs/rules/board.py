@@ -20,7 +20,8 @@ from .native import _LIMBS, _TRIGGERS
 if TYPE_CHECKING:
     from .state import Game
 
-_OUT_NAMES = (None, "unconscious", "dead")  # _core.Out by value
+#: a fighter's ``out`` by the core's ``_core.Out`` value
+OUT_NAMES = (None, "unconscious", "dead")
 _STATUS_NAMES = ("", "staggered", "stunned")  # _core.Status by value
 _WINDOW_KINDS = ("action", "reaction", "follow_on")  # _core.WindowKind by value
 #: a fighter's fields read from the core's board (``model.FighterState``'s names)
@@ -131,7 +132,7 @@ def _fighter(p: Any, cf: Any, locs: Any, weapons: Any) -> BoardFighter:
     f = FighterState(cf.idx, p, tuple(cf.pos), cf.facing)
     f.ap, f.init, f.phased, f.prone = cf.ap, cf.init, cf.phased, cf.prone
     f.mounted, f.height, f.worst, f.pen = cf.mounted, cf.height, cf.worst, cf.pen
-    f.out, f.status = _OUT_NAMES[cf.out.value], _STATUS_NAMES[cf.status.value]
+    f.out, f.status = OUT_NAMES[cf.out.value], _STATUS_NAMES[cf.status.value]
     f.wounds = tuple((locs[w.location], w.level) for w in cf.wounds)
     f.hands = tuple(None if h < 0 else weapons[h] for h in cf.hands)
     f.sheathed = tuple(weapons[w] for w in cf.sheathed)

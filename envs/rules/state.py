@@ -29,7 +29,7 @@ import numpy as np
 
 from . import _core
 from . import hexgrid as hx
-from .board import Board, BoardFighter, names_of, refuse, window_of
+from .board import OUT_NAMES, Board, BoardFighter, names_of, refuse, window_of
 from .dice import Dice, LoadedDice
 from .events import render_event
 from .fighter import Profile, load_profile
@@ -404,9 +404,11 @@ class State:
     def knock_out(self, i: int, how: str) -> None:
         """Fighter ``i`` goes out ("unconscious" or "dead", §5.30), by the core's rules: his
         hold ends (§1.18). A rules operation, not a board write."""
+        if how not in OUT_NAMES[1:]:
+            raise ValueError(f"knock_out: how {how!r}: allowed {list(OUT_NAMES[1:])}")
         self._forget()
         self._ops = (("knock_out", i, how), self._ops)
-        _core.fight_knock_out(self._core, i, _OUT_NAMES.index(how))
+        _core.fight_knock_out(self._core, i, OUT_NAMES.index(how))
 
     def clone(self, dice: Dice | None = None) -> State:
         """A copy: the core's fight copied; what is immutable (the recipe and its ops, the
@@ -516,7 +518,6 @@ class State:
         return hx.in_arena(h, self.game.radius)
 
 
-_OUT_NAMES = (None, "unconscious", "dead")  # _core.Out by value
 _new = object.__new__
 _tuple_new = tuple.__new__
 

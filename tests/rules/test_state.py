@@ -180,6 +180,8 @@ def test_check_over_and_knock_out_run_in_the_core():
     his hold ends with him (§1.18)."""
     s, _ = duel(fighter("A"), fighter("B"), [3] * 10, pos_b=(0, 0),
                 holds=[{"holder": 1, "held": 0, "kind": "arm", "location": "R Arm"}])
+    with pytest.raises(ValueError, match=r"knock_out: how 'asleep': allowed \['unconscious', 'dead'\]"):
+        s.knock_out(1, "asleep")
     s.knock_out(1, "unconscious")
     assert s.fighters[1].out == "unconscious" and s.fighters[1].ap == 0 and s.holds == []
     assert s.check_over() and s.winner == 0 and s.is_over
