@@ -8,9 +8,9 @@ same doubles) at a fraction of the cost, and since issue 15 removed the Python e
 the only form of the scripted agents (``HeuristicAgent`` is a thin face of it;
 ``tests/agents/test_agents_fingerprint.py`` pins its choices). A bot is cached per (rule set,
 :class:`Style`): its memos hold only pure values, keyed by the decision, so one bot can
-serve every agent of that style. ``HEXDOJO_NATIVE_AGENTS=0`` (:func:`enabled`) puts the
-search agents on their Python search (over this same bot) and turns the tournament's fast
-path off (the tournament's Python loop then calls ``act``).
+serve every agent of that style. ``HEXDOJO_NATIVE_AGENTS=0`` (:func:`enabled`) turns the
+tournament's fast path off (the tournament's Python loop then calls ``act``; the bots and the
+search answer natively either way).
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ _BOTS: dict[tuple[int, Style], tuple[Any, Any]] = {}
 
 
 def enabled() -> bool:
-    """False when ``HEXDOJO_NATIVE_AGENTS=0`` asks for the search agents' Python search and
-    the tournament's Python loop (the scripted bot answers either way)."""
+    """False when ``HEXDOJO_NATIVE_AGENTS=0`` asks for the tournament's Python loop (the
+    scripted bot and the search answer natively either way)."""
     return os.environ.get("HEXDOJO_NATIVE_AGENTS", "1") != "0"
 
 
