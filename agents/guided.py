@@ -9,8 +9,9 @@ from exact odds) and the rollouts stay with the scripted policy, whose odds are 
 
 The network's layers are copied out of torch once per game into a ``_bots.PriorPolicy``
 (:func:`.native_search.prior_policy`) that ranks the tree's children on the core's own
-observation, inside the native search. The ranking is the policy as trained: a style lean
-(``LearnedAgent.style``) shapes the policy's own play, not the search's ranking.
+observation, inside the native search. A styled policy (``LearnedAgent.style``, the general
+NPC's ``--style``) ranks with its lean added to the logits, as it plays
+(:func:`.native_search.style_lean`).
 """
 
 from __future__ import annotations

@@ -19,11 +19,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from hexdojo.envs.rules import Choice, State
+from hexdojo.envs.rules import DECISION_KINDS, Choice, State
 
 from . import _bots, native_bots
 from .base import Agent, AgentError
 from .scripted import HeuristicAgent, RandomAgent
+from .style import style_sign
 
 
 class FirstChoice(Agent):
@@ -242,7 +243,19 @@ def _make_prior(agent: Any, game: Any) -> Any:
     views = ([], []) if extra is None else (extra[0].tolist(), extra[1].tolist())
     return _bots.PriorPolicy(rollout, _core.Catalogue(compile_tables(game.tables), enc.armed),
                              native_layout(enc), enc.unit_factor.tolist() if unit else [],
-                             *views, layers)
+                             *views, layers, style_lean(prior, game.tables, enc.cat))
+
+
+def style_lean(prior: Any, t: Any, cat: Any) -> list[float]:
+    """A styled prior's lean (``LearnedAgent.style``, ``style_bias``) as the native prior
+    takes it: ``style_bias * style_sign`` per decision kind (the core's order,
+    ``DECISION_KINDS``) and catalogue action, added to the logits as ``LearnedAgent.act``
+    adds it; empty for the policy as trained."""
+    style, bias = getattr(prior, "style", None), float(getattr(prior, "style_bias", 0.0))
+    if style is None or bias == 0.0:
+        return []
+    return [bias * style_sign(t, kind, c, style) for kind in DECISION_KINDS
+            for c in cat.templates]
 
 
 def prior_choice(agent: Any, state: Any) -> Choice:

@@ -71,9 +71,13 @@ class StyleStats:
 
 def is_attack(state: State, name: str) -> bool:
     """An attack for the style counts: the engine's attacks and every grab-like move."""
+    return _is_attack(state.t, name)
+
+
+def _is_attack(t: Any, name: str) -> bool:
     from .scripted import GRABS
 
-    return state.t.is_attack(name) or state.t.maneuvers[name].category in GRABS
+    return t.is_attack(name) or t.maneuvers[name].category in GRABS
 
 
 def record(stats: StyleStats, state: State, c: Choice) -> None:
@@ -142,18 +146,22 @@ def style_move(state: State, c: Choice, style: str) -> int:
     with a defence (:data:`DEFENCES`, armed ones included) / lets it through or attacks
     instead."""
     d = state.decision
-    if d is None:
-        return 0
+    return 0 if d is None else style_sign(state.t, d.kind, c, style)
+
+
+def style_sign(t: Any, kind: str, c: Choice, style: str) -> int:
+    """:func:`style_move` at a decision of ``kind`` under rule set ``t`` (the judgement
+    depends on nothing else: the native search's prior takes it as a table by decision kind
+    and catalogue action, ``native_search.style_lean``)."""
     cats = style_categories()[style]
     name = c.maneuver if c.kind == "maneuver" else None
     if style == "counter":
-        if d.kind != "reaction":
+        if kind != "reaction":
             return 0
-        return 1 if name and state.t.maneuvers[name].category in cats else -1
-    if name is None or d.kind not in ("action", "reaction", "follow_on") \
-            or not is_attack(state, name):
+        return 1 if name and t.maneuvers[name].category in cats else -1
+    if name is None or kind not in ("action", "reaction", "follow_on") or not _is_attack(t, name):
         return 0
-    return 1 if state.t.maneuvers[name].category in cats else -1
+    return 1 if t.maneuvers[name].category in cats else -1
 
 
 class StyleReward(gym.Wrapper):

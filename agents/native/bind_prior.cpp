@@ -49,7 +49,7 @@ Dense dense_of(const Layer& l, int in, std::size_t k) {
 
 void make_prior(PriorPolicy* self, Policy& rollout, const Catalogue& cat, const ObsLayout& lay,
                 std::vector<float> unit, std::vector<float> extra0, std::vector<float> extra1,
-                const std::vector<Layer>& layers) {
+                const std::vector<Layer>& layers, std::vector<float> lean) {
     if (!unit.empty() && static_cast<int>(unit.size()) != lay.size) {
         throw nb::value_error("prior: unit: one factor per observation entry");
     }
@@ -65,7 +65,11 @@ void make_prior(PriorPolicy* self, Policy& rollout, const Catalogue& cat, const 
         throw nb::value_error(("prior: the last layer gives " + std::to_string(in) +
                                " logits, the catalogue has " + std::to_string(cat.n) + " actions").c_str());
     }
-    PriorInputs pi{&cat, lay, std::move(unit), {std::move(extra0), std::move(extra1)}};
+    if (!lean.empty() && lean.size() != static_cast<std::size_t>(kDHold + 1) * static_cast<std::size_t>(cat.n)) {
+        throw nb::value_error(("prior: lean: one value per decision kind and catalogue action (" +
+                               std::to_string(kDHold + 1) + " x " + std::to_string(cat.n) + "), or none").c_str());
+    }
+    PriorInputs pi{&cat, lay, std::move(unit), {std::move(extra0), std::move(extra1)}, std::move(lean)};
     new (self) PriorPolicy(rollout, std::move(pi), std::move(net));
 }
 
@@ -77,14 +81,15 @@ void bind_prior(nb::module_& m) {
                                     "policy plays (kept alive with it, as is the catalogue).")
         .def("__init__", &make_prior, nb::arg("rollout"), nb::arg("catalogue"), nb::arg("layout"),
              nb::arg("unit"), nb::arg("extra0"), nb::arg("extra1"), nb::arg("layers"),
-             nb::keep_alive<1, 2>(), nb::keep_alive<1, 3>(),
+             nb::arg("lean") = std::vector<float>{}, nb::keep_alive<1, 2>(), nb::keep_alive<1, 3>(),
              "layers: (W out x in float32, b, 'tanh'|'relu'|'none') from the observation (the "
              "layout's entries times unit, then extra0 or extra1 for the decider) to one logit "
-             "per catalogue action.")
+             "per catalogue action; lean: added to the logits by decision kind (kind x action), "
+             "or empty.")
         .def("legal_logits", [](PriorPolicy& p, Combat& c) {
             if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
             return p.legal_logits(c);
-        }, nb::arg("fight"), "The logit of each legal choice, legal order.")
+        }, nb::arg("fight"), "The logit (plus the lean) of each legal choice, legal order.")
         .def("inputs", [](PriorPolicy& p, Combat& c) {
             if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
             return p.inputs(c);

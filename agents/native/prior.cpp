@@ -60,6 +60,12 @@ std::vector<float> PriorPolicy::legal_logits(Combat& c) {
     std::vector<float> out;
     out.reserve(ctx.legal_ids.size());
     for (int id : ctx.legal_ids) out.push_back(x_[static_cast<std::size_t>(id)]);
+    if (!in_.lean.empty()) {
+        const std::size_t row = static_cast<std::size_t>(c.pending.kind) * static_cast<std::size_t>(in_.cat->n);
+        for (std::size_t j = 0; j < out.size(); ++j) {
+            out[j] += in_.lean[row + static_cast<std::size_t>(ctx.legal_ids[j])];
+        }
+    }
     return out;
 }
 

@@ -9,7 +9,8 @@
 // logits agree with torch's to ~1e-5, tests/agents/test_search_prior.py: float32 sums in
 // another order, so only near-ties could rank otherwise than torch would).
 //
-// Only the ranking is learned: act() (rollouts, and the decisions a search leaves to its
+// A styled policy (the general NPC's --style) ranks by its logits plus the style's lean, as
+// LearnedAgent.act chooses. Only the ranking is learned: act() (rollouts, and the decisions a search leaves to its
 // policy: forced ones, risk, soak, hold) is the rollout policy's, whose odds are exact there.
 #pragma once
 
@@ -40,6 +41,10 @@ struct PriorInputs {
     ObsLayout layout;
     std::vector<float> unit;                 // one per layout entry (empty: raw)
     std::array<std::vector<float>, 2> extra;  // appended for fighter 0 / 1 (may be empty)
+    // A style lean (LearnedAgent.style): lean[kind * cat.n + id] is added to action id's logit
+    // at a decision of that DecisionKind (Python computes it from agents/style.py style_move
+    // and the style_bias); empty: the policy as trained.
+    std::vector<float> lean;
 };
 
 class PriorPolicy final : public Policy {
@@ -48,7 +53,7 @@ public:
     int act(Combat& c) override { return rollout_->act(c); }
     std::vector<int> ranked(Combat& c) override;
     void check(const Combat& c) const override { rollout_->check(c); }
-    // The network's logit of each legal choice (legal order) at c's open decision.
+    // The network's logit (plus the lean) of each legal choice (legal order) at c's open decision.
     std::vector<float> legal_logits(Combat& c);
     // The network's input at c's open decision (the decider's observation, then his extra).
     const std::vector<float>& inputs(Combat& c);

@@ -61,8 +61,10 @@ PINNED = {
     "tournament search": "df9f364be526808a24879d426ac3753c2465ab32fb922a8459b517df617abdc2",
     # the general NPC's prior: native only (the Python tree could not rank for it)
     "guided general": "bd9f0b27343a353164e57a07330eec8faa0853b7c9a163d674592685b32a2f8e",
-    # a duel NPC's prior; styled: the same (the lean never shaped the tree's ranking)
+    # a duel NPC's prior (the Python tree, which ignored a style lean, gave this digest with one)
     "guided duel": "100cd4d1c7f68fe818aefe52550ba6c01705659ca6a775c7c2656518919d00df",
+    # the same prior leaning to the striker (style_bias 2): native only, the lean new in issue 32
+    "guided duel styled": "ba138c4734bde9c5335df5c83e1a8ea5b09f0906f797aa16c3e96ac6d1406ba3",
     "guided duel model greedy": "e4ecdeb499a1fbd9b887ba9339317d6506feb4fb03f7d14007cfd2860135571d",
     "guided duel model random": "66f51b9a3f5642a29ad3bce5663a50109d946153f3f737b19dfdd51354fc0abe",
     "whole mcts": "04abb468a6647f20767cebdf528ec3748487abb8b284cd3a532fe09715f4e779",

@@ -103,12 +103,31 @@ def test_the_general_npcs_guided_search_is_pinned() -> None:
     assert digest == sf.PINNED["guided general"] and tally["searched"] > 15, tally
 
 
-def test_a_style_lean_does_not_shape_the_ranking(tmp_path) -> None:
-    """The tree ranks by the policy as trained (the Python tree did the same: its digest
-    was the unstyled one); the lean shapes the policy's own play."""
-    agent = sf.duel_prior(tmp_path)
-    agent.style, agent.style_bias = "striker", 2.0
-    assert sf.guided(agent)[0] == sf.PINNED["guided duel"]
+def test_a_styled_prior_ranks_as_the_styled_policy_plays(tmp_path) -> None:
+    """A style lean (``LearnedAgent.style``, ``style_bias``): each legal choice's logit moves
+    by ``style_bias * style_move`` (the judgement of agents/style.py, handed to the core as
+    a table), so the ranking's first is the styled policy's own choice; the guided search's
+    choices are pinned and differ from the unstyled ones."""
+    from hexdojo.agents.style import style_move
+
+    plain = sf.duel_prior(tmp_path)
+    styled = LearnedAgent.load(tmp_path / "npc_duel.zip")
+    styled.style, styled.style_bias = "striker", 2.0
+    game = Game.create(["chu", "boris"])
+    leaned_prior = native_search.prior_policy(GuidedMCTS(styled), game)
+    plain_prior = native_search.prior_policy(GuidedMCTS(plain), game)
+    state, greedy, leaned = game.new_state(5), make_agent("greedy"), 0
+    while not state.is_over:
+        core = native_bots.core_of(state)
+        lean = [2.0 * style_move(state, c, "striker") for c in state.legal_choices()]
+        moved = np.subtract(leaned_prior.legal_logits(core), plain_prior.legal_logits(core))
+        assert np.allclose(moved, lean, atol=1e-5), state.decision
+        assert state.legal_choices()[leaned_prior.ranked(core)[0]] == styled.act(state)
+        leaned += any(lean)
+        state.apply(greedy.act(state))
+    assert leaned > 5
+    digest = sf.guided(styled)[0]
+    assert digest == sf.PINNED["guided duel styled"] != sf.PINNED["guided duel"]
 
 
 def test_a_guided_search_plays_whole_fights_inside_the_core() -> None:
