@@ -469,17 +469,19 @@ class State:
     @property
     def dice(self) -> Any:
         """A test's loaded dice (kept in step with the core's), else a copy of the core's
-        dice (``_core.Dice``). Setting them hands Python dice to the core from now on;
-        a clone with other dice is ``clone(dice=)``, which leaves the original alone."""
+        dice (``_core.Dice``). Read-only: a fight with other dice is ``clone(dice=)``, which
+        leaves the original alone (a search's determinised clone, OpenSpiel's chance replay)."""
         return self._core.dice if self._loaded is None else self._loaded
 
     @dice.setter
-    def dice(self, d: Any) -> None:
-        self._use_dice(d)
+    def dice(self, _: Any) -> None:
+        raise AttributeError("State.dice is read-only: a fight that rolls other dice is "
+                             "state.clone(dice=...), which leaves the original alone")
 
     def _use_dice(self, d: Dice) -> None:
         """Hand dice ``d`` to the core (rolled from now on) and remember them for a pickle's
-        replay; loaded dice stay this state's, so a test can push faces later."""
+        replay; loaded dice stay this state's, so a test can push faces later. Private: only
+        ``clone(dice=)`` (on its fresh clone) and the pickle's replay call it."""
         _core.fight_set_dice(self._core, core_dice_of(d))
         self._ops = (("dice", d.clone()), self._ops)
         self._loaded = d if isinstance(d, LoadedDice) else None

@@ -132,6 +132,9 @@ def test_clone_with_dice_rolls_from_them_and_leaves_the_original_alone():
     c = s.clone(dice=Dice(99, 6))
     assert c.dice.faces(40) == Dice(99, 6).faces(40) != own
     assert s.dice.faces(40) == own  # the original's dice untouched
+    with pytest.raises(AttributeError, match=r"State\.dice is read-only: .* state\.clone\(dice=\.\.\.\)"):
+        s.dice = Dice(99, 6)
+    assert s.dice.faces(40) == own
     plain, again = s.clone(), s.clone(dice=Dice(99, 6))
     for a, b in ((s, plain), (c, again)):
         while not a.is_over:
