@@ -14,7 +14,7 @@ computes it; ``--write`` replaces only the constant's value in the test file (fo
 commit that re-pins (docs/architecture.md, "Re-pin the locks").
 
 ``--tests-dir DIR`` reads and writes the pinned files under DIR instead of ``tests/`` (its
-test points it at a temporary copy). All nine: ~26 s wall, 11 s CPU (load ~4, 2 cores).
+test points it at a temporary copy). All eleven: ~35 s wall, 18 s CPU (load ~4, 2 cores).
 """
 
 from __future__ import annotations
@@ -89,6 +89,11 @@ def _skirmish(armed: bool) -> dict[str, tuple[str, int]]:
     return {n: mod._group_hash(mod.Game.from_scene(n), strip=False) for n in mod.UNARMED_PINS}
 
 
+def _search() -> dict[str, str]:
+    with tempfile.TemporaryDirectory() as folder:  # the duel NPC its guided fights search with
+        return tests_module("search_fights.py").digests(folder)
+
+
 LOCKS: tuple[Lock, ...] = (
     Lock("engine_lock", "test_engine_lock.py", "PINNED", lambda: script("engine_lock").lock(2)),
     Lock("fingerprint_unarmed", "test_engine_fingerprint.py", "UNARMED",
@@ -102,6 +107,9 @@ LOCKS: tuple[Lock, ...] = (
     Lock("knowledge", "test_bots_knowledge.py", "PINNED", _knowledge),
     Lock("skirmish_unarmed", "test_env_skirmish_weapons.py", "UNARMED_PINS", lambda: _skirmish(False)),
     Lock("skirmish_armed", "test_env_skirmish_weapons.py", "ARMED_PINS", lambda: _skirmish(True)),
+    Lock("search", "search_fights.py", "PINNED", _search),
+    Lock("search_evaluate", "test_bots_search.py", "EVALUATE",
+         lambda: tests_module("test_bots_search.py").evaluate_digest()[0]),
 )
 
 
