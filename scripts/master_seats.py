@@ -37,6 +37,7 @@ class Make:
     width: int
     c: float
     reference: str
+    model: str | None = None
 
     def __call__(self):
         from hexdojo.agents.registry import make_agent
@@ -50,8 +51,9 @@ class Make:
             from hexdojo.agents.policy import LearnedAgent
 
             torch.set_num_threads(1)
+            model = make_agent(self.model) if self.model else None
             cand = GuidedMCTS(LearnedAgent.load(self.prior, name="prior"), sims=self.sims,
-                              width=self.width, c=self.c, name="master")
+                              width=self.width, c=self.c, name="master", opponent_model=model)
         return cand, make_agent(self.reference), make_agent(self.reference)
 
 
@@ -81,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sims", type=int, default=96)
     ap.add_argument("--width", type=int, default=4)
     ap.add_argument("--c", type=float, default=0.7)
+    ap.add_argument("--model", default=None,
+                    help="an agent spec that plays the other fighter inside the search, e.g. greedy")
     ap.add_argument("--reference", default="mcts")
     ap.add_argument("--fighters", default="chu,boris")
     ap.add_argument("--fights", type=int, default=400, help="fights per seat")
@@ -89,8 +93,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     a = ap.parse_args(argv)
-    make = Make(a.agent, a.prior, a.sims, a.width, a.c, a.reference)
-    who = a.agent or f"GuidedMCTS({Path(a.prior).name}, sims={a.sims}, width={a.width}, c={a.c})"
+    make = Make(a.agent, a.prior, a.sims, a.width, a.c, a.reference, a.model)
+    who = a.agent or (f"GuidedMCTS({Path(a.prior).name}, sims={a.sims}, width={a.width}, c={a.c}"
+                      f"{f', model={a.model}' if a.model else ''})")
     t0, doc = time.perf_counter(), {"candidate": who, "reference": a.reference, "fights": a.fights}
     print(f"{who} against {a.reference}, {a.fighters}, {a.fights} fights a seat:", flush=True)
     rows = measure(a.fighters.split(","), make, a.fights, a.workers)
