@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--prior", default=str(Path(__file__).resolve().parents[1] / "agents" /
                                            "data" / "general_npc.zip"))
     ap.add_argument("--sims", type=int, default=96)
-    ap.add_argument("--width", type=int, default=4)
+    ap.add_argument("--width", type=int, default=2)
     ap.add_argument("--c", type=float, default=0.7)
     ap.add_argument("--model", default=None,
                     help="an agent spec that plays the other fighter inside the search, e.g. greedy")
