@@ -2,6 +2,9 @@
 // codes (reasons.hpp). Comments name the rule each check is.
 #include "legality.hpp"
 
+#include <type_traits>
+
+#include "fight.hpp"
 #include "weapons.hpp"
 
 namespace hexdojo {
@@ -517,35 +520,76 @@ const std::vector<int>& candidates(const Fight& x, const Window& w) {
     return t.reaction_maneuvers;
 }
 
+// What block asks of each (turn, option) pair, decided once per maneuver: geometry_reason
+// and option_reason answer "legal" without looking at the pair for most maneuvers (the hot
+// path: these two were half of a legal list's cost).
+struct PairChecks {
+    bool turn_only = false;  // a Turn: legal for every turn but 0 (kChooseTurn)
+    bool geometry = false;   // geometry_reason depends on the pair
+    bool option = false;     // option_reason may refuse it
+};
+
+PairChecks pair_checks(const Fight& x, const Window& w, int m, int tg) {
+    const Maneuver& mv = x.mv(m);
+    PairChecks p;
+    if (mv.category == kTurn) {
+        p.turn_only = true;
+    } else {
+        const bool defence = w.kind == WindowKind::kReaction && w.attacker != kNone && defensive(mv.category);
+        p.geometry = mv.category == kMove || defence || (x.attack(m) && tg != kNone);
+    }
+    p.option = mv.category == kThrow || mv.weapon != kNone || mv.category == kReady || mv.category == kDrop;
+    return p;
+}
+
+// A legal list's row: the ids, or the engine's Choice (resolution.cpp's list, written
+// directly instead of converted from ids afterwards).
+template <class Row>
+Row row(int m, int tg, int loc, int tu, int op) {
+    if constexpr (std::is_same_v<Row, Choice>) {
+        return Choice{kCManeuver, m, tg, loc, tu, op, 0};
+    } else {
+        return ChoiceIds{m, tg, loc, tu, op};
+    }
+}
+
 // legality._block: the legal choices of maneuver m (usable by i) against tg, in the
 // catalogue's order (turn, option, location).
-void block(const Fight& x, const Window& w, int i, int m, int tg, std::vector<ChoiceIds>& out) {
+template <class Row>
+void block(const Fight& x, const Window& w, int i, int m, int tg, std::vector<Row>& out) {
     const Maneuver& mv = x.mv(m);
     if (target_reason(x, i, m, tg)) return;
     const Domain& d = x.t.domain[static_cast<Z>(m)];
-    std::array<int, kMaxLocations> locs;  // the first n are set (no zeroing: the hot path)
-    int n = 0;
+    std::array<int, kMaxLocations> kept;  // the first n are set (no zeroing: the hot path)
     const bool prone = tg != kNone && x.f(tg).prone;
     const auto& allowed = prone ? x.t.allowed_prone[static_cast<Z>(m)] : x.t.allowed_upright[static_cast<Z>(m)];
     const bool grab = window_locked(w).any() && w.kind == WindowKind::kFollowOn && mv.category == kGrab;
-    for (int loc : mv.needs_hold != kNone ? d.locations : allowed) {
-        if (mv.needs_hold != kNone && location_reason(x, i, m, tg, loc)) continue;
-        if (grab && grab_location_reason(x, m, loc, w, tg)) continue;
-        locs[static_cast<Z>(n++)] = loc;
+    const int* locs = allowed.data();
+    int n = static_cast<int>(allowed.size());
+    if (mv.needs_hold != kNone || grab) {  // the locations the hold or the lock leave
+        n = 0;
+        for (int loc : mv.needs_hold != kNone ? d.locations : allowed) {
+            if (mv.needs_hold != kNone && location_reason(x, i, m, tg, loc)) continue;
+            if (grab && grab_location_reason(x, m, loc, w, tg)) continue;
+            kept[static_cast<Z>(n++)] = loc;
+        }
+        locs = kept.data();
     }
+    const PairChecks check = pair_checks(x, w, m, tg);
     for (int tu : d.turns) {
+        if (check.turn_only && tu == 0) continue;
         for (int op : d.options) {
-            if (geometry_reason(x, i, m, tg, tu, op, w) || option_reason(x, i, m, tu, op, w)) continue;
-            for (int k = 0; k < n; ++k) out.push_back({m, tg, locs[static_cast<Z>(k)], tu, op});
+            if (check.geometry && geometry_reason(x, i, m, tg, tu, op, w)) continue;
+            if (check.option && option_reason(x, i, m, tu, op, w)) continue;
+            for (int k = 0; k < n; ++k) out.push_back(row<Row>(m, tg, locs[k], tu, op));
         }
     }
 }
 
-}  // namespace
-
 // legality.maneuver_choices: usable maneuvers in candidate order; an attack's blocks per
 // target (the attacker in a reaction, else the others in order); turns x options x locations.
-void maneuver_choices(const Fight& x, const Window& w, std::vector<ChoiceIds>& out) {
+template <class Row>
+void list_choices(const Fight& x, const Window& w, std::vector<Row>& out) {
     out.clear();
     const int i = w.fighter;
     const Hold* hold_on = x.s.hold_on(i);
@@ -565,6 +609,16 @@ void maneuver_choices(const Fight& x, const Window& w, std::vector<ChoiceIds>& o
             }
         }
     }
+}
+
+}  // namespace
+
+void maneuver_choices(const Fight& x, const Window& w, std::vector<ChoiceIds>& out) {
+    list_choices(x, w, out);
+}
+
+void maneuver_choices(const Fight& x, const Window& w, std::vector<Choice>& out) {
+    list_choices(x, w, out);
 }
 
 // legality.explain from the window on: the maneuver, the catalogue's domain, a counter's

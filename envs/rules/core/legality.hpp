@@ -83,6 +83,9 @@ std::vector<int> defence_options(const Fight& x, int y, int attacker, int attack
 // Every legal maneuver choice in window w, in legality.maneuver_choices' order, appended to
 // out (cleared first).
 void maneuver_choices(const Fight& x, const Window& w, std::vector<ChoiceIds>& out);
+// The same list as the engine's choices (fight.hpp), written without the ids between.
+struct Choice;
+void maneuver_choices(const Fight& x, const Window& w, std::vector<Choice>& out);
 // Why maneuver choice c is not legal in window w, from legality.explain's maneuver part on.
 Reason explain(const Fight& x, const Window& w, const ChoiceIds& c);
 

@@ -18,17 +18,14 @@ namespace {
 using Z = std::size_t;
 using Step = std::optional<Asked>;
 
-Choice maneuver_choice(const ChoiceIds& x) {
-    return Choice{kCManeuver, x.maneuver, x.target, x.location, x.turn, x.option, 0};
-}
-
-// legality.maneuver_choices, as choices.
+// legality.maneuver_choices, as choices: listed into a reused buffer, then copied once into
+// a list of its own size (room for Release and End or Pass), which the fight keeps.
 std::vector<Choice> choices_in(const Combat& c, const Window& w) {
-    thread_local std::vector<ChoiceIds> ids;
-    maneuver_choices(c.fight(), w, ids);
+    thread_local std::vector<Choice> listed;
+    maneuver_choices(c.fight(), w, listed);
     std::vector<Choice> out;
-    out.reserve(ids.size() + 2);
-    for (const ChoiceIds& x : ids) out.push_back(maneuver_choice(x));
+    out.reserve(listed.size() + 2);
+    out.assign(listed.begin(), listed.end());
     return out;
 }
 
