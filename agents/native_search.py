@@ -122,37 +122,37 @@ def _draw(agent: Any) -> Any:
     return lambda n: agent.rng.integers(0, 2**63 - 1, size=n).tolist()
 
 
-def _on_view(agent: Any, state: Any) -> Choice | None:
-    """A view that leaves choices out (``agents/lab``'s bans: its ``unrestricted`` is the
-    real fight): the policy's best allowed choice (the native search's root is the real
-    fight's legal list); None for a real fight."""
-    if getattr(state, "unrestricted", state) is state:
-        return None
-    return agent.policy.act(state)
+def _root(state: Any) -> tuple[Any, list[int]]:
+    """The real fight and the legal indices its root may not take: a view that leaves
+    choices out (``agents/lab``'s bans; its ``unrestricted`` is the real fight) bans the
+    real legal choices it does not list; a real fight bans none."""
+    real = getattr(state, "unrestricted", state)
+    if real is state:
+        return state, []
+    allowed = set(state.legal_choices())
+    return real, [k for k, c in enumerate(real.legal_choices()) if c not in allowed]
 
 
 def mcts_choice(agent: Any, state: Any, prior: Any = None) -> Choice:
-    """``MCTSAgent.act`` (``prior``: the tree's ranking, else the agent's policy)."""
-    got = _on_view(agent, state)
-    if got is not None:
-        return got
-    pol, model = _policies(agent, state.game, prior)
-    k = _bots.mcts_act(core(state), pol, model, agent.sims, agent.width, agent.horizon,
-                       float(agent.c), float(agent.caution), state.t.data.dice.die_sides,
-                       _draw(agent), float(agent.time_ms))
-    return state.legal_choices()[k]
+    """``MCTSAgent.act`` (``prior``: the tree's ranking, else the agent's policy); on a
+    view with bans, the tree's root leaves the banned choices out."""
+    real, banned = _root(state)
+    pol, model = _policies(agent, real.game, prior)
+    k = _bots.mcts_act(core(real), pol, model, agent.sims, agent.width, agent.horizon,
+                       float(agent.c), float(agent.caution), real.t.data.dice.die_sides,
+                       _draw(agent), float(agent.time_ms), banned)
+    return real.legal_choices()[k]
 
 
 def search_choice(agent: Any, state: Any) -> Choice:
-    """``SearchAgent.act`` (its rollouts play no opponent model)."""
-    got = _on_view(agent, state)
-    if got is not None:
-        return got
-    pol, _ = _policies(agent, state.game, model=False)
-    k = _bots.search_act(core(state), pol, agent.sims, agent.width, agent.horizon,
-                         float(agent.caution), state.t.data.dice.die_sides, _draw(agent),
-                         float(agent.time_ms))
-    return state.legal_choices()[k]
+    """``SearchAgent.act`` (its rollouts play no opponent model; bans as in
+    :func:`mcts_choice`)."""
+    real, banned = _root(state)
+    pol, _ = _policies(agent, real.game, model=False)
+    k = _bots.search_act(core(real), pol, agent.sims, agent.width, agent.horizon,
+                         float(agent.caution), real.t.data.dice.die_sides, _draw(agent),
+                         float(agent.time_ms), banned)
+    return real.legal_choices()[k]
 
 
 def search_player(agent: Any, game: Any, mcts: bool, prior: Any = None) -> Any | None:
@@ -261,8 +261,7 @@ def style_lean(prior: Any, t: Any, cat: Any) -> list[float]:
 def prior_choice(agent: Any, state: Any) -> Choice:
     """``GuidedMCTS.act``: the tree's children are the prior network's best ``width``
     (``_bots.PriorPolicy``), the rollouts the scripted policy's."""
-    got = _on_view(agent, state)
-    return got if got is not None else mcts_choice(agent, state, prior_policy(agent, state.game))
+    return mcts_choice(agent, state, prior_policy(agent, getattr(state, "unrestricted", state).game))
 
 
 def prior_player(agent: Any, game: Any) -> Any | None:

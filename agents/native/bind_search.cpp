@@ -55,41 +55,58 @@ SeedSource checked(std::function<std::vector<std::int64_t>(int)> draw) {
 
 using Draw = std::function<std::vector<std::int64_t>(int)>;
 
+// The root's banned legal indices (the lab's bans), each a legal index of the open decision.
+void check_banned(Combat& f, const std::vector<int>& banned) {
+    const auto n = static_cast<long long>(f.has_pending ? f.legal().size() : 0);
+    for (int k : banned) {
+        if (k < 0 || k >= n) {
+            throw nb::value_error(("search: banned: legal index " + std::to_string(k) +
+                                   ": allowed 0.." + std::to_string(n - 1)).c_str());
+        }
+    }
+}
+
 // The search's choice (a legal index) and what it counted: the root's visits per child (MCTS)
 // or the rollouts per candidate (flat), in rank order (empty where nothing was searched).
 std::pair<int, std::vector<int>> mcts_counts(Combat& f, Policy& policy, Policy* model, int sims,
                                              int width, int horizon, double c, double caution,
-                                             int sides, Draw draw, double time_ms) {
+                                             int sides, Draw draw, double time_ms,
+                                             std::vector<int> banned) {
     const SearchParams p{sims, width, horizon, c, caution, sides, time_ms};
     check_params(f, p);
+    check_banned(f, banned);
     policy.check(f);
     if (model != nullptr) model->check(f);
     Mcts m(policy, model, p);
+    m.ban_at_root(std::move(banned));
     const int k = m.act(f, checked(std::move(draw)));
     return {k, m.root_visits()};
 }
 
 std::pair<int, std::vector<int>> search_counts(Combat& f, Policy& policy, int sims, int width,
                                                int horizon, double caution, int sides, Draw draw,
-                                               double time_ms) {
+                                               double time_ms, std::vector<int> banned) {
     const SearchParams p{sims, width, horizon, 0.7, caution, sides, time_ms};
     check_params(f, p);
+    check_banned(f, banned);
     policy.check(f);
     FlatSearch s(policy, nullptr, p);
+    s.ban_at_root(std::move(banned));
     const int k = s.act(f, checked(std::move(draw)));
     return {k, s.counts()};
 }
 
 int mcts_act(Combat& f, Policy& policy, Policy* model, int sims, int width, int horizon,
-             double c, double caution, int sides, Draw draw, double time_ms) {
+             double c, double caution, int sides, Draw draw, double time_ms,
+             std::vector<int> banned) {
     return mcts_counts(f, policy, model, sims, width, horizon, c, caution, sides,
-                       std::move(draw), time_ms).first;
+                       std::move(draw), time_ms, std::move(banned)).first;
 }
 
 int search_act(Combat& f, Policy& policy, int sims, int width, int horizon, double caution,
-               int sides, Draw draw, double time_ms) {
+               int sides, Draw draw, double time_ms, std::vector<int> banned) {
     return search_counts(f, policy, sims, width, horizon, caution, sides, std::move(draw),
-                         time_ms).first;
+                         time_ms, std::move(banned)).first;
 }
 
 Pcg64 pcg64_of(Half state, Half inc, bool has_uint32, std::uint32_t uinteger) {
@@ -167,20 +184,21 @@ void bind_search(nb::module_& m) {
         .def(nb::init<ScriptedBot&>(), nb::arg("bot"), nb::keep_alive<1, 2>());
     m.def("mcts_act", &mcts_act, nb::arg("fight"), nb::arg("policy"), nb::arg("model").none(),
           nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"), nb::arg("caution"),
-          nb::arg("sides"), nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          nb::arg("sides"), nb::arg("draw"), nb::arg("time_ms") = 0.0, nb::arg("banned") = std::vector<int>{},
           "mcts.MCTSAgent.act: the legal index chosen; draw(n) gives the n per-decision seeds "
-          "(the agent's numpy generator); time_ms: the budget (0: none).");
+          "(the agent's numpy generator); time_ms: the budget (0: none); banned: legal indices "
+          "the root may not take (the lab's bans).");
     m.def("search_act", &search_act, nb::arg("fight"), nb::arg("policy"), nb::arg("sims"),
           nb::arg("width"), nb::arg("horizon"), nb::arg("caution"), nb::arg("sides"),
-          nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          nb::arg("draw"), nb::arg("time_ms") = 0.0, nb::arg("banned") = std::vector<int>{},
           "search.SearchAgent.act: the legal index chosen.");
     m.def("mcts_counts", &mcts_counts, nb::arg("fight"), nb::arg("policy"), nb::arg("model").none(),
           nb::arg("sims"), nb::arg("width"), nb::arg("horizon"), nb::arg("c"), nb::arg("caution"),
-          nb::arg("sides"), nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          nb::arg("sides"), nb::arg("draw"), nb::arg("time_ms") = 0.0, nb::arg("banned") = std::vector<int>{},
           "mcts_act, and the root's visits per child in rank order (empty: nothing searched).");
     m.def("search_counts", &search_counts, nb::arg("fight"), nb::arg("policy"), nb::arg("sims"),
           nb::arg("width"), nb::arg("horizon"), nb::arg("caution"), nb::arg("sides"),
-          nb::arg("draw"), nb::arg("time_ms") = 0.0,
+          nb::arg("draw"), nb::arg("time_ms") = 0.0, nb::arg("banned") = std::vector<int>{},
           "search_act, and the rollouts per candidate in rank order (empty: nothing searched).");
     nb::class_<SearchPlayer, Player>(m, "SearchPlayer",
                                      "An MCTSAgent or SearchAgent as a native player (the "

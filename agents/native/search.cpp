@@ -2,6 +2,7 @@
 // they replaced (issue 32), so the pinned choices (tests/agents/search_fights.py) are its.
 #include "search.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -106,6 +107,14 @@ int RolloutSearch::policy_only(Combat& s) {
     return -1;
 }
 
+std::vector<int> RolloutSearch::allowed(std::vector<int> ranked) const {
+    if (banned_.empty()) return ranked;
+    std::erase_if(ranked, [this](int k) {
+        return std::find(banned_.begin(), banned_.end(), k) != banned_.end();
+    });
+    return ranked;
+}
+
 Combat RolloutSearch::base_of(const Combat& s) {
     Combat c(s);
     c.events = EventLog{};  // nothing in a simulation reads the log
@@ -144,7 +153,8 @@ int FlatSearch::act(Combat& s, const SeedSource& seeds) {
     if (forced >= 0) return forced;
     const Combat base = base_of(s);
     Combat root(base);
-    std::vector<int> cands = policy_.ranked(root);
+    std::vector<int> cands = allowed(policy_.ranked(root));
+    if (cands.empty()) return policy_.act(s);  // all banned: the caller's fallback decides
     if (static_cast<int>(cands.size()) > p_.width) cands.resize(static_cast<std::size_t>(p_.width));
     if (cands.size() == 1) return cands[0];
     const int me = s.pending.fighter;
@@ -182,7 +192,7 @@ double FlatSearch::rollout(const Combat& base, int first, std::uint64_t seed, in
 
 // ======================================================================= MCTSAgent
 void Mcts::expand(int node, Combat& sim) {
-    std::vector<int> r = policy_.ranked(sim);
+    std::vector<int> r = node == 0 ? allowed(policy_.ranked(sim)) : policy_.ranked(sim);
     if (static_cast<int>(r.size()) > p_.width) r.resize(static_cast<std::size_t>(p_.width));
     const int first = static_cast<int>(nodes_.size());
     const auto& legal = sim.legal();
@@ -265,6 +275,7 @@ int Mcts::act(Combat& s, const SeedSource& seeds) {
     nodes_.emplace_back();
     expand(0, root);
     const Node r = nodes_[0];
+    if (r.n == 0) return policy_.act(s);  // every candidate banned: the caller's fallback decides
     auto index_of = [&](int node) {
         const auto& legal = s.legal();
         const Choice& c = nodes_[static_cast<std::size_t>(node)].choice;

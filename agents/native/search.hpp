@@ -122,8 +122,13 @@ public:
     // other than `me` played by the opponent model where there is one and me != kNone).
     void play_out(Combat& sim, int stop, int me = kNone);
     double score(const Combat& sim, int me) const { return evaluate(sim, me, p_.caution); }
+    // Legal indices the root may not take (the lab's bans: agents/lab/runner.py asks again on
+    // a view without the banned maneuvers); the simulations below the root play on unbanned.
+    void ban_at_root(std::vector<int> banned) { banned_ = std::move(banned); }
 
 protected:
+    // The root's ranked candidates without the banned ones (rank order kept).
+    std::vector<int> allowed(std::vector<int> ranked) const;
     // The root as the simulations copy it: the fight without its event log.
     static Combat base_of(const Combat& s);
     // When the time budget runs out (time_point::max() without one), from now.
@@ -132,6 +137,7 @@ protected:
     Policy& policy_;
     Policy* model_;
     SearchParams p_;
+    std::vector<int> banned_;
 };
 
 // search.SearchAgent: flat Monte-Carlo over the policy's best `width`, common random numbers.

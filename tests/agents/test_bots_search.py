@@ -216,7 +216,7 @@ def test_the_agents_pass_their_time_budget(monkeypatch):
         real = getattr(_bots, name)
 
         def spy(*a: Any, _real: Any = real) -> int:
-            seen.append(a[-1])
+            seen.append(a[-2])  # time_ms, then the root's bans
             return _real(*a)
 
         monkeypatch.setattr(native_search._bots, name, spy)
