@@ -7,7 +7,7 @@ prints the legal choices in the play loop's words, best first, with what the age
 of each: a scripted bot's estimated value, a learned NPC's probability, and for attacks
 the chance to hit against the target's best defence. Nothing is computed here that the
 agents or the engine do not already say: the values are the scripted scorer's
-(:meth:`HeuristicAgent.scored_choices`), the odds :mod:`.native_knowledge`'s (the core's attack
+(:meth:`HeuristicAgent.scored_choices`), the odds :mod:`.knowledge_core`'s (the core's attack
 and defence values, :mod:`.odds`' exact dice tables), the probabilities the policy's own
 (MaskablePPO ``policy.get_distribution``).
 """
@@ -155,7 +155,7 @@ DEFENDS = ("dodge", "block", "weapon_block", "parry")
 def hit_odds(state: State, c: Choice) -> HitOdds | None:
     """For an attack: the chance it hits the target's best defence (both sides risking
     the most dice, their usual best, §1.3); None for anything else."""
-    from .native_knowledge import native_knowledge
+    from .knowledge_core import native_knowledge
 
     if state.decision is not None and state.decision.kind == "reaction":
         got = incoming_odds(state, c)
@@ -174,7 +174,7 @@ def hit_odds(state: State, c: Choice) -> HitOdds | None:
 def incoming_odds(state: State, c: Choice) -> HitOdds | None:
     """For a reaction decision: the chance the attack being reacted to hits through the
     defence ``c`` (a dodge or a block; "no reaction": the default defence), or None."""
-    from .native_knowledge import native_knowledge
+    from .knowledge_core import native_knowledge
 
     ctx = state.context()
     x, att, loc = ctx.get("attacker"), ctx.get("attack"), ctx.get("location")

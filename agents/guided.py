@@ -8,10 +8,10 @@ Decisions the search leaves to the policy (forced ones, and risk, soak and hold,
 from exact odds) and the rollouts stay with the scripted policy, whose odds are exact there.
 
 The network's layers are copied out of torch once per game into a ``_bots.PriorPolicy``
-(:func:`.native_search.prior_policy`) that ranks the tree's children on the core's own
+(:func:`.search_core.prior_policy`) that ranks the tree's children on the core's own
 observation, inside the native search. A styled policy (``LearnedAgent.style``, the general
 NPC's ``--style``) ranks with its lean added to the logits, as it plays
-(:func:`.native_search.style_lean`).
+(:func:`.search_core.style_lean`).
 
 Width 2 by default (the prior's two best choices): against ``mcts`` (issue 33, section 3;
 ``scripts/master_seats.py``, 400 fights a seat) the shipped general NPC's prior at width 2
@@ -25,7 +25,7 @@ from typing import Any
 
 from hexdojo.envs.rules import Choice, State
 
-from . import native_search
+from . import search_core
 from .mcts import MCTSAgent
 
 
@@ -44,11 +44,11 @@ class GuidedMCTS(MCTSAgent):
 
     def act(self, state: State) -> Choice:
         """The native search with the prior's network as the tree's ranking."""
-        return native_search.prior_choice(self, state)
+        return search_core.prior_choice(self, state)
 
     def native_player(self, game: Any) -> Any:
         """This agent inside the core (the tournament's fast path)."""
-        return native_search.prior_player(self, game)
+        return search_core.prior_player(self, game)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)

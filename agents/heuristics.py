@@ -1,8 +1,8 @@
 """The scripted agents' values, read from their one copy: the C++ agents (``_bots.VALUES``).
 
 Why one copy: the scripted agents' estimates and scoring are C++
-(``agents/native/knowledge.hpp``, ``scripted.hpp``; Python side :mod:`.native_knowledge`,
-:mod:`.native_bots`), since issue 15 removed their Python reference along with the Python
+(``agents/native/knowledge.hpp``, ``scripted.hpp``; Python side :mod:`.knowledge_core`,
+:mod:`.scripted_core`), since issue 15 removed their Python reference along with the Python
 rules engine. Python code that needs the agents' numbers (the search agents' score,
 ``hexdojo advise``, tests) reads them here, from the constants the C++ is compiled with, so
 they cannot drift apart.
@@ -62,6 +62,6 @@ def option_index(t: Tables, name: str, option: int) -> int:
     """The part of a choice's option an attack's value depends on: a weapon attack's
     whole option (hand and mode), an unarmed one's damage type index where it has
     several, else 0 (the C++ Knowledge's ``option_index``)."""
-    from .native_knowledge import native_knowledge
+    from .knowledge_core import native_knowledge
 
     return native_knowledge(t).option_index(name, option)

@@ -29,7 +29,7 @@ from typing import Any
 
 from hexdojo.envs.rules import Choice, State
 
-from . import native_search
+from . import search_core
 from .base import Agent
 from .search import SEARCH_PARAMS, RolloutSearch
 
@@ -53,15 +53,15 @@ class MCTSAgent(RolloutSearch):
         #: plays the other fighter's decisions inside the simulations, in the tree and the
         #: rollouts alike (reset from each simulation's seed), instead of searching them as
         #: if he played well; None: both fighters are searched. It needs a native form
-        #: (a scripted style, random play: :func:`.native_search.native_policy`)
+        #: (a scripted style, random play: :func:`.search_core.native_policy`)
         self.opponent_model = opponent_model
 
     def act(self, state: State) -> Choice:
         """The search's choice (``_bots.mcts_act``): the root's most visited child (ties:
         the policy's rank order)."""
-        return native_search.mcts_choice(self, state)
+        return search_core.mcts_choice(self, state)
 
     def native_player(self, game: Any) -> Any:
         """This agent as a native player (``_bots.SearchPlayer``) for the tournament's
         fast path."""
-        return native_search.search_player(self, game, mcts=True)
+        return search_core.search_player(self, game, mcts=True)

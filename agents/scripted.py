@@ -3,7 +3,7 @@
 All of them except :class:`RandomAgent` share one scorer (:class:`HeuristicAgent`, in C++:
 ``agents/native/scripted.cpp``, ``hexdojo.agents._bots.ScriptedBot``): every legal choice
 gets an expected value from the cheap estimates of the native Knowledge
-(``agents/native/knowledge.cpp``, :mod:`.native_knowledge`), and the best one is played. A
+(``agents/native/knowledge.cpp``, :mod:`.knowledge_core`), and the best one is played. A
 *style* is just a set of weights and two tunable parameters:
 
 * ``aggression`` (0..1): how much of the turn's AP a fighter spends in its own phase
@@ -27,7 +27,7 @@ import numpy as np
 
 from hexdojo.envs.rules import Choice
 
-from . import _bots, native_bots
+from . import _bots, scripted_core
 from .base import Agent
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class RandomAgent(Agent):
     def native_player(self, game: Any) -> Any | None:
         """The same draws inside the core (``_bots.RandomPlayer``: numpy's PCG64 seeded as
         ``default_rng(seed)``), for the tournament's fast path."""
-        if type(self) is not RandomAgent or not native_bots.enabled():
+        if type(self) is not RandomAgent or not scripted_core.enabled():
             return None
         from ._bots import RandomPlayer
 
@@ -109,7 +109,7 @@ GRABS = frozenset({"grab", "lock", "throw", "pull_down", "leg_grab"})
 class HeuristicAgent(Agent):
     """Scores every legal choice with the native Knowledge's estimates and plays the best.
 
-    A thin face of the C++ agent (:mod:`.native_bots`, ``agents/native/scripted.cpp``):
+    A thin face of the C++ agent (:mod:`.scripted_core`, ``agents/native/scripted.cpp``):
     ``act``, ``ranked`` and ``scored_choices`` ask the rule set's ``_bots.ScriptedBot`` of
     this style on the state's core fight, and a tournament plays it inside the core
     (:meth:`native_player`). Its Python reference (the scoring methods this class had
@@ -130,7 +130,7 @@ class HeuristicAgent(Agent):
         style's fields)."""
         got = self._nbot
         if got is None or got[0] is not t or got[1] is not self.style:
-            got = self._nbot = (t, self.style, native_bots.bot_for(t, self.style))
+            got = self._nbot = (t, self.style, scripted_core.bot_for(t, self.style))
         return got[2]
 
     def _native(self, state: State) -> tuple[Any, Any, list[Choice], set[Choice] | None]:
@@ -142,7 +142,7 @@ class HeuristicAgent(Agent):
         if not choices:
             raise ValueError("act() called on a finished fight")
         real = getattr(state, "unrestricted", state)
-        core = native_bots.core_of(real)
+        core = scripted_core.core_of(real)
         if core is None:
             raise TypeError(f"{self.name}: a scripted agent plays fights of the native core "
                             f"(Game.new_state), not a {type(state).__name__}")
@@ -154,7 +154,7 @@ class HeuristicAgent(Agent):
         """The native bot of ``game``'s rule set and this style (a ``_bots.Player``), for
         the tournament's fast path; None with ``HEXDOJO_NATIVE_AGENTS=0`` (the tournament
         then calls :meth:`act`) or for a subclass (which may override ``act``)."""
-        if type(self) is not HeuristicAgent or not native_bots.enabled():
+        if type(self) is not HeuristicAgent or not scripted_core.enabled():
             return None
         return self._bot(game.tables)
 

@@ -12,7 +12,7 @@ branching (up to ~100 legal choices in a follow-on window) affordable.
 Risk, soak and hold decisions use the scripted policy's exact odds directly.
 
 The search itself runs inside the core (``agents/native/search.hpp``, through
-:mod:`.native_search`): these classes hold its parameters and the seeded generator its
+:mod:`.search_core`): these classes hold its parameters and the seeded generator its
 per-decision seeds come from. Budgets: ``sims`` simulations per decision in total, and an
 optional ``time`` budget in milliseconds that stops early (results then depend on the
 machine's speed; leave it at 0 for reproducible fights).
@@ -26,7 +26,7 @@ import numpy as np
 
 from hexdojo.envs.rules import Choice, State
 
-from . import _bots, native_search
+from . import _bots, search_core
 from .base import Agent
 from .scripted import STYLES, HeuristicAgent
 
@@ -45,7 +45,7 @@ SEARCHED = ("action", "reaction", "follow_on", "phase")
 class RolloutSearch(Agent):
     """What the search agents share: the policy that ranks candidates and plays the
     rollouts (a scripted style; anything with a native form, see
-    :func:`.native_search.native_policy`), a seeded generator for the simulations' fresh
+    :func:`.search_core.native_policy`), a seeded generator for the simulations' fresh
     dice, and the budgets."""
 
     def __init__(self, sims: int, width: int, horizon: int, time: float, policy: str,
@@ -77,12 +77,12 @@ class SearchAgent(RolloutSearch):
         """The search's choice (``_bots.search_act``): ``sims // width`` rounds of one
         rollout per candidate on shared seeds, the best mean played (ties: the policy's
         rank order)."""
-        return native_search.search_choice(self, state)
+        return search_core.search_choice(self, state)
 
     def native_player(self, game: Any) -> Any:
         """This agent as a native player (``_bots.SearchPlayer``) for the tournament's
         fast path."""
-        return native_search.search_player(self, game, mcts=False)
+        return search_core.search_player(self, game, mcts=False)
 
 
 def evaluate(s: State, me: int, caution: float = 0.0) -> float:
@@ -91,4 +91,4 @@ def evaluate(s: State, me: int, caution: float = 0.0) -> float:
 
     ``caution`` makes ``me``'s own hurt weigh (1 + caution) times the opponent's: a
     cautious searcher gives up a wound it could deal rather than risk one."""
-    return float(_bots.evaluate(native_search.core(s), me, caution))
+    return float(_bots.evaluate(search_core.core(s), me, caution))

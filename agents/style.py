@@ -152,7 +152,7 @@ def style_move(state: State, c: Choice, style: str) -> int:
 def style_sign(t: Any, kind: str, c: Choice, style: str) -> int:
     """:func:`style_move` at a decision of ``kind`` under rule set ``t`` (the judgement
     depends on nothing else: the native search's prior takes it as a table by decision kind
-    and catalogue action, ``native_search.style_lean``)."""
+    and catalogue action, ``search_core.style_lean``)."""
     cats = style_categories()[style]
     name = c.maneuver if c.kind == "maneuver" else None
     if style == "counter":

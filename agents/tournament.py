@@ -27,7 +27,7 @@ from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 from hexdojo.envs.rules import state as rules_state
 from hexdojo.envs.rules.menus import boundary_of
 
-from . import native_bots
+from . import scripted_core
 from .base import Agent, AgentError
 from .interrupts import worker_pool
 from .plugins import PluginFault, forfeit_on_error
@@ -139,7 +139,7 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
     same fight, choices and record as through the Python API (tests/agents/test_tournament_native.py);
     None where it cannot (an agent without a native form, e.g. a learned policy; or
     ``HEXDOJO_NATIVE_AGENTS=0``)."""
-    if not native_bots.enabled():
+    if not scripted_core.enabled():
         return None
     players = [a.native_player(game) if hasattr(a, "native_player") else None for a in agents]
     if any(p is None for p in players):

@@ -30,8 +30,8 @@ try:  # the rules engine (hexdojo.envs.rules) must work without Gymnasium instal
 except ImportError:  # pragma: no cover - gymnasium is a core dependency
     pass
 else:
-    # vectorization_mode="vector_entry_point": N duels stepped in the native core (native_vector.py)
-    _VECTOR = "hexdojo.envs.native_vector:NativeDuelVectorEnv"
+    # vectorization_mode="vector_entry_point": N duels stepped in the native core (vector_env.py)
+    _VECTOR = "hexdojo.envs.vector_env:NativeDuelVectorEnv"
     if DUEL_ID not in registry:
         register(id=DUEL_ID, entry_point="hexdojo.envs.duel:DuelEnv", vector_entry_point=_VECTOR,
                  order_enforce=False, disable_env_checker=True)

@@ -41,7 +41,7 @@ def duel_v2(**kwargs: Any) -> Any:
 
 def duel_v2_vector(**kwargs: Any) -> Any:
     """Duel-v2's vector entry point: ``NativeDuelVectorEnv`` with ArmedDuel-v0's defaults."""
-    from .native_vector import NativeDuelVectorEnv
+    from .vector_env import NativeDuelVectorEnv
 
     warn_duel_v2_once()
     return NativeDuelVectorEnv(**kwargs)

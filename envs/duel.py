@@ -47,8 +47,8 @@ from .boundary import (
     result_info,
 )
 from .catalogue import Catalogue, catalogue_for, resolve_armed
+from .fast_duel import FastDuel, fixed_start
 from .fight_env import FightEnv, Policy
-from .native_duel import FastDuel, fixed_start
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .opponents import resolve_opponent
 
@@ -230,7 +230,7 @@ class DuelEnv(FightEnv):
     overrides; ``fighters`` take its two places (pass ``fighters=None`` for the scene's
     own, e.g. Boris ambushed by Chu). ``scene="duel_2"`` is exactly the default set-up.
 
-    ``native`` (issue 15's fast path, ``envs/native_duel.py``): against the random opponent,
+    ``native`` (issue 15's fast path, ``envs/fast_duel.py``): against the random opponent,
     or an opponent with a native player (``native_player(game)``: the scripted styles, mcts,
     search; issue 30), and a start that rolls no dice, ``step()`` is one call into the native
     core (the agent's choice, the opponent's, the observation and the mask); ``env.fight`` is then a
@@ -380,7 +380,7 @@ class DuelEnv(FightEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         """``FightEnv.reset``; on the fast path the core starts the fight (the side drawn
-        from ``np_random`` first, then the core's generator, ``native_duel.core_generator``)."""
+        from ``np_random`` first, then the core's generator, ``fast_duel.core_generator``)."""
         if self._fast is None:
             return super().reset(seed=seed, options=options)
         gym.Env.reset(self, seed=seed)

@@ -1,5 +1,5 @@
 """``NativeVecEnv``: Stable-Baselines3's ``VecEnv`` over the native vector of duels
-(``hexdojo.envs.native_vector.NativeDuelVectorEnv``), so MaskablePPO collects its rollouts
+(``hexdojo.envs.vector_env.NativeDuelVectorEnv``), so MaskablePPO collects its rollouts
 from N duels stepped in one call into the core, their opponents played there too (issue 30).
 
 SB3's conventions: ``reset()`` returns the observations only; ``step_wait()`` returns
@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
-from .native_vector import NativeDuelVectorEnv
+from .vector_env import NativeDuelVectorEnv
 
 
 class NativeVecEnv(VecEnv):

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hexdojo.agents import native_bots
+from hexdojo.agents import scripted_core
 from hexdojo.agents.scripted import STYLES, HeuristicAgent, RandomAgent
 from hexdojo.envs.rules import Game
 
@@ -64,7 +64,7 @@ def bench_style(game: Game, style: str, fights: int) -> tuple[int, float, float,
     py_us, _ = timed([s.clone() for s in warm], [s.clone() for s in states], rnd.act)
     nat = HeuristicAgent(STYLES[style], style)
     api_us, api_picks = timed([s.clone() for s in warm], [s.clone() for s in states], nat.act)
-    bot = native_bots.bot_for(game.tables, nat.style)
+    bot = scripted_core.bot_for(game.tables, nat.style)
     bare_us, bare_picks = timed([s.clone() for s in warm], [s.clone() for s in states],
                                 lambda s: bot.act(s._core))
     if [s.legal_choices()[k] for s, k in zip(states, bare_picks, strict=True)] != api_picks:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from hexdojo.envs.rules import _core, native
+from hexdojo.envs.rules import _core, to_core
 from hexdojo.envs.rules import formulas as F
 from hexdojo.envs.rules.fighter import load_profile
 from hexdojo.envs.rules.tables import load_tables
@@ -69,8 +69,8 @@ def main() -> None:
     a = ap.parse_args()
     t = load_tables()
     x, y = (load_profile(n, t.data) for n in a.pair.split(","))
-    ct = native.compile_tables(t)
-    cx, cy = native.compile_profile(ct, x), native.compile_profile(ct, y)
+    ct = to_core.compile_tables(t)
+    cx, cy = to_core.compile_profile(ct, x), to_core.compile_profile(ct, y)
     mid = list(t.maneuvers).index(a.maneuver)
     py_calls = max(1, a.calls // 20)  # from Python: fewer calls, the same per-chain figure
     rows = {

@@ -71,7 +71,7 @@ def _fights(n: int):
 def work_legal() -> None:
     """maneuver_choices of every window of 10 random fights, 6 times each."""
     from hexdojo.envs.rules import _core
-    from hexdojo.envs.rules.native import compile_tables
+    from hexdojo.envs.rules.to_core import compile_tables
 
     tables: dict[int, object] = {}
     for game, c in _fights(10):

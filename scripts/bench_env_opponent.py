@@ -52,7 +52,7 @@ def vector_vs_checkpoint(path: str, steps: int, n: int = 64) -> float:
     import torch
 
     from hexdojo.agents.policy import LearnedAgent
-    from hexdojo.envs.native_vector import NativeDuelVectorEnv
+    from hexdojo.envs.vector_env import NativeDuelVectorEnv
 
     torch.set_num_threads(1)  # a small net (docs/npc.md): training's setting
 

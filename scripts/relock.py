@@ -31,7 +31,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, NamedTuple
 
-from hexdojo.agents.native_knowledge import native_knowledge
+from hexdojo.agents.knowledge_core import native_knowledge
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = ROOT / "scripts"

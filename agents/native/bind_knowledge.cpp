@@ -1,5 +1,5 @@
 // hexdojo.agents._bots.Knowledge: the native Knowledge (knowledge.hpp) for Python, built by
-// agents/native_knowledge.py from the compiled Tables and agents/odds.py's tables. Methods
+// agents/knowledge_core.py from the compiled Tables and agents/odds.py's tables. Methods
 // take a _core.Fight (the same C++ object) and ids; every id, fighter and profile is checked
 // here, so bad input is a Python ValueError/IndexError, never a crash.
 #include <nanobind/nanobind.h>
@@ -97,7 +97,7 @@ void bind_class_estimates(nb::class_<Knowledge>& cls);
 void bind_knowledge(nb::module_& m) {
     nb::class_<Knowledge> cls(m, "Knowledge",
         "The scripted agents' estimates (heuristics.Knowledge) in C++, for one rule set: built "
-        "by agents.native_knowledge.native_knowledge from the compiled Tables and the odds "
+        "by agents.knowledge_core.knowledge_core from the compiled Tables and the odds "
         "tables of agents.odds (the same doubles).");
     cls.def(
         "__init__",

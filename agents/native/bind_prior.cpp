@@ -1,5 +1,5 @@
 // Bindings of the search's learned prior (prior.hpp): hexdojo.agents._bots.PriorPolicy.
-// agents/native_search.py copies an SB3 actor's layers out of torch and builds one per game.
+// agents/search_core.py copies an SB3 actor's layers out of torch and builds one per game.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>

@@ -1,7 +1,7 @@
 // Bindings of the search agents (search.hpp) and of the simulations' seeding (seeding.hpp):
 // hexdojo.agents._bots.{SearchPolicy, FirstChoicePolicy, RotatePolicy, RandomPolicy,
 // ScriptedPolicy, mcts_act, search_act, mcts_counts, search_counts, SearchPlayer, evaluate,
-// integers63, seed_state, fresh_faces}. agents/native_search.py is the Python side.
+// integers63, seed_state, fresh_faces}. agents/search_core.py is the Python side.
 #include <nanobind/stl/function.h>
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/tuple.h>

@@ -24,7 +24,7 @@ NB_MODULE(_bots, m) {
     m.doc() = "hexdojo's native agents (C++20): scripted fighters and search over the rules "
               "core's fights (agents/native).";
     // the Python side caches a bot and a Knowledge per rule set for the process's life
-    // (agents/native_bots.py, native_knowledge.py): alive at exit by design, not a leak
+    // (agents/scripted_core.py, knowledge_core.py): alive at exit by design, not a leak
     nanobind::set_leak_warnings(false);
     hexdojo::bots::bind_probe(m);
     hexdojo::bots::bind_knowledge(m);

@@ -1,5 +1,5 @@
 // The scripted agents' Knowledge, their one copy (Python reaches it through
-// agents/native_knowledge.py, its value constants through agents/heuristics.py): cheap
+// agents/knowledge_core.py, its value constants through agents/heuristics.py): cheap
 // analytic estimates of what a maneuver is worth (hit odds, margin, wound after soak, pain
 // band, knock-back, holds, follow-ons), read from the core's board and asked of the core's own
 // formulas (formulas.hpp, state_formulas.hpp, legality.hpp, weapons.hpp): no rules formula is

@@ -1,5 +1,5 @@
 // The scripted fighters, their one implementation (Python's agents/scripted.py HeuristicAgent
-// and Style are faces of it, through agents/native_bots.py): every legal choice of a decision
+// and Style are faces of it, through agents/scripted_core.py): every legal choice of a decision
 // gets an expected value from the Knowledge estimates (agents/native/knowledge.hpp), and the
 // best is played, ties to the first in list order. The bot plays the rules core's own fights
 // (hexdojo::Combat): a choice is its index in Combat::legal(), which is

@@ -1,5 +1,5 @@
 // The search agents (agents/search.py SearchAgent, agents/mcts.py MCTSAgent, agents/guided.py
-// GuidedMCTS; their Python side is agents/native_search.py): determinised simulations over the
+// GuidedMCTS; their Python side is agents/search_core.py): determinised simulations over the
 // rules core's own fights, each on a clone with fresh dice (seeding.hpp), the candidates ranked
 // and the rollouts played by a policy, the outcome scored by evaluate(). This is the only
 // search: the Python agents hold its parameters and generator and ask it for each decision.

@@ -176,7 +176,7 @@ def make_vec_env(cfg: TrainConfig, snapshot_dir: Path | None) -> VecTimer:
     """The run's ``n_envs`` environments, seeded from ``cfg.seed`` and timed (``native``
     where it fits: :func:`native_fits`)."""
     if cfg.vec_env == "native" and native_fits(cfg):
-        from hexdojo.envs.native_vector import OpponentNotNative
+        from hexdojo.envs.vector_env import OpponentNotNative
 
         try:
             vec = make_native_vec_env(cfg, snapshot_dir)

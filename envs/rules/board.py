@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from .model import FighterState, Hold, Window
-from .native import _LIMBS, _TRIGGERS
+from .to_core import _LIMBS, _TRIGGERS
 
 if TYPE_CHECKING:
     from .state import Game

@@ -29,14 +29,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from . import _core
-from .native import _ids, _profile, compile_tables, knockback_rules
 from .tables import Tables
+from .to_core import _ids, _profile, compile_tables, knockback_rules
 
 if TYPE_CHECKING:
     from .fighter import Profile
     from .model import Hold
-    from .native import TableIds
     from .ruleset import Knockback
+    from .to_core import TableIds
 
 __all__ = [
     "aim_attack", "attack_basic", "attack_modifiers", "basic", "break_hold_basics",

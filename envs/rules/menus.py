@@ -13,7 +13,7 @@ from typing import Any
 
 from . import _core
 from .model import Choice, Decision
-from .native import Ids
+from .to_core import Ids
 
 _KINDS = tuple(_core.CHOICE_KINDS)  # model.Choice kinds, in the core's order
 #: menus (a decision and its legal Choices) kept per rule set (Boundary.menu); cleared when full

@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 from . import hexgrid as hx
 from .input_models import check_scenario
 from .model import FighterState, Hold
-from .native import AT_STEPS
 from .ruleset import RulesError
 from .tables import h2
+from .to_core import AT_STEPS
 
 if TYPE_CHECKING:
     from .dice import Dice
@@ -50,7 +50,7 @@ class ScenarioBoard:
     """A scenario's board on plain records (``model.FighterState``, ``Hold``), with the names
     ``native.core_state`` reads, and the turn's frames as the core takes them over
     (``_core.Fight.from_state``). Fresh, it is a fight's start (turn 0, no frame: the
-    vector env's prototype, ``native_duel.unstarted_fight``)."""
+    vector env's prototype, ``fast_duel.unstarted_fight``)."""
 
     __slots__ = ("game", "t", "fighters", "holds", "dropped", "approach", "turn", "order",
                  "frames")

@@ -35,12 +35,12 @@ from .events import render_event
 from .fighter import Profile, load_profile
 from .menus import Boundary, Menu, boundary_of
 from .model import Choice, Decision, Hold, IllegalChoice, Window
-from .native import _profile, compile_tables, core_dice_of, core_state
-from .native_reasons import choice_ids, render
+from .reason_texts import choice_ids, render
 from .ruleset import RulesError, deep_merge, read_toml
 from .scenario import scenario_board
 from .scene import SceneFile, load_scene, resolve_path, sides_of, start_hexes
 from .tables import Tables, load_tables
+from .to_core import _profile, compile_tables, core_dice_of, core_state
 
 #: the engines ``Game.new_state`` can run a fight on (``engine=`` or ``HEXDOJO_ENGINE``):
 #: the native core alone since the Python engine was deleted (issue 15)

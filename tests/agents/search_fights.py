@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 
 from hexdojo.agents.mcts import MCTSAgent
-from hexdojo.agents.native_search import Rotate
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.scripted import RandomAgent
+from hexdojo.agents.search_core import Rotate
 from hexdojo.agents.tournament import play_fight
 from hexdojo.envs.rules.pairings import make_game
 
@@ -191,9 +191,9 @@ def digests(folder: Any) -> dict[str, str]:
     from pathlib import Path
 
     from hexdojo.agents.mcts import MCTSAgent
-    from hexdojo.agents.native_search import FirstChoice
     from hexdojo.agents.policy import LearnedAgent
     from hexdojo.agents.search import SearchAgent
+    from hexdojo.agents.search_core import FirstChoice
 
     mcts_pairings = ["chu-boris", "urlik-cogan", "guard-spearman", "rider_vs_foot", "two_vs_one"]
     duel = duel_prior(Path(folder))

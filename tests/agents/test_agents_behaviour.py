@@ -8,7 +8,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from hexdojo.agents.native_knowledge import native_knowledge
+from hexdojo.agents.knowledge_core import native_knowledge
 from hexdojo.agents.odds import Odds
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.tournament import play_fight

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hexdojo.agents.native_knowledge import native_knowledge
+from hexdojo.agents.knowledge_core import native_knowledge
 from hexdojo.agents.registry import agent_names, make_agent
 from hexdojo.agents.tournament import TournamentConfig, play_fight, run_tournament
 from hexdojo.envs.rules import Choice, Game

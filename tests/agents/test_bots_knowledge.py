@@ -26,7 +26,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexdojo.agents.heuristics import AIMS
-from hexdojo.agents.native_knowledge import native_knowledge
+from hexdojo.agents.knowledge_core import native_knowledge
 from hexdojo.agents.odds import odds_for
 from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules.pairings import make_game

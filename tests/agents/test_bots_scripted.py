@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexdojo.agents import native_bots
+from hexdojo.agents import scripted_core
 from hexdojo.agents.scripted import STYLES, HeuristicAgent, RandomAgent, style_agent
 from hexdojo.envs.rules.pairings import make_game
 
@@ -57,7 +57,7 @@ def test_the_face_orders_what_the_bot_scores(pairing: str, names: tuple[str, str
             assert sorted(a.ranked(s), key=repr) == sorted(s.legal_choices(), key=repr)
             if s.decision.kind in SCORED:
                 sc = a.scored_choices(s)
-                flat = a._bot(s.t).scored(native_bots.core_of(s))
+                flat = a._bot(s.t).scored(scripted_core.core_of(s))
                 order = sorted(range(len(flat)), key=lambda n: -flat[n][0])
                 choices = s.legal_choices()
                 assert sc == [(flat[n][0], choices[flat[n][1]]) for n in order]
@@ -101,13 +101,13 @@ def test_dispatch(monkeypatch: pytest.MonkeyPatch) -> None:
     a = HeuristicAgent(STYLES["striker"], "striker")
     s = game.new_state(0)
     asked: Counter = Counter()
-    real = native_bots.bot_for
+    real = scripted_core.bot_for
 
     def spy(*args: Any) -> Any:
         asked["bot"] += 1
         return real(*args)
 
-    monkeypatch.setattr(native_bots, "bot_for", spy)
+    monkeypatch.setattr(scripted_core, "bot_for", spy)
     monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")
     assert a.act(s) in s.legal_choices() and a.native_player(game) is None
     monkeypatch.delenv("HEXDOJO_NATIVE_AGENTS")
@@ -164,21 +164,21 @@ def test_bad_arguments_are_python_errors() -> None:
     from hexdojo.agents import _bots
 
     game = make_game("chu-chu")
-    bot = native_bots.bot_for(game.tables, STYLES["greedy"])
+    bot = scripted_core.bot_for(game.tables, STYLES["greedy"])
     s = game.new_state(3)
     while s.decision.kind in ("action", "reaction", "follow_on"):
         s.apply(s.legal_choices()[0])
     with pytest.raises(ValueError, match="only action, reaction and follow-on"):
-        bot.scored_choices(native_bots.core_of(s))
+        bot.scored_choices(scripted_core.core_of(s))
     other = make_game("chu-chu", rules=VARIANT).new_state(3)
     with pytest.raises(ValueError, match="rules"):
-        bot.act(native_bots.core_of(other))
+        bot.act(scripted_core.core_of(other))
     agent = HeuristicAgent(STYLES["greedy"])
     while not s.is_over:
         s.apply(agent.act(s))
     for f in (bot.act, bot.ranked, bot.scored_choices, bot.scored):
         with pytest.raises(ValueError, match="over"):
-            f(native_bots.core_of(s))
+            f(scripted_core.core_of(s))
     with pytest.raises(ValueError):
         agent.act(s)
     with pytest.raises(TypeError):
@@ -204,10 +204,10 @@ def test_any_ints_at_the_boundary_give_an_answer_or_an_error(i: int, about: int,
         s = _MID["s"] = game.new_state(1)
         for _ in range(7):
             s.apply(s.legal_choices()[0])
-    core = native_bots.core_of(s)
+    core = scripted_core.core_of(s)
     style = _bots.Style()
     style.aggression, style.risk, style.reserve_max = aggression, risk, reserve
-    bot = _bots.ScriptedBot(native_bots.native_knowledge_of(s.t), style)
+    bot = _bots.ScriptedBot(scripted_core.native_knowledge_of(s.t), style)
     assert 0 <= bot.act(core) < len(s.legal_choices())
     try:
         n = bot.risk_for(core, i, about)

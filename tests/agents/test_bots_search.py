@@ -15,13 +15,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hexdojo.agents import _bots, native_search
+from hexdojo.agents import _bots, search_core
 from hexdojo.agents.base import Agent, AgentError
 from hexdojo.agents.mcts import MCTSAgent
-from hexdojo.agents.native_search import FirstChoice, Rotate
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.scripted import RandomAgent
 from hexdojo.agents.search import SEARCHED, SearchAgent, evaluate
+from hexdojo.agents.search_core import FirstChoice, Rotate
 from hexdojo.envs.rules.dice import Dice
 from hexdojo.envs.rules.pairings import make_game
 
@@ -219,7 +219,7 @@ def test_the_agents_pass_their_time_budget(monkeypatch):
             seen.append(a[-2])  # time_ms, then the root's bans
             return _real(*a)
 
-        monkeypatch.setattr(native_search._bots, name, spy)
+        monkeypatch.setattr(search_core._bots, name, spy)
     s = searched_state()
     MCTSAgent(sims=8, time=25.0).act(s)
     SearchAgent(sims=8, time=0.5).act(s)
@@ -325,7 +325,7 @@ def test_no_native_form_is_one_line():
     flat_modelled.opponent_model = Plain()
     assert flat_modelled.act(s) in s.legal_choices()  # a flat search plays no model
     with pytest.raises(AgentError, match="fights of the native core"):
-        native_search.core(object())
+        search_core.core(object())
 
 
 def test_a_restricted_view_gets_the_policys_allowed_choice():

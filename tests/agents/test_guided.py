@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from hexdojo.agents import native_bots, native_search  # noqa: E402
+from hexdojo.agents import scripted_core, search_core  # noqa: E402
 from hexdojo.agents.base import AgentError  # noqa: E402
 from hexdojo.agents.guided import GuidedMCTS  # noqa: E402
 from hexdojo.agents.levels import build  # noqa: E402
@@ -45,8 +45,8 @@ def test_the_ranking_is_the_legal_choices_most_probable_first(npc) -> None:
     deterministic policy's own choice first."""
     agent = LearnedAgent.load(npc)
     for s in _positions():
-        prior = native_search.prior_policy(GuidedMCTS(agent), s.game)
-        ranked = prior.ranked(native_bots.core_of(s))
+        prior = search_core.prior_policy(GuidedMCTS(agent), s.game)
+        ranked = prior.ranked(scripted_core.core_of(s))
         assert sorted(ranked) == list(range(len(s.legal_choices())))
         assert s.legal_choices()[ranked[0]] == agent.act(s)
 

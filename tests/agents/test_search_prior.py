@@ -1,7 +1,7 @@
 """The native search's learned prior (issue 32: "one search: the native search takes a
 prior"; issue 33, section 3: the master level's shape, GuidedMCTS, inside the core).
 
-The prior's network is copied out of torch once (``native_search.actor_layers``) and run by
+The prior's network is copied out of torch once (``search_core.actor_layers``) and run by
 the core on its own observation: its logits must be torch's (up to the log-softmax's constant)
 at every decision, for a duel NPC of either scaling and activation and for the general NPC
 (both sheets appended). The native GuidedMCTS's choices are pinned
@@ -18,7 +18,7 @@ import pytest
 
 pytest.importorskip("sb3_contrib")
 
-from hexdojo.agents import _bots, native_bots, native_search  # noqa: E402
+from hexdojo.agents import _bots, scripted_core, search_core  # noqa: E402
 from hexdojo.agents.base import AgentError  # noqa: E402
 from hexdojo.agents.guided import GuidedMCTS  # noqa: E402
 from hexdojo.agents.policy import LearnedAgent  # noqa: E402
@@ -65,11 +65,11 @@ def _torch_logits(agent: LearnedAgent, state) -> np.ndarray:
 
 def _check_fight(agent: LearnedAgent, fighters: list[str], seed: int) -> int:
     game = Game.create(fighters)
-    prior = native_search.prior_policy(GuidedMCTS(agent), game)
+    prior = search_core.prior_policy(GuidedMCTS(agent), game)
     assert prior is not None
     state, greedy, n = game.new_state(seed), make_agent("greedy"), 0
     while not state.is_over:
-        z = np.asarray(prior.legal_logits(native_bots.core_of(state)), np.float64)
+        z = np.asarray(prior.legal_logits(scripted_core.core_of(state)), np.float64)
         assert np.allclose(z - z.max(), _torch_logits(agent, state), atol=1e-4), state.decision
         state.apply(greedy.act(state))
         n += 1
@@ -114,11 +114,11 @@ def test_a_styled_prior_ranks_as_the_styled_policy_plays(tmp_path) -> None:
     styled = LearnedAgent.load(tmp_path / "npc_duel.zip")
     styled.style, styled.style_bias = "striker", 2.0
     game = Game.create(["chu", "boris"])
-    leaned_prior = native_search.prior_policy(GuidedMCTS(styled), game)
-    plain_prior = native_search.prior_policy(GuidedMCTS(plain), game)
+    leaned_prior = search_core.prior_policy(GuidedMCTS(styled), game)
+    plain_prior = search_core.prior_policy(GuidedMCTS(plain), game)
     state, greedy, leaned = game.new_state(5), make_agent("greedy"), 0
     while not state.is_over:
-        core = native_bots.core_of(state)
+        core = scripted_core.core_of(state)
         lean = [2.0 * style_move(state, c, "striker") for c in state.legal_choices()]
         moved = np.subtract(leaned_prior.legal_logits(core), plain_prior.legal_logits(core))
         assert np.allclose(moved, lean, atol=1e-5), state.decision
@@ -162,10 +162,10 @@ def test_what_the_native_search_cannot_run_is_one_line(tmp_path) -> None:
 
 
 def test_a_network_that_does_not_fit_is_one_line() -> None:
-    from hexdojo.envs.native_observation import native_layout
     from hexdojo.envs.observation import encoder_for
+    from hexdojo.envs.observation_layout import native_layout
     from hexdojo.envs.rules import _core
-    from hexdojo.envs.rules.native import compile_tables
+    from hexdojo.envs.rules.to_core import compile_tables
 
     game = Game.create(["chu", "boris"])
     enc = encoder_for(game)

@@ -28,7 +28,7 @@ _PRELUDE = """
 import pathlib, sys
 for name in {missing!r}:
     sys.modules[name] = None
-from hexdojo.envs.native_vector import NativeDuelVectorEnv
+from hexdojo.envs.vector_env import NativeDuelVectorEnv
 from hexdojo.envs.rules import Game, state
 
 def spy(owner, name):

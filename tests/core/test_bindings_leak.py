@@ -91,9 +91,9 @@ def test_the_check_sees_a_leak() -> None:
     """The check above would catch one: a core object whose count never drops is reported."""
     out = run_session("""
         import ctypes
-        from hexdojo.envs.rules import native
+        from hexdojo.envs.rules import to_core
         from hexdojo.envs.rules.tables import load_tables
-        ctypes.pythonapi.Py_IncRef(ctypes.py_object(native.compile_tables(load_tables())))
+        ctypes.pythonapi.Py_IncRef(ctypes.py_object(to_core.compile_tables(load_tables())))
     """)
     assert "session end" in out.stdout, out.stderr[-2000:]
     assert "nanobind: leaked" in out.stderr

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexdojo.envs.rules import Game, _core
-from hexdojo.envs.rules.native import core_state
+from hexdojo.envs.rules.to_core import core_state
 
 ints = st.integers(-(2**40), 2**40)
 ERRORS = (IndexError, ValueError, TypeError, OverflowError)

@@ -10,7 +10,7 @@ import pytest
 
 from hexdojo.envs.catalogue import Catalogue
 from hexdojo.envs.rules import Choice, _core, load_tables
-from hexdojo.envs.rules.native import compile_tables
+from hexdojo.envs.rules.to_core import compile_tables
 
 VARIANT = {"dice": {"max_risk_dice": 4}, "movement": {"move_forward_max": 3}}
 

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hexdojo.envs.rules import Dice, LoadedDice, _core
-from hexdojo.envs.rules.native import core_dice, core_dice_of, generator_state
+from hexdojo.envs.rules.to_core import core_dice, core_dice_of, generator_state
 
 
 @settings(max_examples=60, deadline=None)

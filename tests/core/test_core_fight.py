@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 from hexdojo.envs.rules import Game, _core
 from hexdojo.envs.rules.dice import LoadedDice
 from hexdojo.envs.rules.model import Choice
-from hexdojo.envs.rules.native import _profile, compile_tables, core_state
 from hexdojo.envs.rules.pairings import make_game
 from hexdojo.envs.rules.state import IllegalChoice
+from hexdojo.envs.rules.to_core import _profile, compile_tables, core_state
 
 #: reasons pinned from the Python engine's texts (legality.py's, which the core renders)
 REASONS = {

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hexdojo.envs.rules import Game, _core, native, preset_names
+from hexdojo.envs.rules import Game, _core, preset_names, to_core
 from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules.fighter import load_profile
 from hexdojo.envs.rules.tables import h2, load_tables
@@ -58,7 +58,7 @@ def sheets(draw, key: str):
         p, enc_mod=draw(st.integers(-12, 5)), helmet_mod=draw(st.integers(-6, 1)),
         chars={c: draw(n) for c in t.data.characteristics},
         skills={s: draw(st.integers(0, 24)) for s in t.data.skills},
-        specs={s: draw(st.integers(0, 6)) for s in native.compile_tables(t).specialisms},
+        specs={s: draw(st.integers(0, 6)) for s in to_core.compile_tables(t).specialisms},
         pv={loc: draw(st.integers(0, 24)) for loc in t.locations})
 
 
@@ -89,7 +89,7 @@ def test_basic_is_the_sum_of_its_terms_in_the_rules_order(case, data) -> None:
     d = t.data
     skill = data.draw(st.sampled_from([None, *d.skills]))
     char = data.draw(st.sampled_from([None, *d.characteristics]))
-    specs = data.draw(st.lists(st.sampled_from(native.compile_tables(t).specialisms), max_size=3))
+    specs = data.draw(st.lists(st.sampled_from(to_core.compile_tables(t).specialisms), max_size=3))
     extra = data.draw(st.lists(st.tuples(st.sampled_from(["Punch", "aim Head", "rear", "bonus"]),
                                          st.integers(-6, 6)), max_size=5))
     worst = data.draw(st.integers(0, t.fatal))
@@ -340,8 +340,8 @@ def test_the_cores_hit_chain_is_the_apis() -> None:
     spec.loader.exec_module(bench)
     t = RULE_SETS["numbers"]
     x, y = PROFILES["numbers"][1], PROFILES["numbers"][6]
-    ct = native.compile_tables(t)
-    core = _core.formulas.time_hits(ct, native.compile_profile(ct, x), native.compile_profile(ct, y),
+    ct = to_core.compile_tables(t)
+    core = _core.formulas.time_hits(ct, to_core.compile_profile(ct, x), to_core.compile_profile(ct, y),
                                     list(t.maneuvers).index("Martial Strike"), 300)[1]
     assert bench.api_chain(t, x, y, "Martial Strike", 300)[1] == core
 
@@ -352,8 +352,8 @@ def test_bad_input_is_one_clear_python_error() -> None:
     ValueError with the argument and what is allowed, never a crash (the core trusts ids
     past the boundary)."""
     t = RULE_SETS["shipped"]
-    ct = native.compile_tables(t)
-    cp = native.compile_profile(ct, PROFILES["shipped"][0])
+    ct = to_core.compile_tables(t)
+    cp = to_core.compile_profile(ct, PROFILES["shipped"][0])
     f = _core.formulas
     cases = [
         (lambda: f.aim_attack(ct, 12), r"location: id 12: allowed 0..11"),

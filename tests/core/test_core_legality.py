@@ -29,9 +29,9 @@ from hypothesis import strategies as st
 
 from hexdojo.envs.rules import Game, _core
 from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules import native_reasons as nr
+from hexdojo.envs.rules import reason_texts as nr
 from hexdojo.envs.rules.model import Choice, Hold, Window
-from hexdojo.envs.rules.native import Ids, compile_tables, core_state, core_window
+from hexdojo.envs.rules.to_core import Ids, compile_tables, core_state, core_window
 
 
 def test_every_reason_code_has_a_template() -> None:

@@ -8,10 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hexdojo.envs.native_observation import NativeObserver, native_context
 from hexdojo.envs.observation import encoder_for
+from hexdojo.envs.observation_layout import NativeObserver, native_context
 from hexdojo.envs.rules import Game, _core
-from hexdojo.envs.rules.native import core_state
+from hexdojo.envs.rules.to_core import core_state
 from tests.core.test_core_state import decisions
 
 PAIRINGS = {

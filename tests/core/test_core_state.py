@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from hexdojo.envs.rules import Game, _core
 from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules.native import Ids, core_state, core_window
+from hexdojo.envs.rules.to_core import Ids, core_state, core_window
 
 GAMES = {
     "chu-urlik": lambda: Game.create(["chu", "urlik"]),

@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from hexdojo.envs.rules import _core, native
+from hexdojo.envs.rules import _core, to_core
 from hexdojo.envs.rules.fighter import load_profile, preset_names
 from hexdojo.envs.rules.tables import h2, load_tables
 
@@ -42,16 +42,16 @@ PRESETS = preset_names()
 @pytest.fixture(params=list(RULE_SETS), scope="module")
 def rules(request):
     t = RULE_SETS[request.param]
-    return t, native.compile_tables(t)
+    return t, to_core.compile_tables(t)
 
 
 def test_a_variant_changes_the_compiled_numbers() -> None:
     """The variants do change the data (else the tests under them would prove nothing)."""
-    a, b = (native.compile_tables(RULE_SETS[k]) for k in ("shipped", "numbers"))
+    a, b = (to_core.compile_tables(RULE_SETS[k]) for k in ("shipped", "numbers"))
     punch = [m.name for m in a.maneuvers].index("Punch")
     assert (a.maneuvers[punch].attack_mod, b.maneuvers[punch].attack_mod) == (0, 3)
     assert a.encumbrance.martial_arts_multiplier == 4 and b.encumbrance.martial_arts_multiplier == 3
-    c = native.compile_tables(RULE_SETS["ties_hit"])
+    c = to_core.compile_tables(RULE_SETS["ties_hit"])
     assert a.attack.hit_requires_higher and not c.attack.hit_requires_higher
     assert c.wounds.upper_bounds == [2, 5, 10, 16, 22, 28]
 
@@ -182,7 +182,7 @@ def test_a_compiled_profile_holds_the_sheet(rules, preset: str) -> None:
     §1.4 helmet, §1.20 mounted, risk defaults and weapons, by id."""
     t, ct = rules
     p = load_profile(preset, t.data)
-    cp = native.compile_profile(ct, p)
+    cp = to_core.compile_profile(ct, p)
     assert cp.chars == [p.char(c) for c in t.data.characteristics]
     assert cp.skills == [p.skill(s) for s in t.data.skills]
     assert dict(zip(ct.specialisms, cp.specs, strict=True)) == {s: p.specs.get(s, 0) for s in ct.specialisms}
@@ -199,9 +199,9 @@ def test_tables_compile_once_per_rule_set_and_stay_sealed() -> None:
     """One compile per rule set (issue 15: the core gets compiled tables once); later layers
     rely on sealed tables never changing under them."""
     t = RULE_SETS["shipped"]
-    ct = native.compile_tables(t)
-    assert native.compile_tables(t) is ct
-    assert native.compile_tables(RULE_SETS["numbers"]) is not ct
+    ct = to_core.compile_tables(t)
+    assert to_core.compile_tables(t) is ct
+    assert to_core.compile_tables(RULE_SETS["numbers"]) is not ct
     assert ct.sealed
     with pytest.raises(AttributeError, match="sealed: cannot set maneuvers"):
         ct.maneuvers = []
@@ -212,12 +212,12 @@ def test_tables_compile_once_per_rule_set_and_stay_sealed() -> None:
 def _filled(t):
     """A fresh, unsealed copy of t's compiled tables (every field set as compile_tables does)."""
     ct = _core.Tables()
-    ids = native.TableIds(t)
+    ids = to_core.TableIds(t)
     ct.id = t.id
-    native._names_and_rows(ct, t, ids)
-    native._turn_attack_body(ct, t.data, ids)
-    native._pain_holds(ct, t.data, ids)
-    native._weapons_movement(ct, t.data, ids)
+    to_core._names_and_rows(ct, t, ids)
+    to_core._turn_attack_body(ct, t.data, ids)
+    to_core._pain_holds(ct, t.data, ids)
+    to_core._weapons_movement(ct, t.data, ids)
     return ct
 
 
@@ -254,16 +254,16 @@ def test_formulas_refuse_unsealed_tables_and_foreign_profiles() -> None:
     """Issue 15, no crash at the boundary: unchecked tables, a sheet compiled for other rules
     or of the wrong size, an unknown weapon in hand: one ValueError each."""
     t, v = RULE_SETS["shipped"], RULE_SETS["numbers"]
-    ct, cv = native.compile_tables(t), native.compile_tables(v)
+    ct, cv = to_core.compile_tables(t), to_core.compile_tables(v)
     with pytest.raises(ValueError, match="not sealed"):
         _core.formulas.wound_level(_filled(t), 3)
-    cp = native.compile_profile(ct, load_profile("chu", t.data))
+    cp = to_core.compile_profile(ct, load_profile("chu", t.data))
     with pytest.raises(ValueError, match="compiled for rules"):
         _core.formulas.soak_basic_of(cv, cp, 0)
     cp.pv = [0]
     with pytest.raises(ValueError, match=r"profile.pv: 1 entries, 12 needed"):
         _core.formulas.soak_basic_of(ct, cp, 0)
-    cp = native.compile_profile(ct, load_profile("guard", t.data))
+    cp = to_core.compile_profile(ct, load_profile("guard", t.data))
     cp.hands = [99, -1]
     with pytest.raises(ValueError, match="profile.hands: weapon id 99: unknown"):
         cp.check(ct)
@@ -274,5 +274,5 @@ def test_a_profile_with_a_specialism_no_roll_names_compiles_without_it() -> None
     the roll's own names), so one no roll names has nothing to compile to."""
     t = RULE_SETS["shipped"]
     p = dataclasses.replace(load_profile("chu", t.data), specs={"juggling": 6, "dodge": 2})
-    cp = native.compile_profile(native.compile_tables(t), p)
+    cp = to_core.compile_profile(to_core.compile_tables(t), p)
     assert sum(cp.specs) == 2

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import hexdojo.envs  # noqa: F401 - registers the ids
-from hexdojo.envs.native_vector import NativeDuelVectorEnv, _pcg64
 from hexdojo.envs.rules import Dice
+from hexdojo.envs.vector_env import NativeDuelVectorEnv, _pcg64
 
 _M = (1 << 64) - 1
 

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from hexdojo.envs.rules import Game, param_domain, preset_names
-from hexdojo.envs.rules import native_reasons as nr
+from hexdojo.envs.rules import reason_texts as nr
 from hexdojo.envs.rules.model import Choice
 
 

@@ -1,4 +1,4 @@
-"""The single duel env's fast path (issue 15, ``envs/native_duel.py``): ``DuelEnv`` against
+"""The single duel env's fast path (issue 15, ``envs/fast_duel.py``): ``DuelEnv`` against
 the random opponent stepped in the native core.
 
 The replay mirrors the env's seeding (``np_random`` gives the side, then the core's seed;
@@ -17,7 +17,7 @@ import pytest
 import hexdojo.envs  # noqa: F401 - registers the ids
 from hexdojo.envs.boundary import result_info
 from hexdojo.envs.duel import DuelEnv, terminal_reward, wound_total
-from hexdojo.envs.native_duel import core_generator
+from hexdojo.envs.fast_duel import core_generator
 from hexdojo.envs.rules import IllegalChoice
 
 from ..core.test_core_vector import Replay

@@ -14,8 +14,8 @@ import pytest
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.training.pool import PoolOpponent
 from hexdojo.envs.duel import DuelEnv
-from hexdojo.envs.native_vector import NativeDuelVectorEnv
 from hexdojo.envs.rules import State
+from hexdojo.envs.vector_env import NativeDuelVectorEnv
 
 
 class ActOnState:

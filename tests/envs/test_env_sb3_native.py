@@ -103,7 +103,7 @@ def test_a_checkpoint_opponent_answers_in_batches_with_its_own_choices() -> None
     the model's deterministic choice (predict's), a sample only among legal ids otherwise,
     and the env asks it once per round for every slot waiting on it."""
     from hexdojo.agents.policy import LearnedAgent
-    from hexdojo.envs.native_vector import NativeDuelVectorEnv
+    from hexdojo.envs.vector_env import NativeDuelVectorEnv
 
     venv = NativeVecEnv(num_envs=8, opponent="greedy", flat_observation=True)
     model = MaskablePPO("MlpPolicy", venv, n_steps=8, seed=0, verbose=0)
@@ -185,7 +185,7 @@ def test_autoreset_gives_the_native_envs_final_observation() -> None:
     """A done slot's ``terminal_observation`` is the episode's last observation (the native
     vector env's ``final_obs``) and ``obs`` already the next episode's first, step for step
     the same as the Gymnasium vector env under the same seed and actions."""
-    from hexdojo.envs.native_vector import NativeDuelVectorEnv
+    from hexdojo.envs.vector_env import NativeDuelVectorEnv
 
     venv = NativeVecEnv(num_envs=5, opponent="greedy", flat_observation=True)
     gym_env = NativeDuelVectorEnv(5, opponent="greedy", flat_observation=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from hexdojo.agents import _bots, native_bots, native_search
+from hexdojo.agents import _bots, scripted_core, search_core
 from hexdojo.agents.lab.runner import Observer, _Restricted
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.tournament import play_fight
@@ -44,16 +44,16 @@ def test_the_roots_children_leave_the_banned_choices_out() -> None:
     agent = make_agent("mcts")
     legal = state.legal_choices()
     banned = [k for k, c in enumerate(legal) if c.kind == "maneuver" and c.maneuver == pick.maneuver]
-    pol, _ = native_search._policies(agent, state.game, None)
+    pol, _ = search_core._policies(agent, state.game, None)
     draw = lambda n: list(range(1, n + 1))  # noqa: E731 - fixed seeds for the test
-    k, visits = _bots.mcts_counts(native_bots.core_of(state), pol, None, 48, 4, 2, 0.7, 0.0, 6,
+    k, visits = _bots.mcts_counts(scripted_core.core_of(state), pol, None, 48, 4, 2, 0.7, 0.0, 6,
                                   draw, 0.0, banned)
     assert k not in banned and sum(visits) == 48 and len(visits) >= 2
-    free, _ = _bots.mcts_counts(native_bots.core_of(state), pol, None, 48, 4, 2, 0.7, 0.0, 6,
+    free, _ = _bots.mcts_counts(scripted_core.core_of(state), pol, None, 48, 4, 2, 0.7, 0.0, 6,
                                 draw, 0.0, [])
     assert free in banned  # the unbanned search picks the banned maneuver on the same seeds
     with pytest.raises(ValueError, match=r"banned: legal index 999: allowed 0\.\.\d+"):
-        _bots.mcts_counts(native_bots.core_of(state), pol, None, 8, 4, 2, 0.7, 0.0, 6, draw,
+        _bots.mcts_counts(scripted_core.core_of(state), pol, None, 8, 4, 2, 0.7, 0.0, 6, draw,
                           0.0, [999])
 
 

@@ -46,7 +46,7 @@ PLACEHOLDERS = {
 ALLOWED = {
     # the deleted engine's legality module wrote the reason texts; the core renders the
     # same texts and these name where they were specified, as history
-    ("envs/rules/native_reasons.py", "legality.py"): "the reason texts' origin",
+    ("envs/rules/reason_texts.py", "legality.py"): "the reason texts' origin",
     ("tests/core/test_core_fight.py", "legality.py"): "pinned texts' origin",
     ("tests/core/test_core_legality.py", "legality.py"): "the pinned answers' origin",
     # a past figure's command, marked "(deleted with the engine)" in its row

@@ -3,9 +3,9 @@ models are the source, and the core's rules structs (one X-list line per field i
 envs/rules/core/tables.hpp, ``HX_FIELDS_<Struct>``, which declares the member and binds it)
 are checked against them here, field by field.
 
-The bridge (``native.fill_from``) fills a core struct from the rules model of the same field
+The bridge (``to_core.fill_from``) fills a core struct from the rules model of the same field
 names, each converted by its declared type (a float as half points, a ``ruleset.Names`` field
-as its table's id, a Literal by position), so a new rules key needs no line in native.py nor
+as its table's id, a Literal by position), so a new rules key needs no line in to_core.py nor
 in bind_tables.cpp. What that cannot see, these tests do: a rules field with no core field of
 its name that nobody listed below (with where it goes) fails, as does a core field that no
 rules field fills (in ``fill_from`` itself), and a header member the binding lacks.
@@ -18,7 +18,7 @@ from typing import get_args
 import pydantic
 import pytest
 
-from hexdojo.envs.rules import _core, native, ruleset
+from hexdojo.envs.rules import _core, ruleset, to_core
 from hexdojo.envs.rules.tables import load_tables
 
 from .test_rules_data_keys import core_members
@@ -45,7 +45,7 @@ NOT_IN_CORE = {
 }
 #: rules models the bridge hands to no core struct of their own, and why
 MODELS_NOT_IN_CORE = {
-    "RulesData": "the rule set: each section is a member of Tables (native.compile_tables)",
+    "RulesData": "the rule set: each section is a member of Tables (to_core.compile_tables)",
     "Creation": "character creation limits: Python checks fighter sheets against them",
     "SpecialismSpec": "character creation: Python checks fighter sheets against them",
     "HelmetMaterial": "Helmets.material_pv and .material_modifier, by material",
@@ -69,15 +69,15 @@ def rules_models() -> dict[str, type[pydantic.BaseModel]]:
 def handed() -> dict[type, set[type]]:
     """Which core structs each rules model filled while a fresh rule set compiled."""
     seen: dict[type, set[type]] = {}
-    real = native.fill_from
+    real = to_core.fill_from
 
-    def spy(core_cls, m, ids, **by_hand):  # noqa: ANN001, ANN202 - native.fill_from's own
+    def spy(core_cls, m, ids, **by_hand):  # noqa: ANN001, ANN202 - to_core.fill_from's own
         seen.setdefault(type(m), set()).add(core_cls)
         return real(core_cls, m, ids, **by_hand)
 
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(native, "fill_from", spy)
-        native.compile_tables(load_tables({}))
+        mp.setattr(to_core, "fill_from", spy)
+        to_core.compile_tables(load_tables({}))
     return seen
 
 
@@ -90,7 +90,7 @@ def unaccounted(handed: dict[type, set[type]], listed: dict[tuple[str, str], str
             if (model.__name__, name) in listed:
                 continue
             for core in cores:
-                if name not in native.bound_fields(core):
+                if name not in to_core.bound_fields(core):
                     out.append(f"ruleset.{model.__name__}.{name} has no field {name} in "
                                f"_core.{core.__name__} (tables.hpp: HX_FIELDS_{core.__name__})")
     return out
@@ -114,7 +114,7 @@ def test_every_rules_model_reaches_the_core_or_says_why(handed) -> None:
     stale = [k for k in NOT_IN_CORE if k[0] not in models or k[1] not in models[k[0]].model_fields]
     assert not stale, f"NOT_IN_CORE names fields ruleset.py no longer has: {stale}"
     shared = [k for k in NOT_IN_CORE for c in handed.get(models[k[0]], ())
-              if k[1] in native.bound_fields(c)]
+              if k[1] in to_core.bound_fields(c)]
     assert not shared, f"NOT_IN_CORE lists fields the core has by name: {shared}"
 
 
@@ -126,15 +126,15 @@ def test_every_core_struct_is_filled_and_bound_as_declared(handed) -> None:
     filled = {c.__name__ for cores in handed.values() for c in cores}
     assert filled == set(members) - {"Tables", "Domain"}
     for struct, names in members.items():
-        bound = set(native.bound_fields(getattr(_core, struct)))
+        bound = set(to_core.bound_fields(getattr(_core, struct)))
         assert bound == names, (f"_core.{struct}: declared in tables.hpp but not bound "
                                 f"(bind_tables.cpp): {sorted(names - bound)}; bound, not "
                                 f"declared: {sorted(bound - names)}")
 
 
 def test_every_name_field_names_an_id_table() -> None:
-    """A ``ruleset.Names`` field names a table the bridge has ids for (native.TableIds)."""
-    ids = native.TableIds(load_tables())
+    """A ``ruleset.Names`` field names a table the bridge has ids for (to_core.TableIds)."""
+    ids = to_core.TableIds(load_tables())
     tables = set()
     for model in rules_models().values():
         for info in model.model_fields.values():
@@ -159,14 +159,14 @@ def test_a_renamed_field_fails_with_both_names() -> None:
     """The checks can fail: a rules field renamed on one side only is a clear error naming
     the core field left unfilled and the rules field left over."""
     t = load_tables()
-    ids = native.TableIds(t)
-    ok = native.fill_from(_core.KnockbackRules, t.data.knockback, ids)
+    ids = to_core.TableIds(t)
+    ok = to_core.fill_from(_core.KnockbackRules, t.data.knockback, ids)
     assert ok.knocked_over_min_fail == 2 * t.data.knockback.knocked_over_min_fail
     model = _renamed("knocked_over_min_fail", "knocked_over_fail")
     m = model(**{("knocked_over_fail" if k == "knocked_over_min_fail" else k): v
                  for k, v in dict(t.data.knockback).items()})
     with pytest.raises(RuntimeError, match=r"KnockbackRules: fields \['knocked_over_min_fail'\]"):
-        native.fill_from(_core.KnockbackRules, m, ids)
+        to_core.fill_from(_core.KnockbackRules, m, ids)
     problems = unaccounted({model: {_core.KnockbackRules}}, NOT_IN_CORE)
     assert problems == ["ruleset.Knockback.knocked_over_fail has no field knocked_over_fail in "
                         "_core.KnockbackRules (tables.hpp: HX_FIELDS_KnockbackRules)"]
@@ -180,4 +180,4 @@ def test_a_type_without_a_core_form_fails_clearly() -> None:
     model = pydantic.create_model("Movement", **fields)
     m = model(**{**dict(load_tables().data.movement), "throw_landing": {"a": 1.0}})
     with pytest.raises(RuntimeError, match=r"ruleset.Movement.throw_landing: its type .* by hand"):
-        native.fill_from(_core.MovementRules, m, None)
+        to_core.fill_from(_core.MovementRules, m, None)

@@ -14,8 +14,8 @@ import pytest
 
 from hexdojo.envs.rules import PASS, Choice, attack_basic
 from hexdojo.envs.rules.model import Window
-from hexdojo.envs.rules.native_reasons import NativeView
 from hexdojo.envs.rules.notation import choice_words, parse, words
+from hexdojo.envs.rules.reason_texts import NativeView
 
 from ..rules_kit import attack, duel, fighter, last, pass_dodge_window, play, react, risk, strike, terms
 

@@ -20,8 +20,8 @@ import pytest
 from hexdojo.envs.rules import Game, Hold, LoadedDice, RulesError
 from hexdojo.envs.rules import hexgrid as hx
 from hexdojo.envs.rules.dice import Dice
-from hexdojo.envs.rules.native import AT_STEPS
 from hexdojo.envs.rules.scenario import scenario_board
+from hexdojo.envs.rules.to_core import AT_STEPS
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = Game.create(["chu", "boris"])

@@ -1,6 +1,6 @@
 // Bindings of the legality layer (legality.hpp): the legal maneuver choices of a window as a
 // numpy int32 array (maneuver, target, location, turn, option; -1 for None), the reason a
-// choice is illegal as a code with ids (native_reasons.py renders the text), and the
+// choice is illegal as a code with ids (reason_texts.py renders the text), and the
 // defensive reactions ahead of an attack. Every id is checked here first: bad input is a
 // Python ValueError naming the field, never a crash.
 #include <nanobind/nanobind.h>
@@ -178,7 +178,7 @@ std::vector<int> defences(const Tables& t, const State& s, int y, int attacker, 
 
 void bind_legality(nb::module_& m) {
     m.def("reason_names", [] { return std::vector<std::string>(kReasonNames.begin(), kReasonNames.end()); },
-          "The native reason codes' names, by code (native_reasons.py renders each).");
+          "The native reason codes' names, by code (reason_texts.py renders each).");
     m.def("maneuver_choices", &choices_array, nb::arg("tables"), nb::arg("state"), nb::arg("window"),
           "Every legal maneuver choice in the window, legality.maneuver_choices' order: rows of "
           "(maneuver, target, location, turn, option), -1 for None.");

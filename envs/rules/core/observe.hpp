@@ -3,7 +3,7 @@
 // Python, which owns the spaces), raw units, written into a preallocated buffer. The board
 // comes from the State; what the open decision is about (State.context(), the phasing fighter,
 // the hands a block locked) comes as an ObsContext, which the core fills from the fight
-// (vector_env.cpp obs_context) and tests fill from a Python State (native_observation.py).
+// (vector_env.cpp obs_context) and tests fill from a Python State (observation_layout.py).
 #pragma once
 
 #include <algorithm>

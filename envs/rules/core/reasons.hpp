@@ -1,6 +1,6 @@
 // Why a choice is not legal, as the native core says it: a reason code, the maneuver it is
 // about and up to five int arguments (ids, numbers). Python renders the text
-// (envs/rules/native_reasons.py: one template per code, keyed by the code's name below), so
+// (envs/rules/reason_texts.py: one template per code, keyed by the code's name below), so
 // the core handles no strings in its hot path. The X-macro keeps the enum
 // and the names the renderer looks up in one list; its order is the code's value.
 #pragma once

@@ -4,7 +4,7 @@ Why: the scripted agents' estimates (hit odds, margin, wound after soak, pain, k
 holds, follow-on threats, aims) exist once, in a C++ ``Knowledge`` that reads the core's
 own fight and formulas (the Python copy, ``heuristics.Knowledge``, went with the Python
 engine, issue 15). This module builds it once per rule set from the compiled tables
-(:func:`hexdojo.envs.rules.native.compile_tables`) and the dice odds of :mod:`.odds`
+(:func:`hexdojo.envs.rules.to_core.compile_tables`) and the dice odds of :mod:`.odds`
 (handed over as Python floats, so every probability is the same double), and offers
 :class:`NativeKnowledge`: the estimates with names in and out (the old
 ``heuristics.Knowledge``'s names and arguments), on a
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from hexdojo.envs.rules.native import TableIds, _profile, compile_tables
+from hexdojo.envs.rules.to_core import TableIds, _profile, compile_tables
 
 from . import _bots
 from .odds import Odds, odds_for

@@ -21,7 +21,7 @@ from typing import Any
 
 from hexdojo.envs.rules import DECISION_KINDS, Choice, State
 
-from . import _bots, native_bots
+from . import _bots, scripted_core
 from .base import Agent, AgentError
 from .scripted import HeuristicAgent, RandomAgent
 from .style import style_sign
@@ -88,7 +88,7 @@ def native_policy(agent: Any, game: Any) -> Any | None:
 
 def core(state: Any) -> Any:
     """The core fight of ``state``; a state of another kind is one AgentError line."""
-    c = native_bots.core_of(state)
+    c = scripted_core.core_of(state)
     if c is None:
         raise AgentError(f"the search plays fights of the native core (Game.new_state), not a "
                          f"{type(state).__name__}")
@@ -217,10 +217,10 @@ def prior_policy(agent: Any, game: Any) -> Any:
 
 
 def _make_prior(agent: Any, game: Any) -> Any:
-    from hexdojo.envs.native_observation import native_layout
     from hexdojo.envs.observation import encoder_for
+    from hexdojo.envs.observation_layout import native_layout
     from hexdojo.envs.rules import _core
-    from hexdojo.envs.rules.native import compile_tables
+    from hexdojo.envs.rules.to_core import compile_tables
 
     prior = agent.prior
     rollout, _ = _policies(agent, game, model=False)

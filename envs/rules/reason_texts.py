@@ -21,7 +21,7 @@ from ._core import explain as _core_explain
 from ._core import maneuver_choices as _core_choices
 from ._core import reason_names
 from .model import Choice
-from .native import Ids, compile_tables, core_state, core_window
+from .to_core import Ids, compile_tables, core_state, core_window
 from .weapons import HAND_NAMES
 
 TEMPLATES: dict[str, str] = {

@@ -45,7 +45,7 @@ def native_style(style: Style) -> Any:
 
 def native_knowledge_of(tables: Any) -> Any:
     """The rule set's native Knowledge (``_bots.Knowledge``) the bots are built with."""
-    from .native_knowledge import native_knowledge
+    from .knowledge_core import native_knowledge
 
     return native_knowledge(tables).core
 

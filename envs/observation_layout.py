@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from hexdojo.envs.rules import DECISION_KINDS, RISK_ABOUT, _core
-from hexdojo.envs.rules.native import Ids, compile_tables, core_state
+from hexdojo.envs.rules.to_core import Ids, compile_tables, core_state
 
 from .observation import ObservationEncoder, locked_hands
 

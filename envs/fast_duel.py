@@ -23,10 +23,10 @@ from typing import Any
 import numpy as np
 
 from hexdojo.envs.rules import Dice, Game, State, _core
-from hexdojo.envs.rules.native import _profile, compile_tables, core_dice, core_state
 from hexdojo.envs.rules.scenario import ScenarioBoard
+from hexdojo.envs.rules.to_core import _profile, compile_tables, core_dice, core_state
 
-from .native_observation import native_layout
+from .observation_layout import native_layout
 
 _SEED_MASK = (1 << 64) - 1
 

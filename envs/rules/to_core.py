@@ -290,7 +290,7 @@ def _plan(model: type[BaseModel], core_cls: type,
         raise RuntimeError(
             f"_core.{core_cls.__name__}: fields {missing} (tables.hpp) have no field of that "
             f"name in ruleset.{model.__name__} and are not filled by hand: rename one side "
-            "or fill them by hand (native.py)")
+            "or fill them by hand (to_core.py)")
     return tuple(plan)
 
 
