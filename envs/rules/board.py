@@ -56,40 +56,38 @@ class BoardFighter(FighterState):
         return f"BoardFighter({self.idx}, {self.name!r}, pos={self.pos}, ap={self.ap})"
 
 
-class ReadOnlyList(list):
+class _ReadOnly:
+    """What a snapshot's container shares: the name it refuses writes under."""
+
+    __slots__ = ()
+
+    def __init__(self, items: Any, what: str) -> None:
+        super().__init__(items)  # type: ignore[call-arg]
+        self._what = what
+
+    def _refuse(self, *_: Any) -> NoReturn:
+        refuse(self._what)  # type: ignore[attr-defined]
+
+
+class ReadOnlyList(_ReadOnly, list):
     """A snapshot's list (the fighters, the holds): equal to a list, but not to be changed."""
 
     __slots__ = ("_what",)
 
-    def __init__(self, items: Any, what: str) -> None:
-        super().__init__(items)
-        self._what = what
 
-    def _refuse(self, *_: Any) -> NoReturn:
-        refuse(self._what)
-
-
-for _n in ("append", "extend", "insert", "remove", "pop", "clear", "__setitem__",
-           "__delitem__", "sort", "reverse", "__iadd__", "__imul__"):
-    setattr(ReadOnlyList, _n, ReadOnlyList._refuse)
-
-
-class ReadOnlyDict(dict):
+class ReadOnlyDict(_ReadOnly, dict):
     """A snapshot's mapping (the §5.4 approaches): equal to a dict, but not to be changed."""
 
     __slots__ = ("_what",)
 
-    def __init__(self, items: Any, what: str) -> None:
-        super().__init__(items)
-        self._what = what
 
-    def _refuse(self, *_: Any) -> NoReturn:
-        refuse(self._what)
-
-
-for _n in ("__setitem__", "__delitem__", "clear", "update", "pop", "popitem", "setdefault",
-           "__ior__"):
-    setattr(ReadOnlyDict, _n, ReadOnlyDict._refuse)
+for _cls, _names in ((ReadOnlyList, ("append", "extend", "insert", "remove", "pop", "clear",
+                                     "__setitem__", "__delitem__", "sort", "reverse",
+                                     "__iadd__", "__imul__")),
+                     (ReadOnlyDict, ("__setitem__", "__delitem__", "clear", "update", "pop",
+                                     "popitem", "setdefault", "__ior__"))):
+    for _n in _names:
+        setattr(_cls, _n, _cls._refuse)
 
 
 class Board:
