@@ -33,7 +33,9 @@ def warn_duel_v2_once() -> None:
 
 def duel_v2(**kwargs: Any) -> Any:
     """Duel-v2's entry point: the armed duel (``DuelEnv`` with ArmedDuel-v0's defaults)."""
-    from .duel import DuelEnv  # here, so that registering the ids stays cheap
+    # optional: gymnasium's envs (envs/__init__.py imports this module when it registers the
+    # ids, so at top `import hexdojo.envs.rules` would load every env)
+    from .duel import DuelEnv
 
     warn_duel_v2_once()
     return DuelEnv(**kwargs)
@@ -41,7 +43,7 @@ def duel_v2(**kwargs: Any) -> Any:
 
 def duel_v2_vector(**kwargs: Any) -> Any:
     """Duel-v2's vector entry point: ``NativeDuelVectorEnv`` with ArmedDuel-v0's defaults."""
-    from .vector_env import NativeDuelVectorEnv
+    from .vector_env import NativeDuelVectorEnv  # optional: gymnasium's envs (as duel_v2's)
 
     warn_duel_v2_once()
     return NativeDuelVectorEnv(**kwargs)

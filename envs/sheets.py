@@ -22,6 +22,7 @@ import numpy as np
 from gymnasium import spaces
 
 from .catalogue import Catalogue
+from .observation import encoder_for
 from .rules import Choice, State
 from .rules.fighter import Profile
 from .rules.tables import Tables
@@ -110,8 +111,6 @@ def sheet_views(game: object) -> np.ndarray:
 def general_space(game: object) -> spaces.Box:
     """The general policy's observation space for ``game``'s rules: the armed duel's flat,
     unit-scaled observation (Duel-v2's layout, the same for every pairing), then both sheets."""
-    from .observation import encoder_for
-
     base = encoder_for(game, armed=True).observation_space("unit", flat=True)  # type: ignore[arg-type]
     n = 2 * SheetEncoder(game.tables).size  # type: ignore[attr-defined]
     low = np.concatenate([base.low, np.full(n, -SHEET_BOUND, np.float32)])
@@ -123,8 +122,6 @@ def general_inputs(state: State) -> tuple[np.ndarray, np.ndarray, list[Choice], 
     """What the general policy sees at the decider's decision: the observation (armed,
     unit-scaled, both sheets from the decider's side), the boolean mask, the legal choices,
     their action ids and the catalogue that reads an id back into a choice."""
-    from .observation import encoder_for
-
     enc = encoder_for(state.game, armed=True)
     i = state.decision.fighter
     legal = state.legal_choices()
