@@ -24,6 +24,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from hexdojo.envs.rules.ruleset import RulesError, deep_merge, read_toml
+from hexdojo.envs.rules.scene import resolve_path
 
 #: The recommended settings for hexdojo/Duel-v1 that ``load_config`` starts from.
 HYPERPARAMS = Path(__file__).resolve().parent.parent / "hyperparams" / "duel_v1.toml"
@@ -244,8 +245,6 @@ def with_paths_from(raw: dict[str, Any], toml: Path) -> dict[str, Any]:
     made absolute from the TOML's folder, as a scene file's are: the same config trains
     the same NPC from any working directory, and the sidecar records where the files are
     (a relative path there would break ``play`` or ``calibrate`` run from elsewhere)."""
-    from hexdojo.envs.rules.scene import resolve_path
-
     base = toml.resolve().parent
     out = dict(raw)
     if isinstance(out.get("fighters"), list):

@@ -12,6 +12,7 @@ from hexdojo.envs.boundary import DRAW
 from hexdojo.envs.rules import Game
 
 from ..base import Agent
+from ..imitation import scene_sides, twin
 from ..registry import make_agent
 from ..tournament import play_fight
 
@@ -55,8 +56,6 @@ def evaluate_places(learner: Agent, game: Game, opponents: list[str], episodes: 
     every place in turn), the opponent in every other place, allies included, as in
     training (before issue 33 the learner played its whole side, allies' places too);
     scored for the place's side. With several places, each one's rate too (``name@P2``)."""
-    from ..imitation import scene_sides, twin
-
     out: dict[str, float] = {}
     for name in opponents:
         opp = make_agent(name)

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..base import Agent
+from ..policy import LearnedAgent
 from ..registry import make_agent
 from .rundir import snapshot_paths
 
@@ -38,8 +39,6 @@ class PoolOpponent(Agent):
         """The snapshot at ``path`` as a (sampling) agent, loaded once per process."""
         agent = self._loaded.get(str(path))
         if agent is None:
-            from ..policy import LearnedAgent  # torch: only once a snapshot is drawn
-
             # its own sampling seeded from the pool's seed and the snapshot's name: the native
             # pool's batched answers (batch_act) draw from it, so a run replays its seed
             name_key = [int(b) for b in path.name.encode()]

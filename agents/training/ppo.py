@@ -25,8 +25,11 @@ from sb3_contrib import MaskablePPO
 from hexdojo.envs.observation import encoder_for
 from hexdojo.envs.rules import Game
 
+from ..imitation import clone, demonstrate, demonstrate_scene
 from ..policy import check_checkpoint_observation
 from ..registry import make_agent
+from ..report import atomic_write_text
+from ..style import teacher_for
 from .callbacks import RunCallback
 from .config import PPOConfig, TrainConfig
 from .rundir import RunDir, check_resume_steps, check_same_config
@@ -108,8 +111,6 @@ def warm_start(model: MaskablePPO, cfg: TrainConfig, game: Game) -> dict[str, An
     im = cfg.imitation
     if im.fights == 0:
         return None
-    from ..imitation import clone, demonstrate, demonstrate_scene
-    from ..style import teacher_for
 
     t0 = time.perf_counter()
     teacher = teacher_for(cfg)  # with a style, that style's scripted bot
@@ -167,7 +168,6 @@ def prepare_run(cfg: TrainConfig, out: str | Path | None, resume: bool) -> tuple
     if resume:
         check_resume_steps(run, cfg.total_steps)
     run.root.mkdir(parents=True, exist_ok=True)
-    from ..report import atomic_write_text
 
     atomic_write_text(run.config, cfg.model_dump_json(indent=2))
     return game, run

@@ -18,6 +18,7 @@ from typing import Any
 
 from hexdojo.envs.rules import Game
 
+from ..checkpoint_meta import npc_meta, trained_steps, write_meta
 from ..report import atomic_write_text  # one atomic writer for every file hexdojo writes
 from .config import TrainConfig
 
@@ -82,8 +83,6 @@ class RunDir:
 
 def save_meta(path: Path, cfg: TrainConfig, game: Game, steps: int) -> None:
     """The checkpoint's sidecar (``npc.zip`` -> ``npc.json``): what it was trained on."""
-    from ..checkpoint_meta import npc_meta, write_meta
-
     write_meta(path, npc_meta(cfg, game, steps))
 
 
@@ -136,8 +135,6 @@ def check_same_config(run: RunDir, cfg: TrainConfig) -> None:
 def check_resume_steps(run: RunDir, total: int) -> None:
     """``--resume --steps N`` must not ask for fewer steps than the checkpoint has: that
     would rewrite ``npc.zip`` and record N steps for a model trained longer."""
-    from ..checkpoint_meta import trained_steps
-
     done = trained_steps(run.latest.with_suffix(".json"), run.latest)
     if done is not None and total < done:
         raise ValueError(f"{run.root}: --steps {total:,} is fewer than the {done:,} env steps "

@@ -18,11 +18,14 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnvWrapper
 
 from hexdojo.envs.duel import DuelEnv
+from hexdojo.envs.sb3 import NativeVecEnv
 from hexdojo.envs.skirmish import SkirmishEnv
+from hexdojo.envs.vector_env import OpponentNotNative
 
 from ..files import atomic_write_text
 from ..interrupts import worker_signals
 from ..plugins import PluginFault
+from ..style import StyleReward
 from .config import TrainConfig
 from .pool import PoolOpponent
 
@@ -65,7 +68,6 @@ def _styled(env: gym.Env, cfg: TrainConfig) -> gym.Env:
     """With a ``style``, the reward term per style move (agents/style.py), duel or scene."""
     if cfg.style is None:
         return env
-    from ..style import StyleReward
 
     return StyleReward(env, cfg.style, cfg.style_weight)
 
@@ -154,8 +156,6 @@ def make_native_vec_env(cfg: TrainConfig, snapshot_dir: Path | None) -> Any:
     """The run's ``n_envs`` duels in the core (``hexdojo.envs.sb3.NativeVecEnv``): one pool
     (its draws per slot and episode come from the slots' generators), the learner's side
     drawn each episode (``alternate`` or ``random``; ``0``/``1`` fixed)."""
-    from hexdojo.envs.sb3 import NativeVecEnv
-
     opp = PoolOpponent(cfg.pool.scripted, snapshot_dir if cfg.pool.self_play else None,
                        cfg.pool.self_play_prob, seed=cfg.seed * 1000)
     side = None if cfg.side in ("random", "alternate") else int(cfg.side)
@@ -176,8 +176,6 @@ def make_vec_env(cfg: TrainConfig, snapshot_dir: Path | None) -> VecTimer:
     """The run's ``n_envs`` environments, seeded from ``cfg.seed`` and timed (``native``
     where it fits: :func:`native_fits`)."""
     if cfg.vec_env == "native" and native_fits(cfg):
-        from hexdojo.envs.vector_env import OpponentNotNative
-
         try:
             vec = make_native_vec_env(cfg, snapshot_dir)
         except OpponentNotNative:  # a plug-in in the pool: only Python plays it
