@@ -19,7 +19,7 @@ import numpy as np
 
 from ..base import Agent
 from .balance import solve
-from .common import RuleSet, side_names
+from .common import RuleSet, game_for, side_names
 from .runner import Fight, Unit, run_units
 from .sweep import SweepConfig, SweepKey, make_plan, rules_at, sheet_at
 
@@ -107,8 +107,6 @@ def check_balance(cfg: BalanceConfig) -> None:
     """The bracket's ends make games (a bad key or value: one line before any fight)."""
     for v in (cfg.key.values[0], cfg.key.values[-1]):
         if cfg.key.kind == "rules":
-            from .common import game_for
-
             game_for(cfg.fighters, rules_at(cfg.rules, cfg.key, v), cfg.radius, cfg.turn_limit)
         else:
             sheet_at(cfg.key, v)

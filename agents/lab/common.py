@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hexdojo.envs.rules import Game, RulesError
+from hexdojo.envs.rules import Game, RulesError, load_tables
 
 from ..extras import require
 
@@ -79,7 +79,6 @@ def parse_rules(text: str | None) -> RuleSet:
     """A rule set from ``default``, a TOML path or inline overrides; checked (id filled)."""
     spec = rules_spec(text)
     label = "shipped rules" if spec is None else (text or "").strip()
-    from hexdojo.envs.rules import load_tables
 
     return RuleSet(label, spec, load_tables(spec).id)
 
@@ -169,8 +168,6 @@ def check_game(rules: RuleSet, fighters: list[tuple[str, str]], radius: int,
 
 def unarmed_maneuvers(rules: RuleSet) -> list[str]:
     """The maneuvers an unarmed fighter can use under these rules (the ablation default)."""
-    from hexdojo.envs.rules import load_tables
-
     return list(load_tables(rules.spec).unarmed_maneuvers)
 
 

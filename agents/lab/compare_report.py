@@ -8,7 +8,7 @@ from typing import Any
 
 from ..base import Agent
 from .common import asymmetric, game_for, pairing_label, side_names, sides_text
-from .compare import CompareConfig
+from .compare import CompareConfig, run_compare
 from .lab_report import E, forest, img, page, pts, table, write_all
 from .metamatrix import meta_of
 from .replay_html import record, viewer_html
@@ -218,7 +218,5 @@ def _write(cfg: CompareConfig, res: dict[str, Any], heads: list[dict[str, Any]],
 
 def run_and_report(cfg: CompareConfig, agents: list[Agent], out: Path, progress: bool = True,
                    say: Callable[[str], None] | None = None) -> tuple[dict[str, Any], dict[str, Path]]:
-    from .compare import run_compare
-
     res, fights = run_compare(cfg, agents, progress, say)
     return res, build(cfg, agents, res, fights, out)

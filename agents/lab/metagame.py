@@ -16,6 +16,8 @@ from typing import Any
 
 import numpy as np
 
+from .stats import mean_ci
+
 ALPHA = 10.0
 POP = 50
 BOOT = 200
@@ -203,8 +205,6 @@ def leaders(names: Sequence[str], per_seed: np.ndarray, order: Sequence[int]) ->
     """The two leaders' head-to-head (row score of the first, both sides averaged, t
     interval over seeds): too close to call when the interval holds 50 %, with the seeds
     per ordered pairing that would separate them if the gap holds."""
-    from .stats import mean_ci
-
     a, b = order[0], order[1]
     est, lo, hi = mean_ci(per_seed[:, a, b])
     n = per_seed.shape[0]

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from ..base import Agent
+from ..report import _png
 from .common import asymmetric, sides_text
 from .lab_report import E, _plt, ci, img, page, pts, table, write_all
 from .replay_html import record, viewer_html
@@ -65,7 +66,6 @@ def plot(cfg: SweepConfig, res: dict[str, Any]) -> bytes:
     axes[0].set_ylabel("score % (95% band)")
     axes[0].legend(fontsize=8)
     fig.tight_layout()
-    from ..report import _png
 
     data = _png(fig)
     plt.close(fig)
