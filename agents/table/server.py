@@ -40,7 +40,7 @@ from ..menus import menu
 from ..registry import agent_names
 from . import models as m
 from .advice import advice_rows
-from .position import read_position, scenario_of, toml_text
+from .position import read_position, scenario_of, toml_text, tomllib
 from .session import HUMAN, GameSpec, Session, TableError, spec_of_fight
 from .view import menu_json, view
 
@@ -137,8 +137,6 @@ def _report_fight(text: str, name: str, index: int) -> tuple[str, list[str]]:
 
 
 def _rules_table(text: str, name: str | None) -> dict[str, Any]:
-    from .position import tomllib
-
     label = f"rules {name or '(upload)'!r}"
     try:
         raw = tomllib.loads(text)
@@ -152,8 +150,6 @@ def _rules_table(text: str, name: str | None) -> dict[str, Any]:
 
 
 def _sheet_table(text: str, name: str) -> dict[str, Any]:
-    from .position import tomllib
-
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

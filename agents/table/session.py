@@ -20,6 +20,7 @@ from hexdojo.envs.rules.tables import load_tables
 
 from ..base import Agent
 from ..fightfile import FightLog
+from ..registry import make_agent
 from ..tournament import agent_seed, checked_act
 
 if TYPE_CHECKING:
@@ -170,8 +171,6 @@ class Session:
     def agent(self, spec: str, fighter: int) -> Agent:
         """The agent ``spec`` playing ``fighter``'s side, made once and seeded as a
         tournament seeds it (``agent_seed``): the same seed and line, the same fight."""
-        from ..registry import make_agent
-
         key = (spec, fighter)
         if key not in self._agents:
             a = make_agent(spec)
