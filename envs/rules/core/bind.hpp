@@ -33,6 +33,6 @@ void bind_observe(nb::module_& m);    // bind_observe.cpp: the duel's observatio
 void bind_vector(nb::module_& m);     // bind_vector.cpp: a vector of native duels
 void bind_legality(nb::module_& m); // bind_legality.cpp: legal choices and reasons (layer 4)
 void bind_fight(nb::module_& m);    // bind_fight.cpp: the native fight, resolution and events (layer 5)
-void bind_native_state(nb::module_& m);  // bind_native_state.cpp: a fight's dice, knock-outs, board
+void bind_fight_ops(nb::module_& m);  // bind_fight_ops.cpp: a fight's dice, knock-outs, phasing
 
 }  // namespace hexdojo

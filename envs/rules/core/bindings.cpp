@@ -21,6 +21,6 @@ NB_MODULE(_core, m) {
     hexdojo::bind_observe(m);
     hexdojo::bind_legality(m);
     hexdojo::bind_fight(m);
-    hexdojo::bind_native_state(m);
+    hexdojo::bind_fight_ops(m);
     hexdojo::bind_vector(m);
 }

@@ -1,7 +1,6 @@
 // One fighter of a board that comes from Python, checked field by field (a ValueError naming
-// the field, the value and the range; never a crash or an overflow further on): shared by a
-// fight set up from a Python scenario (bind_fight.cpp) and a board written back
-// (bind_native_state.cpp's fight_set_board).
+// the field, the value and the range; never a crash or an overflow further on): a fight set
+// up from a Python scenario (bind_fight.cpp), the only way a board comes from Python.
 #pragma once
 
 #include <nanobind/nanobind.h>
