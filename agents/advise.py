@@ -21,7 +21,22 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from hexdojo.envs.render import status_line as fighter_line
+from hexdojo.envs.rules import Game, RulesError
+from hexdojo.envs.rules import formulas as fm
+from hexdojo.envs.rules.input_models import GameTable, check_model
+from hexdojo.envs.rules.notation import points as _pts
+from hexdojo.envs.rules.notation import words as choice_label
+from hexdojo.envs.rules.ruleset import read_toml
+from hexdojo.envs.rules.scenario import TOP_FIELDS
+from hexdojo.envs.skirmish_spaces import observe, slot_order, spaces_for
+
 from .base import Agent
+from .checkpoint_meta import agent_meta, mismatch
+from .fightfile import FightFileError, load_fight, rules_changed
+from .knowledge_core import native_knowledge
+from .odds import odds_for
+from .scripted import SKIPPED
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
@@ -71,11 +86,6 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
                        scene: str | None = None, seed: int | None = None) -> State:
     """A scenario file: ``[game]`` (fighters, scene, rules, radius, turn_limit, seed) and
     the engine's scenario fields (turn, fighters, holds, phase, approach)."""
-    from hexdojo.envs.rules import Game, RulesError
-    from hexdojo.envs.rules.input_models import GameTable, check_model
-    from hexdojo.envs.rules.ruleset import read_toml
-    from hexdojo.envs.rules.scenario import TOP_FIELDS
-
     raw = read_toml(path)
     setup = raw.pop("game", {})
     if not isinstance(setup, dict):
@@ -105,8 +115,6 @@ def position_from_toml(path: Path, fighters: list[str] | None = None,
 def position_from_fight(path: Path, step: int, say: Callable[[str], None] = print) -> State:
     """A saved fight after its first ``step`` choices (step 0: its first decision); a
     fight recorded under another rule set is said in a warning (``say``)."""
-    from .fightfile import FightFileError, load_fight, rules_changed
-
     log = load_fight(path)
     warning = rules_changed(path, log, log.game())
     if warning:
@@ -155,8 +163,6 @@ DEFENDS = ("dodge", "block", "weapon_block", "parry")
 def hit_odds(state: State, c: Choice) -> HitOdds | None:
     """For an attack: the chance it hits the target's best defence (both sides risking
     the most dice, their usual best, §1.3); None for anything else."""
-    from .knowledge_core import native_knowledge
-
     if state.decision is not None and state.decision.kind == "reaction":
         got = incoming_odds(state, c)
         if got is not None:
@@ -174,8 +180,6 @@ def hit_odds(state: State, c: Choice) -> HitOdds | None:
 def incoming_odds(state: State, c: Choice) -> HitOdds | None:
     """For a reaction decision: the chance the attack being reacted to hits through the
     defence ``c`` (a dodge or a block; "no reaction": the default defence), or None."""
-    from .knowledge_core import native_knowledge
-
     ctx = state.context()
     x, att, loc = ctx.get("attacker"), ctx.get("attack"), ctx.get("location")
     if x is None or att is None or not state.t.is_attack(att):
@@ -220,8 +224,6 @@ def _learned_probs(agent: Any, state: State) -> list[tuple[float, Choice]]:
 def group_inputs(agent: Any, state: State) -> tuple[Any, np.ndarray, list[Choice], list[int]]:
     """What a scene's group policy sees at the decider's decision (as ``_act_group``
     plays it): observation, boolean mask, legal choices and their group action ids."""
-    from hexdojo.envs.skirmish_spaces import observe, slot_order, spaces_for
-
     i = state.decision.fighter  # type: ignore[union-attr]
     cat, _ = spaces_for(state.game)
     obs, mask, _slots = observe(state, i, flat=agent._flat)
@@ -247,8 +249,6 @@ def measure(agent: Agent, state: State) -> tuple[str, list[tuple[float | None, C
 
 
 def advise(agent: Agent, state: State) -> tuple[str, list[Advice]]:
-    from hexdojo.envs.rules.notation import words as choice_label
-
     what, ranked = measure(agent, state)
     risks = risk_odds(state)
     return what, [Advice(c, choice_label(state, c), v, hit_odds(state, c),
@@ -261,8 +261,6 @@ def advise(agent: Agent, state: State) -> tuple[str, list[Advice]]:
 def _opposed(t: Any, about: str, reaction: str | None) -> tuple[str, Any] | None:
     """(what the roll is for, success(my result, their result)) per kind of opposed roll,
     from the engine's own rules (``formulas``): who hits, who wins ties."""
-    from hexdojo.envs.rules import formulas as fm
-
     return {
         "attack": ("hit", lambda me, th: fm.hits(t, me, th, reaction)),
         "defence": ("defend", lambda me, th: not fm.hits(t, th, me, reaction)),
@@ -282,10 +280,6 @@ def _p_roll(odds: Any, mine: int, k: int, theirs: int, r: int, ok: Any) -> float
 
 def risk_odds(state: State) -> dict[int, RiskOdds]:
     """Dice -> odds at a risk decision (empty for any other decision or roll)."""
-    from hexdojo.envs.rules import formulas as fm
-
-    from .odds import odds_for
-
     d = state.decision
     if d is None or d.kind != "risk":
         return {}
@@ -341,8 +335,6 @@ def fold_turns(rows: list[Advice]) -> tuple[list[Advice], int]:
 
 
 def odds_text(o: HitOdds) -> str:
-    from hexdojo.envs.rules.notation import points as _pts
-
     what = f"their attack hits {o.p:.1%} through" if o.incoming else f"hit {o.p:.1%} vs"
     return (f"{what} {o.defence_name} (attack {_pts(o.attack)} vs defence "
             f"{_pts(o.defence)}, {o.dice} dice each)")
@@ -350,10 +342,6 @@ def odds_text(o: HitOdds) -> str:
 
 def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) -> list[str]:
     """The advice as lines: who decides what, then the ranked choices."""
-    from hexdojo.envs.render import status_line as fighter_line
-
-    from .scripted import SKIPPED
-
     d = state.decision
     assert d is not None
     f = state.fighters[d.fighter]
@@ -379,8 +367,6 @@ def render(agent: Agent, state: State, what: str, rows: list[Advice], top: int) 
 def warn_npc(agent: Agent, state: State, say: Callable[[str], None]) -> None:
     """As ``play`` does: a trained NPC's sidecar read, and one warning line if the
     position's fighters, scene or rules are not what it trained on."""
-    from .checkpoint_meta import agent_meta, mismatch
-
     got = agent_meta(agent)
     if got is None:
         return

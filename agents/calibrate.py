@@ -27,10 +27,20 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from hexdojo.envs.rules import Game
+
 from .base import Agent, AgentError
+from .checkpoint_meta import read_meta
+from .imitation import scene_sides, twin
 from .interrupts import worker_pool
+from .lab.runner import NO_WOUND, observe_fight
 from .levels import FORMAT, LEVELS_FILE, build
+from .ratings import wilson
+from .registry import make_agent
+from .report import atomic_write_text
 from .style import Recorder, StyleStats
+from .tournament import ChainWalk, Progress
+from .training.rundir import snapshot_paths
 
 LEVELS = ("easy", "fair", "hard", "master")
 #: the best scripted style of the main job's ladder (chu vs boris: greedy 1587, striker
@@ -61,8 +71,6 @@ def candidates(root: Path, temperatures: tuple[float, ...] = TEMPERATURES,
     snapshots at temperature 0, the final policy as the prior of an MCTS search of each
     ``search`` budget (simulations per decision), then the ``extra`` agent specs.
     ``options`` (e.g. a style's lean) go with every temperature candidate."""
-    from .train import snapshot_paths
-
     more = dict(options or {})
     out = [Candidate(f"npc.zip T={t:g}", {"agent": "npc.zip", "options": {"temperature": t, **more}},
                      "temperature", -t) for t in temperatures]
@@ -103,8 +111,6 @@ class Measured:
         return (self.wins + 0.5 * self.draws) / self.n if self.n else 0.0
 
     def ci(self) -> tuple[float, float]:
-        from .ratings import wilson
-
         return wilson(self.wins + 0.5 * self.draws, self.n)
 
     def add(self, other: Measured) -> None:
@@ -151,14 +157,10 @@ class PlaceRecorder(Recorder):
     scene a side's chains would mix its allies' in)."""
 
     def __init__(self, inner: Agent) -> None:
-        from .tournament import ChainWalk
-
         super().__init__(inner)
         self.walk = ChainWalk()
 
     def reset(self, seed: int | None = None) -> None:
-        from .tournament import ChainWalk
-
         super().reset(seed)
         self.walk = ChainWalk()
 
@@ -172,9 +174,6 @@ def _fight(npc: Recorder, opp: Agent, seat: int, o: int, key: tuple) -> tuple[fl
                                                                             list[tuple[str, int]]]:
     """One fight of the NPC at ``seat``: (its score, turns, its chains with the wounds
     dealt in each)."""
-    from .imitation import scene_sides, twin
-    from .lab.runner import NO_WOUND, observe_fight
-
     match: Match = _W["match"]
     if match.places is None:
         pair = (npc, opp) if seat == 0 else (opp, npc)
@@ -226,8 +225,6 @@ def measure(agents: list[Agent], opponents: list[Agent], match: Match, workers: 
             ) -> dict[tuple[int, int], Measured]:
     """Every agent against every opponent on the NPC's sides; (agent, opponent) -> results.
     The same seeds for all, so the comparisons are paired; identical for any ``workers``."""
-    from .tournament import Progress
-
     chunk = 25
     units = [(a, o, s, lo, min(n, lo + chunk)) for a in range(len(agents))
              for o in range(len(opponents)) for s, n in side_split(match.fights, match.seats())
@@ -346,8 +343,6 @@ def ladder_notes(levels: list[str], ladder: dict[str, float]) -> list[str]:
 
 def add_notes(root: Path, notes: list[str]) -> None:
     """Append ``notes`` to the run's ``levels.json`` (written atomically)."""
-    from .report import atomic_write_text
-
     if not notes:
         return
     path = root / LEVELS_FILE
@@ -359,10 +354,6 @@ def add_notes(root: Path, notes: list[str]) -> None:
 # --------------------------------------------------------------------------- the run
 def run_match(root: Path, fights: int, seed: int) -> tuple[dict[str, Any], Match]:
     """The run's sidecar and what its NPC is measured on: its game and its side(s)."""
-    from hexdojo.envs.rules import Game
-
-    from .checkpoint_meta import read_meta
-
     final = root / "npc.zip"
     if not final.is_file():
         raise AgentError(f"{root}: no npc.zip (a finished `hexdojo train` / `hexdojo run` "
@@ -383,8 +374,6 @@ def run_match(root: Path, fights: int, seed: int) -> tuple[dict[str, Any], Match
 def scene_match(meta: dict[str, Any], fights: int, seed: int) -> Match:
     """A scene NPC's measurement: its scene (with the rules it trained on), in its place
     (a run with no fixed place: every place in turn), the stand-in in every other place."""
-    from hexdojo.envs.rules import Game
-
     game = Game.from_scene(meta["scene"], rules=meta.get("rules"))
     place = meta.get("place")
     if place is not None and place >= len(game.profiles):
@@ -423,9 +412,6 @@ def calibrate(root: Path, opponent: str = DEFAULT_OPPONENT, fights: int = 200, s
               options: dict[str, Any] | None = None) -> Calibration:
     """Measure the candidates, pick the levels (``separate``: :func:`confirm`), write
     ``levels.json`` atomically (``options``: :func:`candidates`)."""
-    from .registry import make_agent
-    from .report import atomic_write_text
-
     meta, match = run_match(root, fights, seed)
     opp = make_agent(opponent)  # a bad name fails before any fight
     cands = candidates(root, temperatures, extra, search, options)

@@ -22,6 +22,8 @@ from .base import AgentError
 from .calibrate import Match, Measured, measure, run_match, side_words, where
 from .folders import whole_folder
 from .levels import LEVELS_FILE, build, read_levels
+from .registry import make_agent
+from .report import atomic_write_text
 from .style import STYLE_NAMES, StyleStats, style_share
 
 LADDER = ("random", "greedy", "striker", "grappler", "counter")
@@ -218,8 +220,6 @@ def write_card(folder: Path, data: dict[str, Any]) -> list[Path]:
     """``<level>.md``, ``.html`` and ``.json`` in ``folder`` (``npc.*`` before calibration)."""
     import json
 
-    from .report import atomic_write_text
-
     stem = folder / (data["level"] or "npc")
     files = [stem.with_suffix(".md"), stem.with_suffix(".html"), stem.with_suffix(".json")]
     for path, text in zip(files, (markdown(data), html_card(data),
@@ -233,8 +233,6 @@ def make_cards(root: Path, levels: list[str] | None = None, fights: int = 100, s
                say: Callable[[str], None] = print, progress: bool = True) -> list[Path]:
     """Play each level (all of ``levels.json``'s, or those named; the NPC itself when the
     run is not calibrated) against the ladder on its sides and write its card."""
-    from .registry import make_agent
-
     meta, match = run_match(root, fights, seed)
     doc = read_levels(root) if (root / LEVELS_FILE).is_file() or levels else None
     entries: list[dict[str, Any] | None] = [None]

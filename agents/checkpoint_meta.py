@@ -15,7 +15,12 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from hexdojo.envs import DUEL_ID, DUEL_V1_ID, SKIRMISH_ID
+
 from .base import RUN_CHECKPOINT, AgentError
+from .files import read_format_json
+from .report import atomic_write_text
+from .sidecars import check_npc_meta
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game
@@ -35,8 +40,6 @@ def meta_path(checkpoint: str | Path) -> Path:
 
 def env_id(cfg: TrainConfig) -> str:
     """The environment (and version) the run trained on."""
-    from hexdojo.envs import DUEL_ID, DUEL_V1_ID, SKIRMISH_ID
-
     if cfg.scene is not None:
         return SKIRMISH_ID
     return DUEL_V1_ID if cfg.observation_scale == "unit" else DUEL_ID
@@ -68,8 +71,6 @@ def npc_meta(cfg: TrainConfig, game: Game, steps: int) -> dict[str, Any]:
 
 def write_meta(checkpoint: str | Path, meta: dict[str, Any]) -> Path:
     """The sidecar of ``checkpoint``, written atomically."""
-    from .report import atomic_write_text
-
     path = meta_path(checkpoint)
     atomic_write_text(path, json.dumps(meta, indent=2) + "\n")
     return path
@@ -82,8 +83,6 @@ def read_meta(checkpoint: str | Path | None) -> dict[str, Any] | None:
     path = meta_path(checkpoint)
     if not path.is_file():
         return None
-    from .files import read_format_json
-    from .sidecars import check_npc_meta
 
     doc = read_format_json(path, FORMAT, str(path), "checkpoint description", AgentError,
                            "; delete it or retrain")

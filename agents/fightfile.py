@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from hexdojo.envs.rules import Choice, Game
+from hexdojo.envs.rules.tables import load_tables
 
 from .files import atomic_write_text, read_format_json
 
@@ -116,8 +117,6 @@ def fight_of(game: Game, seed: int, choices: list[Choice], agents: list[str]) ->
     ``hexdojo table`` can open them at any decision), or None when its set-up cannot be
     written as one. The game is written by value (each fighter's sheet, the scene's table,
     the rules' changes from the shipped ones) and kept only if it builds the same game."""
-    from hexdojo.envs.rules.tables import load_tables
-
     changed = _changed(load_tables(None).data.model_dump(by_alias=True),
                        game.tables.data.model_dump(by_alias=True)) or None
     log = FightLog(fighters=[dict(p.raw) for p in game.profiles], seed=seed, choices=list(choices),

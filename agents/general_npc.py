@@ -26,11 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from hexdojo.envs.rules import Game
+from hexdojo.envs.rules import Game, preset_names
+from hexdojo.envs.rules.reference import readings
+from hexdojo.envs.sheets import SheetEncoder, general_inputs
 
 from .files import atomic_write_text
 from .imitation import Demonstrations, Recorder, clone, fight_outcome, stack_fights
+from .registry import make_agent
 from .sheetgen import balanced_pairings, random_pairings
+from .tournament import play_fight
+from .training.pool import PoolOpponent
+from .training.rundir import atomic_save_model
 
 #: the shipped general policy and its sidecar
 SHIPPED = Path(__file__).resolve().parent / "data" / "general_npc.zip"
@@ -87,8 +93,6 @@ class GeneralConfig:
 
 def reading_variants() -> list[dict[str, Any]]:
     """Each reading's other value as a rules override (``{"table": {"key": other}}``)."""
-    from hexdojo.envs.rules.reference import readings
-
     out = []
     for r in readings():
         table, _, key = str(r["key"]).rpartition(".")
@@ -100,8 +104,6 @@ def training_pairings(cfg: GeneralConfig, draw: int) -> list[tuple[tuple[Any, An
     """The ``draw``-th set of ``cfg.groups`` (pairing, rules): random sheets (seeds from
     ``cfg.seed * 1_000_003 + draw + 1``, never a held-out one), most of them fair ones, a
     share of presets, a share under another reading of the rules (:func:`reading_variants`)."""
-    from hexdojo.envs.rules import preset_names
-
     seed = cfg.seed * 1_000_003 + draw + 1
     if HELDOUT_SEED <= seed < HELDOUT_SEED + HELDOUT_SPAN:
         seed += HELDOUT_SPAN
@@ -125,9 +127,6 @@ def training_pairings(cfg: GeneralConfig, draw: int) -> list[tuple[tuple[Any, An
 def general_demonstrations(cfg: GeneralConfig, teacher: str = "greedy") -> Demonstrations:
     """The teacher's decisions, recorded with the general observation, in fights of
     ``cfg.demo_pairings`` training pairings (the imitation warm start's data)."""
-    from .registry import make_agent
-    from .tournament import play_fight
-
     opponents = [make_agent(n) for n in cfg.scripted]
     pairings = [p for d in range(-(-cfg.demo_pairings // cfg.groups))
                 for p in training_pairings(cfg, 10_000 + d)][:cfg.demo_pairings]
@@ -149,8 +148,6 @@ class GeneralRecorder(Recorder):
     (``envs/sheets.py``: the armed duel's, then both sheets) and the armed catalogue's id."""
 
     def record(self, state: Any, choice: Any) -> tuple[np.ndarray, np.ndarray, int]:
-        from hexdojo.envs.sheets import general_inputs
-
         obs, mask, legal, ids, _ = general_inputs(state)
         return obs, mask, ids[legal.index(choice)]
 
@@ -161,10 +158,9 @@ def train_general(cfg: GeneralConfig, out: Path, say: Any = print, init: Path | 
     import torch
     from sb3_contrib import MaskablePPO
 
+    # optional: stable_baselines3 and torch (the rl extra), only to train
     from .general_vec import GeneralVecEnv, Resample
-    from .training.pool import PoolOpponent
-    from .training.ppo import LinearSchedule
-    from .training.rundir import atomic_save_model
+    from .training.ppo import LinearSchedule  # optional: torch, SB3
 
     torch.set_num_threads(1)
     torch.distributions.Distribution.set_default_validate_args(False)
@@ -217,8 +213,6 @@ def write_sidecar(model: Path, cfg: GeneralConfig, game: Game, init: Path | None
     """What the general policy was trained on: the observation's layout and every stage of
     its training (a run from ``init`` carries that policy's stages first), each with the
     config that reproduces it."""
-    from hexdojo.envs.sheets import SheetEncoder
-
     stage = {k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(cfg).items()}
     before = (read_sidecar(init) or {}).get("stages", []) if init is not None else []
     doc = {"format": FORMAT, "version": 1, "observation": "general",

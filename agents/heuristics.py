@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import _bots
+from .knowledge_core import native_knowledge
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Tables
@@ -62,6 +63,4 @@ def option_index(t: Tables, name: str, option: int) -> int:
     """The part of a choice's option an attack's value depends on: a weapon attack's
     whole option (hand and mode), an unarmed one's damage type index where it has
     several, else 0 (the C++ Knowledge's ``option_index``)."""
-    from .knowledge_core import native_knowledge
-
     return native_knowledge(t).option_index(name, option)

@@ -22,9 +22,14 @@ from typing import Any
 
 import numpy as np
 
+from hexdojo.envs.observation import encoder_for
 from hexdojo.envs.rules import Choice, Game, State
+from hexdojo.envs.skirmish_spaces import observe, spaces_for
 
 from .base import Agent
+from .registry import make_agent, spec_of
+from .team import PlacesAgent, side_places
+from .tournament import play_fight
 
 
 @dataclass
@@ -60,8 +65,6 @@ class Recorder(Agent):
 
     def record(self, state: State, choice: Choice) -> tuple[np.ndarray, np.ndarray, int]:
         """(observation, boolean mask, action id) of ``choice`` at ``state``."""
-        from hexdojo.envs.observation import encoder_for
-
         enc = encoder_for(state.game)
         flat, mask = enc.encode_with_mask(state, state.decision.fighter)
         enc.rescale(flat, self.scaling)
@@ -74,8 +77,6 @@ class _PlaceRecorder(Recorder):
     slots and the group catalogue's action id)."""
 
     def record(self, state: State, choice: Choice) -> tuple[np.ndarray, np.ndarray, int]:
-        from hexdojo.envs.skirmish_spaces import observe, spaces_for
-
         obs, mask, slots = observe(state, state.decision.fighter, flat=True)
         cat, _ = spaces_for(state.game)
         return np.asarray(obs, dtype=np.float32), mask.astype(bool), cat.ids([choice], slots)[0]
@@ -105,8 +106,6 @@ def stack_fights(fights: Iterable[tuple[list[tuple[np.ndarray, np.ndarray, int]]
 def twin(agent: Agent) -> Agent:
     """Another agent like ``agent`` (made again from its spec): the stand-in for the
     place's allies, so each place keeps its own dice stream."""
-    from .registry import make_agent, spec_of
-
     got = make_agent(spec_of(agent))
     for key in ("temperature", "deterministic"):
         if hasattr(agent, key):
@@ -119,8 +118,6 @@ def scene_sides(game: Game, place: int, player: Agent, other: Agent,
     """One agent per side of a scene: ``player`` in ``place``, ``other`` in every other
     place, allies included (as Skirmish-v0's pool plays them), there ``ally`` (a
     :func:`twin` of ``other``) when given."""
-    from .team import PlacesAgent, side_places
-
     out: list[Agent] = []
     for side in sorted(set(game.sides)):
         places = side_places(game, side)
@@ -140,8 +137,6 @@ def demonstrate_scene(game: Game, teacher: Agent, opponents: list[Agent], fights
     teacher plays ``place`` (None: each place in turn, as a run with no fixed place trains
     on a random one), an opponent cycling through ``opponents`` every other place; the
     value target is the outcome for the place's side."""
-    from .tournament import play_fight
-
     places = [place] if place is not None else list(range(len(game.profiles)))
     allies = [twin(o) for o in opponents]
 
@@ -161,8 +156,6 @@ def demonstrate(game: Game, teacher: Agent, opponents: list[Agent], fights: int,
     """The teacher's decisions in ``fights`` seeded fights, alternating sides, the
     opponent cycling through ``opponents``; value targets are the outcome for the
     teacher's side (+1 win, -1 loss, 0 draw) discounted by the decisions still to come."""
-    from .tournament import play_fight
-
     def recorded() -> Iterator[tuple[list, float]]:
         for k in range(fights):
             rec = Recorder(teacher, scaling)

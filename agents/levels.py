@@ -15,6 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from .base import RUN_CHECKPOINT, Agent, AgentError
+from .files import read_format_json
+from .guided import GuidedMCTS
+from .sidecars import check_levels
 
 LEVELS_FILE = "levels.json"
 FORMAT = "hexdojo-levels"
@@ -43,13 +46,11 @@ def read_levels(root: Path) -> dict[str, Any]:
     if not path.is_file():
         raise AgentError(f"{root}: no {LEVELS_FILE} yet; run `hexdojo calibrate {root}` "
                          "to make its levels")
-    from .files import read_format_json
 
     doc = read_format_json(path, FORMAT, str(path), "levels file", AgentError,
                            "; run hexdojo calibrate again")
     if not doc.get("levels"):
         raise AgentError(f"{path}: not a hexdojo levels file (format {FORMAT!r})")
-    from .sidecars import check_levels
 
     check_levels(doc, str(path))
     return doc
@@ -93,7 +94,6 @@ def searched(root: Path, spec: str, agent: Agent, sims: Any) -> Agent:
     if not isinstance(sims, int) or isinstance(sims, bool) or not 1 <= sims <= 100_000:
         raise AgentError(f"{root / LEVELS_FILE}: option search={sims!r}: allowed a whole "
                          "number of simulations, 1..100000")
-    from .guided import GuidedMCTS
 
     return GuidedMCTS(agent, sims=sims, name=agent.name)
 

@@ -23,9 +23,16 @@ from typing import Any
 
 from hexdojo.envs.rules import Game
 from hexdojo.envs.rules.scene import resolve_path
+from hexdojo.envs.sheets import general_space
 
 from .base import AgentError
-from .general_npc import SHIPPED
+from .calibrate import calibrate
+from .checkpoint_meta import FORMAT, VERSION, hexdojo_version, write_meta
+from .files import atomic_write_bytes
+from .general_npc import SHIPPED, GeneralConfig
+from .policy import general_size
+from .training.pool import PoolOpponent
+from .training.rundir import atomic_save_model
 
 #: the calibration's temperatures (fewer than ``calibrate``'s: seconds, not minutes)
 NEW_TEMPERATURES = (0.0, 2.0, 4.0, 8.0)
@@ -35,10 +42,6 @@ STYLE_BIAS = 2.0
 
 def check_general(policy: Path, game: Game) -> None:
     """Refuse in one line a missing general policy, or rules whose spaces it cannot read."""
-    from hexdojo.envs.sheets import general_space
-
-    from .policy import general_size
-
     if not policy.is_file():
         raise AgentError(f"general NPC {str(policy)!r}: file not found (the package ships "
                          "agents/data/general_npc.zip; scripts/train_general_npc.py makes it)")
@@ -53,9 +56,6 @@ def check_general(policy: Path, game: Game) -> None:
 def write_run(out: Path, policy: Path, fighters: Sequence[str], rules: str | None,
               side: str, style: str | None, game: Game) -> None:
     """``npc.zip`` (a copy of ``policy``) and its sidecar ``npc.json`` in ``out``."""
-    from .checkpoint_meta import FORMAT, VERSION, hexdojo_version, write_meta
-    from .files import atomic_write_bytes
-
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_bytes(out / "npc.zip", policy.read_bytes())
     write_meta(out / "npc.zip", {
@@ -72,10 +72,7 @@ def tune(out: Path, fighters: Sequence[str], rules: str | None, steps: int, seed
     core against the training pool's scripted styles), starting from the general policy."""
     from sb3_contrib import MaskablePPO
 
-    from .general_npc import GeneralConfig
-    from .general_vec import GeneralVecEnv
-    from .training.pool import PoolOpponent
-    from .training.rundir import atomic_save_model
+    from .general_vec import GeneralVecEnv  # optional: stable_baselines3 (the rl extra)
 
     cfg = GeneralConfig(seed=seed)
     env = GeneralVecEnv([(tuple(fighters), rules)], 16,
@@ -98,8 +95,6 @@ def new_npc(fighters: Sequence[str], out: Path, rules: str | None = None,
     """The NPC folder ``out`` for ``fighters`` (see the module); returns ``levels.json``.
     ``search``: also the policy as the prior of the native search of each budget (the
     master level's shape: issue 33 section 3's master beats ``mcts`` as Boris this way)."""
-    from .calibrate import calibrate
-
     t0 = time.perf_counter()
     # fighter and rules files recorded absolute, as training records them: the folder is
     # used from anywhere (play, calibrate, card run from another working directory)

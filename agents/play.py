@@ -20,6 +20,7 @@ from hexdojo.envs.rules.notation import LETTERS, NotationError, match, parse, po
 from .base import Agent
 from .fightfile import FORMAT, VERSION, FightFileError, FightLog, load_fight, save_fight
 from .menus import Entry, Menu, menu, paint
+from .team import PlacesAgent
 from .tournament import agent_seed, checked_act
 
 #: saved fights live in :mod:`.fightfile`; these names stay importable from here
@@ -232,8 +233,6 @@ def run_fight(
 
 def place_agent(agent: Agent, game: Game, fighter: int) -> Agent:
     """Who plays ``fighter``: the side's agent, or the member of its place in a team."""
-    from .team import PlacesAgent
-
     return agent.member_for(game, fighter) if isinstance(agent, PlacesAgent) else agent
 
 

@@ -14,8 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from hexdojo.envs.observation import encoder_for
+from hexdojo.envs.rules import Game
+from hexdojo.envs.sheets import general_inputs, general_space
+from hexdojo.envs.skirmish_spaces import observe, spaces_for
+
 from .base import Agent, AgentError
 from .extras import require
+from .style import style_move
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
@@ -158,9 +164,6 @@ class LearnedAgent(Agent):
         return self._scaling
 
     def act(self, state: State) -> Choice:
-        from hexdojo.envs.observation import encoder_for
-        from hexdojo.envs.sheets import general_inputs
-
         i = state.decision.fighter
         if self.general:
             if len(state.game.profiles) != 2:
@@ -214,8 +217,6 @@ class LearnedAgent(Agent):
     def _style_bonus(self, state: State, legal: list[Choice], ids: list[int]) -> np.ndarray:
         """``style_bias`` times the style's judgement of each legal choice (+1 a move of
         the style, -1 one against it: ``style.style_move``), ordered by action id."""
-        from .style import style_move
-
         by_id = dict(zip(ids, legal, strict=True))
         return np.array([self.style_bias * style_move(state, by_id[k], self.style)
                          for k in sorted(by_id)], np.float64)
@@ -224,8 +225,6 @@ class LearnedAgent(Agent):
         """What the model sees at the decider's duel decision, as in training: the
         observation (in its scaling and form), the boolean mask, the legal choices and
         their action ids (one per choice). Refuses a model of other spaces in one line."""
-        from hexdojo.envs.observation import encoder_for
-
         enc = encoder_for(state.game)
         cat = enc.cat  # armed exactly when a fighter carries a weapon (as the envs decide)
         legal = state.legal_choices()
@@ -241,9 +240,6 @@ class LearnedAgent(Agent):
         """Was the model trained on a scene's group spaces (``hexdojo/Skirmish-v0``: the
         target slots, each fighter's point of view) rather than the duel's? The sizes of
         its spaces tell (for two fighters the group observation is smaller than the duel's)."""
-        from hexdojo.envs.observation import encoder_for
-        from hexdojo.envs.skirmish_spaces import spaces_for
-
         cat, enc = spaces_for(state.game)
         group = (int(np.prod(enc.observation_space(flat=True).shape)), cat.n)
         if len(state.fighters) > 2 or group != self._spaces:
@@ -253,8 +249,6 @@ class LearnedAgent(Agent):
         return (int(np.prod(duel.shape)), enc.cat.n) != self._spaces
 
     def _act_group(self, state: State, i: int) -> Choice:
-        from hexdojo.envs.skirmish_spaces import observe, spaces_for
-
         cat, _ = spaces_for(state.game)
         obs, mask, slots = observe(state, i, flat=self._flat)
         if self.temperature is not None:  # a level of a scene's NPC (hexdojo calibrate)
@@ -273,9 +267,6 @@ class LearnedAgent(Agent):
 @functools.cache
 def general_size() -> int:
     """The size of the general observation with the shipped rules (``envs/sheets.py``)."""
-    from hexdojo.envs.rules import Game
-    from hexdojo.envs.sheets import general_space
-
     return int(general_space(Game.create(["chu", "chu"])).shape[0])
 
 

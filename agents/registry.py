@@ -13,52 +13,45 @@ from pathlib import Path
 from typing import Any
 
 from .base import Agent, AgentError, FunctionAgent, key_values
+from .levels import level_agent, split_level_spec
+from .mcts import MCTS_PARAMS, MCTSAgent
+from .plugins import PluginAgent, is_plugin_spec
+from .policy import LearnedAgent
+from .scripted import STYLE_PARAMS, RandomAgent, style_agent
+from .search import SEARCH_PARAMS, SearchAgent
+from .team import make_team, split_team
 
 ParamSpec = dict[str, tuple[type, float, float, str]]
 
 
 def _random(params: dict[str, Any]) -> Agent:
-    from .scripted import RandomAgent
-
     return RandomAgent()
 
 
 def _style(kind: str) -> Callable[[dict[str, Any]], Agent]:
     def build(params: dict[str, Any]) -> Agent:
-        from .scripted import style_agent
-
         return style_agent(kind, **params)
 
     return build
 
 
 def _search(params: dict[str, Any]) -> Agent:
-    from .search import SearchAgent
-
     return SearchAgent(**params)
 
 
 def _mcts(params: dict[str, Any]) -> Agent:
-    from .mcts import MCTSAgent
-
     return MCTSAgent(**params)
 
 
 def _mcts_params() -> ParamSpec:
-    from .mcts import MCTS_PARAMS
-
     return MCTS_PARAMS
 
 
 def _style_params() -> ParamSpec:
-    from .scripted import STYLE_PARAMS
-
     return STYLE_PARAMS
 
 
 def _search_params() -> ParamSpec:
-    from .search import SEARCH_PARAMS
-
     return SEARCH_PARAMS
 
 
@@ -155,29 +148,25 @@ def make_agent(spec: str) -> Agent:
     """An agent from a spec: a registered name with parameters, or a checkpoint path."""
     if not isinstance(spec, str) or not spec.strip():
         raise AgentError(f"agent spec {spec!r}: expected a name such as {', '.join(AGENTS)}")
-    from .team import make_team, split_team
 
     if split_team(spec) is not None:  # a side's places, one agent each: greedy+runs/npc:hard
         return make_team(spec, make_agent)
-    from .levels import level_agent, split_level_spec
 
     if split_level_spec(spec) is not None:  # a calibrated run's level: runs/npc:hard
         return level_agent(spec, make_agent)
-    from .plugins import PluginAgent, is_plugin_spec
 
     if is_plugin_spec(spec):  # the user's own class: FILE.py:Class[:key=value,...]
         return PluginAgent(spec)
-    from .rllib_backend import is_rllib_run
+    from .rllib_backend import is_rllib_run  # optional: pettingzoo (the RLlib backend)
 
     if is_rllib_run(spec):  # a `hexdojo train --backend rllib` run folder
-        from .rllib_backend import RLlibAgent
+        from .rllib_backend import RLlibAgent  # optional: pettingzoo, ray
 
         return RLlibAgent(spec.strip())
     if is_checkpoint(spec):
         path = Path(spec.strip())
         if not path.is_file():
             raise AgentError(f"checkpoint {str(path)!r} not found")
-        from .policy import LearnedAgent  # torch and SB3 only once a checkpoint is named
 
         agent = LearnedAgent.load(path)  # a missing rl extra: one line (policy._maskable_ppo)
         agent.name = agent.name if agent.name not in ("agent", "") else path.stem
@@ -194,7 +183,6 @@ def spec_of(agent: Agent) -> str:
     ``hexdojo tactics RESULTS`` re-builds plug-ins and checkpoints, not only named agents);
     a file's path is made absolute so the results can be read from any folder."""
     spec = str(getattr(agent, "spec", None) or agent.name)
-    from .plugins import is_plugin_spec
 
     if is_plugin_spec(spec):
         path, _, rest = spec.partition(":")

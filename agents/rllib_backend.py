@@ -26,6 +26,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo.utils import BaseWrapper
 
+from hexdojo.envs.observation import encoder_for
+
 from .base import Agent, AgentError
 
 if TYPE_CHECKING:
@@ -65,7 +67,7 @@ def masked_env(env_options: dict[str, Any]) -> Any:
     ``MultiAgentEnv`` (``PettingZooEnv``)."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    from hexdojo.envs import duel_v1
+    from hexdojo.envs import duel_v1  # optional: ray's path only (the CLI imports this module)
 
     return PettingZooEnv(RLlibKeys(duel_v1.env(**{**env_options, "flat_observation": True})))
 
@@ -155,8 +157,7 @@ class RLlibAgent(Agent):
         need_rllib()
         from ray.rllib.core.rl_module.rl_module import RLModule
 
-        from hexdojo.envs.duel import make_game
-        from hexdojo.envs.observation import encoder_for
+        from hexdojo.envs.duel import make_game  # optional: ray's path only, as above
 
         folder = Path(folder)
         meta = read_marker(folder)

@@ -28,6 +28,7 @@ import numpy as np
 from hexdojo.envs.rules import Choice
 
 from . import _bots, scripted_core
+from ._bots import RandomPlayer
 from .base import Agent
 
 if TYPE_CHECKING:
@@ -54,7 +55,6 @@ class RandomAgent(Agent):
         ``default_rng(seed)``), for the tournament's fast path."""
         if type(self) is not RandomAgent or not scripted_core.enabled():
             return None
-        from ._bots import RandomPlayer
 
         return RandomPlayer()
 

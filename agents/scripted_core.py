@@ -21,6 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from hexdojo.envs.rules.state import State
 
+from ._bots import ScriptedBot
+from ._bots import Style as NStyle
+from .knowledge_core import native_knowledge
+
 if TYPE_CHECKING:
     from .scripted import Style
 
@@ -35,8 +39,6 @@ def enabled() -> bool:
 
 def native_style(style: Style) -> Any:
     """``_bots.Style`` with every field of ``style`` (the same names)."""
-    from ._bots import Style as NStyle
-
     out = NStyle()
     for f in fields(style):
         setattr(out, f.name, getattr(style, f.name))
@@ -45,8 +47,6 @@ def native_style(style: Style) -> Any:
 
 def native_knowledge_of(tables: Any) -> Any:
     """The rule set's native Knowledge (``_bots.Knowledge``) the bots are built with."""
-    from .knowledge_core import native_knowledge
-
     return native_knowledge(tables).core
 
 
@@ -56,8 +56,6 @@ def bot_for(tables: Any, style: Style) -> Any:
     key = (id(tables), style)  # a frozen dataclass: hashed and compared by its fields
     got = _BOTS.get(key)
     if got is None or got[0] is not tables:
-        from ._bots import ScriptedBot
-
         bot = ScriptedBot(native_knowledge_of(tables), native_style(style))
         got = _BOTS[key] = (tables, bot)
     return got[1]

@@ -19,7 +19,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from hexdojo.envs.rules import DECISION_KINDS, Choice, State
+from hexdojo.envs.observation import encoder_for
+from hexdojo.envs.observation_layout import native_layout
+from hexdojo.envs.rules import DECISION_KINDS, Choice, State, _core
+from hexdojo.envs.rules.to_core import compile_tables
+from hexdojo.envs.sheets import sheet_views
 
 from . import _bots, scripted_core
 from .base import Agent, AgentError
@@ -217,11 +221,6 @@ def prior_policy(agent: Any, game: Any) -> Any:
 
 
 def _make_prior(agent: Any, game: Any) -> Any:
-    from hexdojo.envs.observation import encoder_for
-    from hexdojo.envs.observation_layout import native_layout
-    from hexdojo.envs.rules import _core
-    from hexdojo.envs.rules.to_core import compile_tables
-
     prior = agent.prior
     rollout, _ = _policies(agent, game, model=False)
     layers = None if getattr(prior, "model", None) is None else actor_layers(prior.model)
@@ -233,8 +232,6 @@ def _make_prior(agent: Any, game: Any) -> Any:
         raise AgentError(f"{agent.name}: a learned prior ranks duel decisions; this fight has "
                          f"{len(game.profiles)} fighters")
     if getattr(prior, "general", False):
-        from hexdojo.envs.sheets import sheet_views
-
         enc, unit, extra = encoder_for(game, armed=True), True, sheet_views(game)
     else:
         enc, extra = encoder_for(game), None

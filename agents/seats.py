@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .ratings import wilson
+from .tournament import play_fight
 
 #: the first fight seed of a seat's fights (fight k: SEED + k), distinct from the other scripts'
 SEED = 5_000_000
@@ -93,8 +94,6 @@ def _init(game: Any, make: Callable[[], tuple[Any, Any, Any]]) -> None:
 
 def _fight(job: tuple[int, int, bool]) -> float:
     """Fight ``k`` of ``seat``, the candidate (or, ``base``, the reference) in the seat."""
-    from .tournament import play_fight
-
     seat, k, base = job
     cand, ref, ref2 = _ctx["agents"]
     me = ref2 if base else cand

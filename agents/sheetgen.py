@@ -17,9 +17,12 @@ from typing import Any
 
 import numpy as np
 
-from hexdojo.envs.rules import RulesError
+from hexdojo.envs.rules import Game, RulesError
 from hexdojo.envs.rules.fighter import profile_from_dict
 from hexdojo.envs.rules.ruleset import RulesData
+
+from .registry import make_agent
+from .tournament import play_fight
 
 KINDS = ("martial artist", "brawler", "armed", "sword and shield")
 #: body armour a fighter of each kind may wear (lighter for martial artists, whose
@@ -111,11 +114,6 @@ def random_pairings(rules: RulesData, seed: int, n: int) -> list[tuple[dict, dic
 def seat_score(pair: tuple[dict, dict], fights: int, seed: int, rules: Any = None) -> float:
     """What the first sheet's seat is worth: ``greedy`` there against ``greedy`` in the
     second (wins + draws/2 over ``fights`` seeded fights, played in the core)."""
-    from hexdojo.envs.rules import Game
-
-    from .registry import make_agent
-    from .tournament import play_fight
-
     game = Game.create(list(pair), rules=rules, turn_limit=20)
     a, b = make_agent("greedy"), make_agent("greedy")
     got = 0.0

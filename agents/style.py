@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as gym
 
 from .base import Agent
+from .scripted import GRABS
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Choice, State
@@ -31,8 +32,6 @@ DEFENCES = frozenset({"dodge", "block", "leg_grab", "parry", "weapon_block"})
 
 def style_categories() -> dict[str, frozenset[str]]:
     """style -> the attack categories that make it (counter: the defences it answers with)."""
-    from .scripted import GRABS
-
     return {"grappler": frozenset(GRABS), "striker": frozenset({"strike"}),
             "counter": DEFENCES}
 
@@ -75,8 +74,6 @@ def is_attack(state: State, name: str) -> bool:
 
 
 def _is_attack(t: Any, name: str) -> bool:
-    from .scripted import GRABS
-
     return t.is_attack(name) or t.maneuvers[name].category in GRABS
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .base import Agent, AgentError
+from .checkpoint_meta import agent_meta, describe
 from .team import check_team
 
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ def refuse_duel_npc(agent: Agent, game: Game) -> None:
     """A duel NPC (trained on Duel-v1's observation: itself and one opponent) cannot see a
     fight of three or more fighters; one line saying why and what to do, instead of a
     crash at its first decision."""
-    from .checkpoint_meta import agent_meta, describe
-
     if len(game.profiles) <= 2:
         return
     got = agent_meta(agent)

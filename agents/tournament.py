@@ -27,9 +27,10 @@ from hexdojo.envs.rules import DECISION_KINDS, Choice, Game, State, _core
 from hexdojo.envs.rules import state as rules_state
 from hexdojo.envs.rules.menus import boundary_of
 
-from . import scripted_core
+from . import _bots, scripted_core  # _bots's functions by module: a test spies on play_fight
 from .base import Agent, AgentError
 from .interrupts import worker_pool
+from .lab.common import rules_spec
 from .plugins import PluginFault, forfeit_on_error
 from .registry import as_agent, spec_of
 from .scaleout import ray_address, ray_pool
@@ -144,13 +145,11 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
     players = [a.native_player(game) if hasattr(a, "native_player") else None for a in agents]
     if any(p is None for p in players):
         return None
-    from ._bots import agent_seed as native_seed
-    from ._bots import play_fight as native_play
 
     for side, p in enumerate(players):  # the players are re-seeded, as the agents would be
-        p.reset(native_seed(seed, side))
+        p.reset(_bots.agent_seed(seed, side))
     core, b = native_fight(game, seed)
-    rows = native_play(core, players, list(game.sides), spans).tolist()
+    rows = _bots.play_fight(core, players, list(game.sides), spans).tolist()
     usage: tuple[Counter, Counter] = (Counter(), Counter())
     walks = (ChainWalk(), ChainWalk())
     choices = [] if record_choices else None
@@ -171,13 +170,11 @@ def native_fight(game: Game, seed: int) -> tuple[Any, Any]:
     """(core fight, its Boundary) of ``game.new_state(seed)``; a game
     without a scene's random start gets its dice seeded natively (numpy's default_rng(seed)
     took half of the ~30 us a fight's set-up cost)."""
-    from ._bots import fresh_dice
-
     if game.scene is not None:
         s = game.new_state(seed)
         return s._core, s._b
     t = game.tables
-    dice = fresh_dice(seed, t.data.dice.die_sides)
+    dice = _bots.fresh_dice(seed, t.data.dice.die_sides)
     return rules_state.core_fight(game, game.start_positions(), dice), boundary_of(t)
 
 
@@ -261,9 +258,7 @@ class TournamentConfig:
             raise ValueError(f"seed: value {self.seed!r}: allowed 0..2^62")
 
     def game(self) -> Game:
-        from .lab.common import rules_spec  # a TOML file or inline section.key=value;...
-
-        rules = rules_spec(self.rules)
+        rules = rules_spec(self.rules)  # a TOML file or inline section.key=value;...
         if self.scene is not None:
             g = Game.from_scene(self.scene, rules=rules)
             if len(set(g.sides)) != 2:

@@ -29,7 +29,7 @@ def table(
     # would slow every other command's start
     import uvicorn
 
-    from ..table.server import bound_socket, make_app
+    from ..table.server import bound_socket, make_app  # optional: starlette, uvicorn
 
     sock = bound_socket(host, port)
     shown = f"[{host}]" if ":" in host else host

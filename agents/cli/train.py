@@ -148,7 +148,7 @@ def train(
         _train_rllib(config, overrides, out, resume, address)
         return
     _need_rl()  # before ppo.py imports SB3, which would fail with a traceback
-    from ..training.ppo import train as run_training
+    from ..training.ppo import train as run_training  # optional: torch, SB3
 
     cfg = _load(config, _overrides(steps, fighters, n_envs, seed, None, scene))
     folder = check_out_folder(out or Path("runs") / cfg.name)
@@ -207,7 +207,7 @@ def run(
 
 def _train_or_reuse(cfg: TrainConfig, rd: RunDir, steps: int | None, bar: bool) -> None:
     """Step 1 of ``run``: reuse the trained NPC in the folder, or train (resume) it."""
-    from ..training.ppo import train as run_training  # torch: `run` checked the rl extra
+    from ..training.ppo import train as run_training  # optional: torch (`run` checked the rl extra)
 
     out = rd.root
     if rd.config.is_file() and (rd.latest.is_file() or rd.final.is_file()):
