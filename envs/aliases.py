@@ -33,9 +33,8 @@ def warn_duel_v2_once() -> None:
 
 def duel_v2(**kwargs: Any) -> Any:
     """Duel-v2's entry point: the armed duel (``DuelEnv`` with ArmedDuel-v0's defaults)."""
-    # optional: gymnasium's envs (envs/__init__.py imports this module when it registers the
-    # ids, so at top `import hexdojo.envs.rules` would load every env)
-    from .duel import DuelEnv
+    # envs/__init__.py imports this module to register the ids: at the top, this import
+    from .duel import DuelEnv  # optional: gymnasium's envs, would load with hexdojo.envs.rules
 
     warn_duel_v2_once()
     return DuelEnv(**kwargs)
