@@ -41,14 +41,14 @@ int need_value(const char* what, int v, int lo = -kMaxValue, int hi = kMaxValue)
 struct Check {
     const Knowledge& k;
     const Tables& t() const { return *k.t; }
-    Combat& fight(Combat& c) const {
+    Fight& fight(Fight& c) const {
         if (c.t != k.t) bad("fight: played under other rules than this Knowledge's");
         if (c.g == nullptr || c.g->profiles.size() != c.s.fighters.size()) {
             bad("fight: not set up (no fighters' sheets)");
         }
         return c;
     }
-    int fighter(const Combat& c, const char* what, int i) const {
+    int fighter(const Fight& c, const char* what, int i) const {
         return need_id(what, i, c.s.fighters.size());
     }
     int man(int m, bool none_ok = false) const { return need_id("maneuver", m, t().maneuvers.size(), none_ok); }
@@ -164,23 +164,23 @@ void bind_knowledge(nb::module_& m) {
 namespace {
 
 void bind_class_estimates(nb::class_<Knowledge>& cls) {
-    cls.def("penalties", [](Knowledge& k, Combat& c, int i) {
+    cls.def("penalties", [](Knowledge& k, Fight& c, int i) {
         const Check ck{k};
         return k.penalties(ck.fight(c), ck.fighter(c, "i", i));
     }, nb::arg("fight"), nb::arg("i"));
-    cls.def("attack_basic", [](Knowledge& k, Combat& c, int x, int y, int name, int loc, int option) {
+    cls.def("attack_basic", [](Knowledge& k, Fight& c, int x, int y, int name, int loc, int option) {
         const Check ck{k};
         ck.fight(c);
         return k.attack_basic(c, ck.fighter(c, "x", x), ck.fighter(c, "y", y), ck.man(name),
                               ck.loc(loc), ck.option(option));
     }, nb::arg("fight"), nb::arg("x"), nb::arg("y"), nb::arg("name"), nb::arg("loc"),
        nb::arg("option") = 0);
-    cls.def("default_defence", [](Knowledge& k, Combat& c, int y, int x) {
+    cls.def("default_defence", [](Knowledge& k, Fight& c, int y, int x) {
         const Check ck{k};
         ck.fight(c);
         return k.default_defence(c, ck.fighter(c, "y", y), ck.fighter(c, "x", x));
     }, nb::arg("fight"), nb::arg("y"), nb::arg("x"));
-    cls.def("defence_with", [](Knowledge& k, Combat& c, int y, int x, int rname, int attack,
+    cls.def("defence_with", [](Knowledge& k, Fight& c, int y, int x, int rname, int attack,
                                int loc, int option) {
         const Check ck{k};
         ck.fight(c);
@@ -188,7 +188,7 @@ void bind_class_estimates(nb::class_<Knowledge>& cls) {
                               ck.man(attack, true), ck.loc(loc), ck.option(option));
     }, nb::arg("fight"), nb::arg("y"), nb::arg("x"), nb::arg("rname"), nb::arg("attack"),
        nb::arg("loc"), nb::arg("option") = 0);
-    cls.def("best_defence", [](Knowledge& k, Combat& c, int y, int x, int attack, int loc,
+    cls.def("best_defence", [](Knowledge& k, Fight& c, int y, int x, int attack, int loc,
                                int restrict_limb, int restrict_location, std::optional<int> ap) {
         const Check ck{k};
         ck.fight(c);
@@ -197,18 +197,18 @@ void bind_class_estimates(nb::class_<Knowledge>& cls) {
     }, nb::arg("fight"), nb::arg("y"), nb::arg("x"), nb::arg("attack"), nb::arg("loc"),
        nb::arg("restrict_limb") = kNone, nb::arg("restrict_location") = kNone,
        nb::arg("ap") = nb::none(), "(basic, reaction id or -1)");
-    cls.def("defence_hands", [](Knowledge& k, Combat& c, int y, int rname) {
+    cls.def("defence_hands", [](Knowledge& k, Fight& c, int y, int rname) {
         const Check ck{k};
         ck.fight(c);
         return k.defence_hands(c, ck.fighter(c, "y", y), ck.man(rname));
     }, nb::arg("fight"), nb::arg("y"), nb::arg("rname"));
-    cls.def("weapon_hit", [](Knowledge& k, Combat& c, int x, int name, int option) {
+    cls.def("weapon_hit", [](Knowledge& k, Fight& c, int x, int name, int option) {
         const Check ck{k};
         ck.fight(c);
         return k.weapon_hit(c, ck.fighter(c, "x", x), ck.man(name), ck.option(option));
     }, nb::arg("fight"), nb::arg("x"), nb::arg("name"), nb::arg("option"),
        "(rating or None, damage type id or -1)");
-    cls.def("attack_options", [](Knowledge& k, Combat& c, int x, int name) {
+    cls.def("attack_options", [](Knowledge& k, Fight& c, int x, int name) {
         const Check ck{k};
         ck.fight(c);
         return k.attack_options(c, ck.fighter(c, "x", x), ck.man(name));
@@ -226,7 +226,7 @@ void bind_class_estimates(nb::class_<Knowledge>& cls) {
     cls.def("margin", [](const Knowledge& k, int a, int b) {
         return k.margin(need_value("ba", a), need_value("bd", b));
     }, nb::arg("ba"), nb::arg("bd"));
-    cls.def("hit_value", [](Knowledge& k, Combat& c, int x, int y, int name, int loc,
+    cls.def("hit_value", [](Knowledge& k, Fight& c, int x, int y, int name, int loc,
                             int dtype_index, double margin_h) {
         const Check ck{k};
         ck.fight(c);
@@ -275,7 +275,7 @@ void bind_class_estimates(nb::class_<Knowledge>& cls) {
     }, nb::arg("yp"), nb::arg("y_worst"), nb::arg("y_pen"), nb::arg("y_ap"), nb::arg("y_prone"),
        nb::arg("y_mounted"), nb::arg("dmg_basic"), nb::arg("n"), nb::arg("loc"), nb::arg("dtype"),
        nb::arg("x_left") = 0, nb::arg("x_mounted") = false);
-    cls.def("aims", [](Knowledge& k, Combat& c, int x, int y, int name, int dtype_index,
+    cls.def("aims", [](Knowledge& k, Fight& c, int x, int y, int name, int dtype_index,
                        std::vector<int> locs) {
         const Check ck{k};
         ck.fight(c);
@@ -284,7 +284,7 @@ void bind_class_estimates(nb::class_<Knowledge>& cls) {
                       ck.option(dtype_index), locs);
     }, nb::arg("fight"), nb::arg("x"), nb::arg("y"), nb::arg("name"), nb::arg("dtype_index"),
        nb::arg("locs"), "The chosen locations (the frozenset), in the order of locs.");
-    cls.def("attack_value", [](Knowledge& k, Combat& c, int x, int y, int name, int loc, int option,
+    cls.def("attack_value", [](Knowledge& k, Fight& c, int x, int y, int name, int loc, int option,
                                int restrict_limb, int restrict_location, bool punish,
                                std::optional<int> y_ap) {
         const Check ck{k};
@@ -296,7 +296,7 @@ void bind_class_estimates(nb::class_<Knowledge>& cls) {
        nb::arg("option") = 0, nb::arg("restrict_limb") = kNone,
        nb::arg("restrict_location") = kNone, nb::arg("punish") = true, nb::arg("y_ap") = nb::none(),
        "(expected value, chance to hit)");
-    cls.def("follow_threat", [](Knowledge& k, Combat& c, int x, int y, int after, std::optional<int> y_ap,
+    cls.def("follow_threat", [](Knowledge& k, Fight& c, int x, int y, int after, std::optional<int> y_ap,
                                 int ap_spent, int blocked) {
         const Check ck{k};
         ck.fight(c);

@@ -48,7 +48,7 @@ void bind_play(nb::module_& m) {
         .def(nb::init<>());
     m.def(
         "play_fight",
-        [](Combat& c, const std::vector<Player*>& players, const std::vector<int>& sides,
+        [](Fight& c, const std::vector<Player*>& players, const std::vector<int>& sides,
            bool record_events) {
             if (sides.size() != c.s.fighters.size()) {
                 throw nb::value_error("play_fight: one side per fighter needed");

@@ -86,11 +86,11 @@ void bind_prior(nb::module_& m) {
              "layout's entries times unit, then extra0 or extra1 for the decider) to one logit "
              "per catalogue action; lean: added to the logits by decision kind (kind x action), "
              "or empty.")
-        .def("legal_logits", [](PriorPolicy& p, Combat& c) {
+        .def("legal_logits", [](PriorPolicy& p, Fight& c) {
             if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
             return p.legal_logits(c);
         }, nb::arg("fight"), "The logit (plus the lean) of each legal choice, legal order.")
-        .def("inputs", [](PriorPolicy& p, Combat& c) {
+        .def("inputs", [](PriorPolicy& p, Fight& c) {
             if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
             return p.inputs(c);
         }, nb::arg("fight"), "The network's input at the open decision (observation, extra).");

@@ -1,6 +1,6 @@
 // Bindings of the native scripted fighter (scripted.hpp): _bots.Style and _bots.ScriptedBot,
 // a _bots.Player (the tournament's fast path plays it inside the core). Choices cross as legal
-// indices of the fight's pending decision (Combat::legal(), State.legal_choices()'s order).
+// indices of the fight's pending decision (Fight::legal(), State.legal_choices()'s order).
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/pair.h>
@@ -18,7 +18,7 @@ namespace hexdojo::bots {
 namespace {
 
 // The pending decision's fighter, checked (a bad fight gives a ValueError, never a crash).
-void check_fight(const ScriptedBot& b, const Combat& c, const char* what) {
+void check_fight(const ScriptedBot& b, const Fight& c, const char* what) {
     if (c.t != b.knowledge().t) {
         throw nb::value_error((std::string(what) + ": the fight's rules are not the bot's Knowledge's").c_str());
     }
@@ -30,7 +30,7 @@ void check_fight(const ScriptedBot& b, const Combat& c, const char* what) {
     }
 }
 
-void check_fighter(const Combat& c, int i, const char* what) {
+void check_fighter(const Fight& c, int i, const char* what) {
     if (i < 0 || i >= c.s.n()) {
         throw nb::value_error((std::string(what) + ": no fighter " + std::to_string(i)).c_str());
     }
@@ -90,21 +90,21 @@ void bind_scripted(nb::module_& m) {
         .def_prop_ro("style", &ScriptedBot::style)
         .def(
             "act",
-            [](ScriptedBot& b, Combat& c) {
+            [](ScriptedBot& b, Fight& c) {
                 check_fight(b, c, "ScriptedBot.act");
                 return b.act(c);
             },
             nb::arg("fight"), "HeuristicAgent.act: the legal index of its choice.")
         .def(
             "ranked",
-            [](ScriptedBot& b, Combat& c) {
+            [](ScriptedBot& b, Fight& c) {
                 check_fight(b, c, "ScriptedBot.ranked");
                 return b.ranked(c);
             },
             nb::arg("fight"), "HeuristicAgent.ranked: the legal indices, best first.")
         .def(
             "scored_choices",
-            [](ScriptedBot& b, Combat& c) {
+            [](ScriptedBot& b, Fight& c) {
                 check_fight(b, c, "ScriptedBot.scored_choices");
                 const int k = c.pending.kind;
                 if (k != kDAction && k != kDReaction && k != kDFollowOn) {
@@ -118,7 +118,7 @@ void bind_scripted(nb::module_& m) {
             "HeuristicAgent.scored_choices: (value, legal index), best first.")
         .def(
             "scored",
-            [](ScriptedBot& b, Combat& c) {
+            [](ScriptedBot& b, Fight& c) {
                 check_fight(b, c, "ScriptedBot.scored");
                 const int k = c.pending.kind;
                 if (k != kDAction && k != kDReaction && k != kDFollowOn) {
@@ -131,7 +131,7 @@ void bind_scripted(nb::module_& m) {
             "HeuristicAgent.scored for the pending decision: (value, legal index) in list order.")
         .def(
             "risk_for",
-            [](ScriptedBot& b, Combat& c, int i, int about) {
+            [](ScriptedBot& b, Fight& c, int i, int about) {
                 check_fight(b, c, "ScriptedBot.risk_for");
                 check_fighter(c, i, "ScriptedBot.risk_for");
                 b.fresh(c);

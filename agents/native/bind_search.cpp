@@ -23,7 +23,7 @@ namespace {
 
 using Half = std::pair<std::uint64_t, std::uint64_t>;  // (high, low) 64-bit halves
 
-void check_params(const Combat& f, const SearchParams& p) {
+void check_params(const Fight& f, const SearchParams& p) {
     auto bad = [](const char* what, long long v, const char* allowed) {
         throw nb::value_error((std::string("search: ") + what + " " + std::to_string(v) +
                                ": allowed " + allowed).c_str());
@@ -56,7 +56,7 @@ SeedSource checked(std::function<std::vector<std::int64_t>(int)> draw) {
 using Draw = std::function<std::vector<std::int64_t>(int)>;
 
 // The root's banned legal indices (the lab's bans), each a legal index of the open decision.
-void check_banned(Combat& f, const std::vector<int>& banned) {
+void check_banned(Fight& f, const std::vector<int>& banned) {
     const auto n = static_cast<long long>(f.has_pending ? f.legal().size() : 0);
     for (int k : banned) {
         if (k < 0 || k >= n) {
@@ -68,7 +68,7 @@ void check_banned(Combat& f, const std::vector<int>& banned) {
 
 // The search's choice (a legal index) and what it counted: the root's visits per child (MCTS)
 // or the rollouts per candidate (flat), in rank order (empty where nothing was searched).
-std::pair<int, std::vector<int>> mcts_counts(Combat& f, Policy& policy, Policy* model, int sims,
+std::pair<int, std::vector<int>> mcts_counts(Fight& f, Policy& policy, Policy* model, int sims,
                                              int width, int horizon, double c, double caution,
                                              int sides, Draw draw, double time_ms,
                                              std::vector<int> banned) {
@@ -83,7 +83,7 @@ std::pair<int, std::vector<int>> mcts_counts(Combat& f, Policy& policy, Policy* 
     return {k, m.root_visits()};
 }
 
-std::pair<int, std::vector<int>> search_counts(Combat& f, Policy& policy, int sims, int width,
+std::pair<int, std::vector<int>> search_counts(Fight& f, Policy& policy, int sims, int width,
                                                int horizon, double caution, int sides, Draw draw,
                                                double time_ms, std::vector<int> banned) {
     const SearchParams p{sims, width, horizon, 0.7, caution, sides, time_ms};
@@ -96,14 +96,14 @@ std::pair<int, std::vector<int>> search_counts(Combat& f, Policy& policy, int si
     return {k, s.counts()};
 }
 
-int mcts_act(Combat& f, Policy& policy, Policy* model, int sims, int width, int horizon,
+int mcts_act(Fight& f, Policy& policy, Policy* model, int sims, int width, int horizon,
              double c, double caution, int sides, Draw draw, double time_ms,
              std::vector<int> banned) {
     return mcts_counts(f, policy, model, sims, width, horizon, c, caution, sides,
                        std::move(draw), time_ms, std::move(banned)).first;
 }
 
-int search_act(Combat& f, Policy& policy, int sims, int width, int horizon, double caution,
+int search_act(Fight& f, Policy& policy, int sims, int width, int horizon, double caution,
                int sides, Draw draw, double time_ms, std::vector<int> banned) {
     return search_counts(f, policy, sims, width, horizon, caution, sides, std::move(draw),
                          time_ms, std::move(banned)).first;
@@ -212,7 +212,7 @@ void bind_search(nb::module_& m) {
              "mcts: MCTSAgent (else SearchAgent); state..uinteger: the agent's PCG64 state.")
         .def(
             "act",
-            [](SearchPlayer& p, Combat& c) {
+            [](SearchPlayer& p, Fight& c) {
                 if (c.t == nullptr || !c.g) throw nb::value_error("SearchPlayer.act: an empty fight");
                 return p.act(c);
             },

@@ -1,5 +1,5 @@
 // hexdojo.agents._bots: the agents' C++ (scripted fighters, search) over the rules core's own
-// fights. A `_core.Fight` (hexdojo::Combat, bound by hexdojo.envs.rules._core) crosses into
+// fights. A `_core.Fight` (hexdojo::Fight, bound by hexdojo.envs.rules._core) crosses into
 // this module as the same C++ object: nanobind shares its type registry between the two
 // extensions, so no copy and no second binding of the rules.
 #include <nanobind/stl/vector.h>
@@ -12,7 +12,7 @@ namespace hexdojo::bots {
 void bind_probe(nb::module_& m) {
     m.def(
         "legal_count",
-        [](const Combat& c) { return static_cast<int>(c.legal().size()); },
+        [](const Fight& c) { return static_cast<int>(c.legal().size()); },
         nb::arg("fight"),
         "Number of legal choices of a core fight's pending decision (checks that a _core.Fight "
         "reaches this module as the same C++ object).");

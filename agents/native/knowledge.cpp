@@ -90,7 +90,7 @@ std::size_t profile_hash(const Profile& p) {
 }
 
 // Knowledge.defence_hands without allocating: the hands into out, their number returned.
-int hands_for(const Tables& t, const Combat& s, int y, int rname, std::array<int, 2>& out) {
+int hands_for(const Tables& t, const Fight& s, int y, int rname, std::array<int, 2>& out) {
     const Maneuver& m = t.maneuvers[ux(rname)];
     if (m.weapon == kNone) {
         out[0] = 0;
@@ -150,7 +150,7 @@ struct Knowledge::Memos {
         return id;
     }
 
-    void decision(const Combat& c) {
+    void decision(const Fight& c) {
         if (c.choices.p != nullptr && c.choices.p == at && c.s.turn == at_turn &&
             c.events.size() == at_events) {
             return;
@@ -200,7 +200,7 @@ std::array<std::size_t, 4> Knowledge::memo_sizes() const {
 // ---------------------------------------------------------------- basic values
 int Knowledge::pid(const Profile& p) { return m_->intern(p); }
 
-int Knowledge::fighter_pid(const Combat& s, int i) {
+int Knowledge::fighter_pid(const Fight& s, int i) {
     Memos& m = *m_;
     if (s.g.get() != m.setup || m.setup_alive.expired()) {
         m.setup = s.g.get();
@@ -211,12 +211,12 @@ int Knowledge::fighter_pid(const Combat& s, int i) {
     return m.setup_ids[ux(i)];
 }
 
-int Knowledge::penalties(const Combat& s, int i) const {
+int Knowledge::penalties(const Fight& s, int i) const {
     const FighterState& f = s.s.fighters[ux(i)];
     return hexdojo::penalty(*t, f.worst, f.pen);
 }
 
-int Knowledge::attack_basic(Combat& s, int x, int y, int name, int loc, int option) {
+int Knowledge::attack_basic(Fight& s, int x, int y, int name, int loc, int option) {
     m_->decision(s);
     const int opt = t->maneuvers[ux(name)].weapon != kNone ? option : 0;
     Key key;
@@ -228,7 +228,7 @@ int Knowledge::attack_basic(Combat& s, int x, int y, int name, int loc, int opti
     return v;
 }
 
-int Knowledge::default_defence(Combat& s, int y, int x) {
+int Knowledge::default_defence(Fight& s, int y, int x) {
     m_->decision(s);
     Key key;
     key << kDd << y << x;
@@ -239,7 +239,7 @@ int Knowledge::default_defence(Combat& s, int y, int x) {
     return v;
 }
 
-int Knowledge::defence_with(Combat& s, int y, int x, int rname, int attack, int loc, int option) {
+int Knowledge::defence_with(Fight& s, int y, int x, int rname, int attack, int loc, int option) {
     m_->decision(s);
     Key key;
     key << kDw << y << x << rname << option;
@@ -265,7 +265,7 @@ int Knowledge::defence_with(Combat& s, int y, int x, int rname, int attack, int 
     return rest + bonus;
 }
 
-std::pair<int, int> Knowledge::best_defence(Combat& s, int y, int x, int attack, int loc,
+std::pair<int, int> Knowledge::best_defence(Fight& s, int y, int x, int attack, int loc,
                                             Locked restrict, int ap) {
     const FighterState& fy = s.s.fighters[ux(y)];
     ap = ap == kNoAp ? fy.ap : ap;
@@ -307,13 +307,13 @@ std::pair<int, int> Knowledge::best_defence(Combat& s, int y, int x, int attack,
     return {best, name};
 }
 
-std::vector<int> Knowledge::defence_hands(const Combat& s, int y, int rname) const {
+std::vector<int> Knowledge::defence_hands(const Fight& s, int y, int rname) const {
     std::array<int, 2> h{};
     const int n = hands_for(*t, s, y, rname, h);
     return {h.begin(), h.begin() + n};
 }
 
-std::pair<std::optional<int>, int> Knowledge::weapon_hit(const Combat& s, int x, int name,
+std::pair<std::optional<int>, int> Knowledge::weapon_hit(const Fight& s, int x, int name,
                                                          int option) const {
     if (t->maneuvers[ux(name)].weapon == kNone) return {std::nullopt, kNone};
     const WeaponMode* mode = hexdojo::attack_mode(*t, s.s, x, name, option);
@@ -321,7 +321,7 @@ std::pair<std::optional<int>, int> Knowledge::weapon_hit(const Combat& s, int x,
     return {mode->damage, mode->damage_type};
 }
 
-std::vector<int> Knowledge::attack_options(const Combat& s, int x, int name) const {
+std::vector<int> Knowledge::attack_options(const Fight& s, int x, int name) const {
     const Maneuver& m = t->maneuvers[ux(name)];
     if (!hexdojo::is_weapon_attack(m)) return {0};
     std::vector<int> out;
@@ -351,7 +351,7 @@ double Knowledge::p_break(int esc, int hold) const { return odds.p_beat(esc, R, 
 double Knowledge::margin(int ba, int bd) const { return odds.margin(ba, R, bd, R); }
 
 
-double Knowledge::hit_value(Combat& s, int x, int y, int name, int loc, int dtype_index,
+double Knowledge::hit_value(Fight& s, int x, int y, int name, int loc, int dtype_index,
                             double margin_h) {
     const Maneuver& m = t->maneuvers[ux(name)];
     const FighterState& fx = s.s.fighters[ux(x)];
@@ -514,7 +514,7 @@ double Knowledge::knockback_value(const Profile& yp, int y_worst, int y_pen, int
     return total;
 }
 
-std::vector<int> Knowledge::aims(Combat& s, int x, int y, int name, int dtype_index,
+std::vector<int> Knowledge::aims(Fight& s, int x, int y, int name, int dtype_index,
                                  std::span<const int> locs) {
     if (locs.size() <= static_cast<std::size_t>(AIMS)) return {locs.begin(), locs.end()};
     const FighterState& fy = s.s.fighters[ux(y)];
@@ -555,7 +555,7 @@ std::vector<int> Knowledge::aims(Combat& s, int x, int y, int name, int dtype_in
     return got;
 }
 
-std::pair<double, double> Knowledge::attack_value(Combat& s, int x, int y, int name, int loc,
+std::pair<double, double> Knowledge::attack_value(Fight& s, int x, int y, int name, int loc,
                                                   int option, Locked restrict, bool punish,
                                                   int y_ap) {
     const int dtype_index = option_index(*t, name, option);
@@ -580,7 +580,7 @@ std::pair<double, double> Knowledge::attack_value(Combat& s, int x, int y, int n
     return {v, p};
 }
 
-double Knowledge::follow_threat(Combat& s, int x, int y, int after, int y_ap, int ap_spent,
+double Knowledge::follow_threat(Fight& s, int x, int y, int after, int y_ap, int ap_spent,
                                 int blocked) {
     m_->decision(s);
     Key key;

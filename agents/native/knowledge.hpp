@@ -7,7 +7,7 @@
 //
 // Arguments are the core's ids (maneuvers, locations, damage types), kNone for "none", a
 // `restrict` is the core's Locked (legality.hpp locked_limb), the state `s` is the core's
-// Combat. Values are reproducible doubles: the module is built with -ffp-contract=off (no fused
+// Fight. Values are reproducible doubles: the module is built with -ffp-contract=off (no fused
 // multiply-adds, CMakeLists.txt), ties break by the first in order, and
 // tests/agents/test_agents_fingerprint.py pins the choices made with them.
 //
@@ -33,7 +33,7 @@
 
 namespace hexdojo::bots {
 
-using hexdojo::Combat;
+using hexdojo::Fight;
 using hexdojo::kNone;
 using hexdojo::Locked;
 using hexdojo::Profile;
@@ -95,25 +95,25 @@ public:
     // ------------------------------------------------------------ basic values
     // a memo key for a profile: the same id for profiles of the same content
     int pid(const Profile& p);
-    int penalties(const Combat& s, int i) const;
-    int attack_basic(Combat& s, int x, int y, int name, int loc, int option = 0);
-    int default_defence(Combat& s, int y, int x);
-    int defence_with(Combat& s, int y, int x, int rname, int attack, int loc, int option = 0);
+    int penalties(const Fight& s, int i) const;
+    int attack_basic(Fight& s, int x, int y, int name, int loc, int option = 0);
+    int default_defence(Fight& s, int y, int x);
+    int defence_with(Fight& s, int y, int x, int rname, int attack, int loc, int option = 0);
     // (basic, reaction id or kNone)
-    std::pair<int, int> best_defence(Combat& s, int y, int x, int attack, int loc,
+    std::pair<int, int> best_defence(Fight& s, int y, int x, int attack, int loc,
                                      Locked restrict = {}, int ap = kNoAp);
-    std::vector<int> defence_hands(const Combat& s, int y, int rname) const;
+    std::vector<int> defence_hands(const Fight& s, int y, int rname) const;
     // (rating in half points, damage type id); (nullopt, kNone) for an unarmed maneuver or a
     // hand without the weapon
-    std::pair<std::optional<int>, int> weapon_hit(const Combat& s, int x, int name, int option) const;
-    std::vector<int> attack_options(const Combat& s, int x, int name) const;
+    std::pair<std::optional<int>, int> weapon_hit(const Fight& s, int x, int name, int option) const;
+    std::vector<int> attack_options(const Fight& s, int x, int name) const;
 
     // ------------------------------------------------------------ outcomes
     double p_hit(int ba, int bd, int reaction = kNone) const;
     double p_counter(int mine, int theirs) const;
     double p_break(int esc, int hold) const;
     double margin(int ba, int bd) const;
-    double hit_value(Combat& s, int x, int y, int name, int loc, int dtype_index, double margin_h);
+    double hit_value(Fight& s, int x, int y, int name, int loc, int dtype_index, double margin_h);
     double hit_core(const Profile& xp, const Profile& yp, int name, int loc, int dtype_index,
                     int margin, int x_pen, int y_worst, int y_pen, int y_ap, bool y_prone,
                     bool new_hold, int x_left, bool y_mounted = false, bool x_mounted = false,
@@ -128,13 +128,13 @@ public:
                            bool y_mounted, int dmg_basic, int n, int loc, int dtype,
                            int x_left = 0, bool x_mounted = false);
     // the frozenset: the chosen locations, in the order of locs
-    std::vector<int> aims(Combat& s, int x, int y, int name, int dtype_index,
+    std::vector<int> aims(Fight& s, int x, int y, int name, int dtype_index,
                           std::span<const int> locs);
     // (expected value, chance to hit)
-    std::pair<double, double> attack_value(Combat& s, int x, int y, int name, int loc,
+    std::pair<double, double> attack_value(Fight& s, int x, int y, int name, int loc,
                                            int option = 0, Locked restrict = {},
                                            bool punish = true, int y_ap = kNoAp);
-    double follow_threat(Combat& s, int x, int y, int after, int y_ap = kNoAp, int ap_spent = 0,
+    double follow_threat(Fight& s, int x, int y, int after, int y_ap = kNoAp, int ap_spent = 0,
                          int blocked = kNone);
 
     // memo sizes (tests, benchmarks): per-decision entries, hit_core, aims, pain
@@ -142,7 +142,7 @@ public:
 
 private:
     // fighter i's profile id (pid) through its fight's setup: no content compare per call
-    int fighter_pid(const Combat& s, int i);
+    int fighter_pid(const Fight& s, int i);
     // hit_core with the profiles' ids already known
     double hit_core_ids(int xid, int yid, const Profile& xp, const Profile& yp, int name, int loc,
                         int dtype_index, int margin, int x_pen, int y_worst, int y_pen, int y_ap,

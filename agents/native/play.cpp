@@ -5,7 +5,7 @@
 
 namespace hexdojo::bots {
 
-std::vector<Played> play(Combat& c, const std::vector<Player*>& players,
+std::vector<Played> play(Fight& c, const std::vector<Player*>& players,
                          const std::vector<int>& sides, bool record_events) {
     c.record_events = record_events;
     std::vector<Played> out;

@@ -20,7 +20,7 @@ struct Played {
 // false the fight's events from here on are not kept (a tournament's results need none; a
 // player must not read them). Throws std::out_of_range if a player returns an index
 // outside the legal list.
-std::vector<Played> play(Combat& c, const std::vector<Player*>& players,
+std::vector<Played> play(Fight& c, const std::vector<Player*>& players,
                          const std::vector<int>& sides, bool record_events = true);
 
 }  // namespace hexdojo::bots

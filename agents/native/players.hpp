@@ -43,7 +43,7 @@ inline std::uint32_t agent_seed(std::uint64_t fight_seed, std::uint32_t side) {
 class RandomPlayer final : public Player {
 public:
     void reset(std::uint64_t seed) override { rng_ = pcg64_from_seed(seed); }
-    int act(Combat& c) override {
+    int act(Fight& c) override {
         const auto n = static_cast<std::uint32_t>(c.legal().size());
         if (n <= 1) return 0;
         return static_cast<int>(rng_.bounded(n - 1U));

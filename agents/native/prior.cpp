@@ -35,7 +35,7 @@ void forward(const Dense& d, const std::vector<float>& x, std::vector<float>& y)
 
 }  // namespace
 
-const std::vector<float>& PriorPolicy::inputs(Combat& c) {
+const std::vector<float>& PriorPolicy::inputs(Fight& c) {
     if (!c.has_pending) throw std::invalid_argument("prior: the fight is over");
     const int me = c.pending.fighter;
     ctx_ = obs_context(c, *in_.cat, *c.t, me);
@@ -50,7 +50,7 @@ const std::vector<float>& PriorPolicy::inputs(Combat& c) {
     return x_;
 }
 
-std::vector<float> PriorPolicy::legal_logits(Combat& c) {
+std::vector<float> PriorPolicy::legal_logits(Fight& c) {
     inputs(c);
     const ObsContext& ctx = ctx_;
     for (const Dense& d : net_) {
@@ -69,7 +69,7 @@ std::vector<float> PriorPolicy::legal_logits(Combat& c) {
     return out;
 }
 
-std::vector<int> PriorPolicy::ranked(Combat& c) {
+std::vector<int> PriorPolicy::ranked(Fight& c) {
     const std::vector<float> z = legal_logits(c);
     std::vector<int> order(z.size());
     std::iota(order.begin(), order.end(), 0);

@@ -50,13 +50,13 @@ struct PriorInputs {
 class PriorPolicy final : public Policy {
 public:
     PriorPolicy(Policy& rollout, PriorInputs in, std::vector<Dense> net);
-    int act(Combat& c) override { return rollout_->act(c); }
-    std::vector<int> ranked(Combat& c) override;
-    void check(const Combat& c) const override { rollout_->check(c); }
+    int act(Fight& c) override { return rollout_->act(c); }
+    std::vector<int> ranked(Fight& c) override;
+    void check(const Fight& c) const override { rollout_->check(c); }
     // The network's logit (plus the lean) of each legal choice (legal order) at c's open decision.
-    std::vector<float> legal_logits(Combat& c);
+    std::vector<float> legal_logits(Fight& c);
     // The network's input at c's open decision (the decider's observation, then his extra).
-    const std::vector<float>& inputs(Combat& c);
+    const std::vector<float>& inputs(Fight& c);
 
 private:
     Policy* rollout_;

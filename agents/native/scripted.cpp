@@ -97,7 +97,7 @@ double ScriptedBot::hold_value_or(int kind, double dflt) const {
 }
 
 // ------------------------------------------------------------------ dispatch
-void ScriptedBot::fresh(Combat& s) {
+void ScriptedBot::fresh(Fight& s) {
     if (at_ != s.choices.p || at_events_ != s.events.size() || at_turn_ != s.s.turn) {
         at_ = s.choices.p;
         at_events_ = s.events.size();
@@ -108,7 +108,7 @@ void ScriptedBot::fresh(Combat& s) {
     }
 }
 
-int ScriptedBot::act(Combat& s) {
+int ScriptedBot::act(Fight& s) {
     if (s.t != k_->t) throw std::invalid_argument("ScriptedBot.act: the fight's rules are not the bot's");
     const std::vector<Choice>& choices = s.legal();
     if (!s.has_pending || choices.empty()) throw std::invalid_argument("act() called on a finished fight");
@@ -127,14 +127,14 @@ int ScriptedBot::act(Combat& s) {
     }
 }
 
-int ScriptedBot::hold(Combat& s, int i) {
+int ScriptedBot::hold(Fight& s, int i) {
     const Hold* h = s.s.hold_by(i);
     const bool keep = h != nullptr && hold_value_or(h->kind, 0.0) >= 5;
     const int got = find_choice(s.legal(), simple(kCHold, keep ? 1 : 0));
     return got == kNone ? 0 : got;
 }
 
-std::vector<int> ScriptedBot::ranked(Combat& s) {
+std::vector<int> ScriptedBot::ranked(Fight& s) {
     const std::vector<Choice>& choices = s.legal();
     const int kind = s.has_pending ? s.pending.kind : kNone;
     if (kind != kDAction && kind != kDReaction && kind != kDFollowOn) {
@@ -150,7 +150,7 @@ std::vector<int> ScriptedBot::ranked(Combat& s) {
     return out;
 }
 
-std::vector<std::pair<double, int>> ScriptedBot::scored_choices(Combat& s) {
+std::vector<std::pair<double, int>> ScriptedBot::scored_choices(Fight& s) {
     if (s.t != k_->t) throw std::invalid_argument("ScriptedBot.scored_choices: the fight's rules are not the bot's");
     if (!s.has_pending) throw std::invalid_argument("scored_choices() called on a finished fight");
     const int kind = s.pending.kind;
@@ -165,13 +165,13 @@ std::vector<std::pair<double, int>> ScriptedBot::scored_choices(Combat& s) {
 }
 
 // ------------------------------------------------------------------ helpers
-int ScriptedBot::opponent(const Combat& s, int i) {
+int ScriptedBot::opponent(const Fight& s, int i) {
     const std::vector<int> others = s.s.others(i);
     if (!others.empty()) return others[0];
     return s.s.n() == 2 ? 1 - i : 0;
 }
 
-int ScriptedBot::reserve(const Combat& s, int i, int j) const {
+int ScriptedBot::reserve(const Fight& s, int i, int j) const {
     (void)i;
     const FighterState& fj = s.s.fighters[Z(j)];
     if (fj.phased || !fj.active()) return 0;
@@ -188,7 +188,7 @@ double ScriptedBot::weight(int maneuver) const {
     return st_.strike;
 }
 
-int ScriptedBot::phase(Combat& s, int i) {
+int ScriptedBot::phase(Fight& s, int i) {
     const int j = opponent(s, i);
     const std::vector<Choice>& choices = s.legal();
     if (st_.wait && s.s.fighters[Z(j)].ap > 0) {
@@ -200,7 +200,7 @@ int ScriptedBot::phase(Combat& s, int i) {
 }
 
 // ------------------------------------------------------------------ risk (§1.3)
-int ScriptedBot::risk_for(Combat& s, int i, int about) {
+int ScriptedBot::risk_for(Fight& s, int i, int about) {
     const DecisionContext ctx = decision_context(s);
     const std::vector<std::pair<int, int>>* basics = ctx.roll ? &ctx.r.basics : nullptr;
     std::optional<int> mine, theirs;
@@ -225,7 +225,7 @@ int ScriptedBot::risk_for(Combat& s, int i, int about) {
     return o.answer_risk(*mine, *theirs, o.first_risk(*theirs, *mine));
 }
 
-std::optional<std::pair<int, int>> ScriptedBot::break_basics(Combat& s, int i, int method) {
+std::optional<std::pair<int, int>> ScriptedBot::break_basics(Fight& s, int i, int method) {
     const Hold* h = s.s.hold_on(i);
     if (h == nullptr) return std::nullopt;
     const Hold copy = *h;
@@ -252,7 +252,7 @@ int ScriptedBot::soak_risk(std::optional<int> basic, int level) const {
     return best_n;
 }
 
-int ScriptedBot::soak(Combat& s, int i) {
+int ScriptedBot::soak(Fight& s, int i) {
     (void)i;
     const DecisionContext ctx = decision_context(s);
     const int level = ctx.roll && ctx.r.has_wound ? ctx.r.wound : 0;
@@ -267,7 +267,7 @@ int ScriptedBot::soak(Combat& s, int i) {
 }
 
 // ------------------------------------------------------------------ maneuvers
-int ScriptedBot::best(Combat& s, int i, int kind) {
+int ScriptedBot::best(Fight& s, int i, int kind) {
     int best_c = 0;
     double best_v = -1e18;
     for (const auto& [v, n] : scored(s, i, kind)) {
@@ -279,7 +279,7 @@ int ScriptedBot::best(Combat& s, int i, int kind) {
     return best_c;
 }
 
-std::vector<std::pair<double, int>> ScriptedBot::scored(Combat& s, int i, int kind) {
+std::vector<std::pair<double, int>> ScriptedBot::scored(Fight& s, int i, int kind) {
     const DecisionContext ctx = kind != kDAction ? decision_context(s) : DecisionContext{};
     const int j = opponent(s, i);
     const std::vector<Choice>& choices = s.legal();
@@ -362,7 +362,7 @@ std::vector<int> ScriptedBot::same_value_as(const std::vector<Choice>& choices) 
     return first;
 }
 
-AimShortlist ScriptedBot::aim_shortlist(Combat& s, int i) {
+AimShortlist ScriptedBot::aim_shortlist(Fight& s, int i) {
     const std::vector<Choice>& choices = s.legal();
     AimShortlist locs;
     Z last = 0;  // the entry of the previous located choice (they come in runs)
@@ -402,7 +402,7 @@ AimShortlist ScriptedBot::aim_shortlist(Combat& s, int i) {
     return out;
 }
 
-double ScriptedBot::chain_value(Combat& s, int i, int j, int maneuver) {
+double ScriptedBot::chain_value(Fight& s, int i, int j, int maneuver) {
     for (const auto& [m, v] : chain_memo_) {
         if (m == maneuver) return v;
     }
@@ -411,7 +411,7 @@ double ScriptedBot::chain_value(Combat& s, int i, int j, int maneuver) {
     return v;
 }
 
-std::optional<Incoming> ScriptedBot::incoming(Combat& s, int i, const DecisionContext& ctx) {
+std::optional<Incoming> ScriptedBot::incoming(Fight& s, int i, const DecisionContext& ctx) {
     const int att = ctx.attack;
     const int x = ctx.attacker;
     if (att == kNone || x == kNone || !k_->t->is_attack[Z(att)]) return std::nullopt;
@@ -423,7 +423,7 @@ std::optional<Incoming> ScriptedBot::incoming(Combat& s, int i, const DecisionCo
     return Incoming{x, att, loc, v, opt};
 }
 
-double ScriptedBot::ap_cost(Combat& s, int i, int j, int kind, int ap) {
+double ScriptedBot::ap_cost(Fight& s, int i, int j, int kind, int ap) {
     const FighterState& f = s.s.fighters[Z(i)];
     const FighterState& fj = s.s.fighters[Z(j)];
     const int left = f.ap - ap;
@@ -441,7 +441,7 @@ double ScriptedBot::ap_cost(Combat& s, int i, int j, int kind, int ap) {
     return cost;
 }
 
-double ScriptedBot::save(Combat& s, int i, int j) {
+double ScriptedBot::save(Fight& s, int i, int j) {
     for (const auto& [f, v] : save_memo_) {
         if (f == i) return v;
     }
@@ -460,7 +460,7 @@ double ScriptedBot::save(Combat& s, int i, int j) {
     return v;
 }
 
-double ScriptedBot::value(Combat& s, int i, int j, int kind, const Choice& c,
+double ScriptedBot::value(Fight& s, int i, int j, int kind, const Choice& c,
                           const DecisionContext& ctx, const std::optional<Incoming>& inc) {
     if (c.kind == kCEnd) return 0.0;
     if (c.kind == kCRelease) return -3.0;
@@ -480,13 +480,13 @@ double ScriptedBot::value(Combat& s, int i, int j, int kind, const Choice& c,
     return other_value(s, i, j, c) - cost - undefended(s, i, inc);
 }
 
-double ScriptedBot::undefended(Combat& s, int i, const std::optional<Incoming>& inc) const {
+double ScriptedBot::undefended(Fight& s, int i, const std::optional<Incoming>& inc) const {
     if (!inc) return 0.0;
     const int ba = k_->attack_basic(s, inc->attacker, i, inc->maneuver, inc->location, inc->option);
     return k_->p_hit(ba, k_->default_defence(s, i, inc->attacker)) * inc->value;
 }
 
-double ScriptedBot::counter_value(Combat& s, int i, const Choice& c, const Incoming& inc) {
+double ScriptedBot::counter_value(Fight& s, int i, const Choice& c, const Incoming& inc) {
     const int name = c.maneuver;
     const int x = inc.attacker;
     const int mine = k_->attack_basic(s, i, x, name, c.location, option_index(*k_->t, name, c.option));
@@ -497,7 +497,7 @@ double ScriptedBot::counter_value(Combat& s, int i, const Choice& c, const Incom
     return st_.counter * weight(name) * p_me * mv - p_them * inc.value;
 }
 
-double ScriptedBot::attack_choice_value(Combat& s, int i, int j, int kind, const Choice& c,
+double ScriptedBot::attack_choice_value(Fight& s, int i, int j, int kind, const Choice& c,
                                         const DecisionContext& ctx) {
     const Tables& t = *k_->t;
     const int name = c.maneuver;
@@ -514,7 +514,7 @@ double ScriptedBot::attack_choice_value(Combat& s, int i, int j, int kind, const
     return v;
 }
 
-double ScriptedBot::defence_value(Combat& s, int i, const Choice& c, const Incoming& inc) {
+double ScriptedBot::defence_value(Fight& s, int i, const Choice& c, const Incoming& inc) {
     const Tables& t = *k_->t;
     const int name = c.maneuver;
     const Maneuver& m = t.maneuvers[Z(name)];
@@ -529,7 +529,7 @@ double ScriptedBot::defence_value(Combat& s, int i, const Choice& c, const Incom
     return st_.defend * ((1 - p) * gain) - p * inc.value;
 }
 
-double ScriptedBot::other_value(Combat& s, int i, int j, const Choice& c) {
+double ScriptedBot::other_value(Fight& s, int i, int j, const Choice& c) {
     const int cat = k_->t->maneuvers[Z(c.maneuver)].category;
     if (cat == kMove) return move_value(s, i, j, c) - 0.5;
     if (cat == kTurn) return turn_value(s, i, j, c) - 0.3;
@@ -546,7 +546,7 @@ double ScriptedBot::other_value(Combat& s, int i, int j, const Choice& c) {
     return -1.0;
 }
 
-double ScriptedBot::arms_value(const Combat& s, int i, int j, const Choice& c, int cat) const {
+double ScriptedBot::arms_value(const Fight& s, int i, int j, const Choice& c, int cat) const {
     if (cat == kDrop) return -6.0;
     if (cat == kPullOut) return 4.0;
     const Tables& t = *k_->t;
@@ -558,7 +558,7 @@ double ScriptedBot::arms_value(const Combat& s, int i, int j, const Choice& c, i
     return w.kind == wanted ? 7.0 : (w.kind != kKindShield ? 3.0 : -2.0);
 }
 
-bool ScriptedBot::has_kind(const Combat& s, int i, int kind) {
+bool ScriptedBot::has_kind(const Fight& s, int i, int kind) {
     for (int h : s.s.fighters[Z(i)].hands) {
         if (h != kNone && s.t->weapons[Z(h)].kind == kind) return true;
     }
@@ -566,7 +566,7 @@ bool ScriptedBot::has_kind(const Combat& s, int i, int kind) {
 }
 
 // ------------------------------------------------------------------ position
-double ScriptedBot::position_value(const Combat& s, int j, Hex pos, int facing, int i) const {
+double ScriptedBot::position_value(const Fight& s, int j, Hex pos, int facing, int i) const {
     const FighterState& fj = s.s.fighters[Z(j)];
     const int d = distance(pos, fj.pos);
     const int reach = i != kNone ? melee_reach(s, i) : 0;
@@ -585,7 +585,7 @@ double ScriptedBot::position_value(const Combat& s, int j, Hex pos, int facing, 
     return v;
 }
 
-int ScriptedBot::melee_reach(const Combat& s, int i) {
+int ScriptedBot::melee_reach(const Fight& s, int i) {
     const Tables& t = *s.t;
     bool any = false;
     int best_r = 0;
@@ -601,10 +601,10 @@ int ScriptedBot::melee_reach(const Combat& s, int i) {
     return best_r;
 }
 
-double ScriptedBot::move_value(Combat& s, int i, int j, const Choice& c) {
+double ScriptedBot::move_value(Fight& s, int i, int j, const Choice& c) {
     const FighterState& f = s.s.fighters[Z(i)];
     const int facing = turn(f.facing, c.turn);
-    const Path path = move_path(Fight{*s.t, s.s}, i, c.turn, c.option);
+    const Path path = move_path(Query{*s.t, s.s}, i, c.turn, c.option);
     const Hex pos = path.hexes[Z(path.n - 1)];
     double gain = position_value(s, j, pos, facing, i) - position_value(s, j, f.pos, f.facing, i);
     const FighterState& fj = s.s.fighters[Z(j)];
@@ -617,7 +617,7 @@ double ScriptedBot::move_value(Combat& s, int i, int j, const Choice& c) {
     return gain;
 }
 
-double ScriptedBot::closing_value(Combat& s, int i, int j) {
+double ScriptedBot::closing_value(Fight& s, int i, int j) {
     if (has_closing_) return closing_memo_;
     const Tables& t = *k_->t;
     double v = 0.0;
@@ -628,7 +628,7 @@ double ScriptedBot::closing_value(Combat& s, int i, int j) {
         const Maneuver& m = t.maneuvers[Z(name)];
         const bool near = (m.range == 0 && m.may_close) || (reach && m.weapon == kNeedMelee);
         if (!(t.is_attack[Z(name)] && near) || m.needs_hold != kNone) continue;
-        if (armed && limb_reason(Fight{t, s.s}, i, name, s.s.hold_on(i))) continue;
+        if (armed && limb_reason(Query{t, s.s}, i, name, s.s.hold_on(i))) continue;
         const std::vector<int> locs = allowed_locations(t, name, s.s.fighters[Z(j)].prone);
         for (int opt : k_->attack_options(s, i, name)) {
             if (hexdojo::cost(t, s.s, i, name, opt) >= s.s.fighters[Z(i)].ap) continue;
@@ -646,7 +646,7 @@ double ScriptedBot::closing_value(Combat& s, int i, int j) {
     return v;
 }
 
-double ScriptedBot::turn_value(const Combat& s, int i, int j, const Choice& c) const {
+double ScriptedBot::turn_value(const Fight& s, int i, int j, const Choice& c) const {
     const FighterState& f = s.s.fighters[Z(i)];
     const int facing = turn(f.facing, c.turn);
     double gain = position_value(s, j, f.pos, facing, i) - position_value(s, j, f.pos, f.facing, i);
@@ -654,7 +654,7 @@ double ScriptedBot::turn_value(const Combat& s, int i, int j, const Choice& c) c
     return gain;
 }
 
-double ScriptedBot::turn_bonus(const Combat& s, int i, const Choice& c) const {
+double ScriptedBot::turn_bonus(const Fight& s, int i, const Choice& c) const {
     if (c.kind != kCManeuver || c.turn == 0) return 0.0;
     if (c.maneuver != kNone && (c.maneuver == turn_ || c.maneuver == move_)) return 0.0;
     const FighterState& f = s.s.fighters[Z(i)];
@@ -667,7 +667,7 @@ double ScriptedBot::turn_bonus(const Combat& s, int i, const Choice& c) const {
     return after && !before ? 0.05 : -0.05;
 }
 
-int incoming_option(Combat& s, const Knowledge& k, int attack) {
+int incoming_option(Fight& s, const Knowledge& k, int attack) {
     if (k.t->maneuvers[Z(attack)].weapon == kNone) return 0;
     const DecisionContext ctx = decision_context(s);
     return ctx.attack == attack && ctx.option != kNone ? ctx.option : 0;

@@ -2,7 +2,7 @@
 // and Style are faces of it, through agents/scripted_core.py): every legal choice of a decision
 // gets an expected value from the Knowledge estimates (agents/native/knowledge.hpp), and the
 // best is played, ties to the first in list order. The bot plays the rules core's own fights
-// (hexdojo::Combat): a choice is its index in Combat::legal(), which is
+// (hexdojo::Fight): a choice is its index in Fight::legal(), which is
 // State.legal_choices() in the same order, so act() and scored_choices() are what
 // HeuristicAgent returns.
 //
@@ -76,58 +76,58 @@ public:
     // ------------------------------------------------------------ dispatch
     // HeuristicAgent.act: the legal index of its choice (throws std::invalid_argument on a
     // finished fight).
-    int act(Combat& s) override;
+    int act(Fight& s) override;
     // HeuristicAgent.ranked: the legal indices, best first (search's order).
-    std::vector<int> ranked(Combat& s);
+    std::vector<int> ranked(Fight& s);
     // HeuristicAgent.scored_choices: (value, legal index), best first (stable sort); only for
     // action, reaction and follow-on decisions (throws std::invalid_argument otherwise).
-    std::vector<std::pair<double, int>> scored_choices(Combat& s);
+    std::vector<std::pair<double, int>> scored_choices(Fight& s);
     // HeuristicAgent._fresh: the per-decision memos are dropped at a new decision.
-    void fresh(Combat& s);
+    void fresh(Fight& s);
 
     // ------------------------------------------------------------ helpers
-    static int opponent(const Combat& s, int i);
-    int reserve(const Combat& s, int i, int j) const;
+    static int opponent(const Fight& s, int i);
+    int reserve(const Fight& s, int i, int j) const;
     double weight(int maneuver) const;
-    int phase(Combat& s, int i);  // legal index
+    int phase(Fight& s, int i);  // legal index
     // the hold decision of act() (keep a hold worth HOLD_VALUE >= 5): legal index
-    int hold(Combat& s, int i);
+    int hold(Fight& s, int i);
 
     // ------------------------------------------------------------ risk (§1.3)
-    int risk_for(Combat& s, int i, int about);  // about: kAboutNames id
+    int risk_for(Fight& s, int i, int about);  // about: kAboutNames id
     // (escaper's, holder's) basic values for Break Hold by `method`; nullopt if not held
-    std::optional<std::pair<int, int>> break_basics(Combat& s, int i, int method);
+    std::optional<std::pair<int, int>> break_basics(Fight& s, int i, int method);
     int soak_risk(std::optional<int> basic, int level) const;
-    int soak(Combat& s, int i);  // legal index
+    int soak(Fight& s, int i);  // legal index
 
     // ------------------------------------------------------------ maneuvers
-    int best(Combat& s, int i, int kind);  // kind: DecisionKind; legal index
+    int best(Fight& s, int i, int kind);  // kind: DecisionKind; legal index
     // every legal choice with its value (turn bonus included), in list order
-    std::vector<std::pair<double, int>> scored(Combat& s, int i, int kind);
-    AimShortlist aim_shortlist(Combat& s, int i);
-    double chain_value(Combat& s, int i, int j, int maneuver);
-    std::optional<Incoming> incoming(Combat& s, int i, const DecisionContext& ctx);
-    double ap_cost(Combat& s, int i, int j, int kind, int ap);
-    double save(Combat& s, int i, int j);
+    std::vector<std::pair<double, int>> scored(Fight& s, int i, int kind);
+    AimShortlist aim_shortlist(Fight& s, int i);
+    double chain_value(Fight& s, int i, int j, int maneuver);
+    std::optional<Incoming> incoming(Fight& s, int i, const DecisionContext& ctx);
+    double ap_cost(Fight& s, int i, int j, int kind, int ap);
+    double save(Fight& s, int i, int j);
     // ctx: the decision's context (an empty one, pending == false, for an action window)
-    double value(Combat& s, int i, int j, int kind, const Choice& c, const DecisionContext& ctx,
+    double value(Fight& s, int i, int j, int kind, const Choice& c, const DecisionContext& ctx,
                  const std::optional<Incoming>& incoming);
-    double undefended(Combat& s, int i, const std::optional<Incoming>& incoming) const;
-    double counter_value(Combat& s, int i, const Choice& c, const Incoming& incoming);
-    double attack_choice_value(Combat& s, int i, int j, int kind, const Choice& c,
+    double undefended(Fight& s, int i, const std::optional<Incoming>& incoming) const;
+    double counter_value(Fight& s, int i, const Choice& c, const Incoming& incoming);
+    double attack_choice_value(Fight& s, int i, int j, int kind, const Choice& c,
                                const DecisionContext& ctx);
-    double defence_value(Combat& s, int i, const Choice& c, const Incoming& incoming);
-    double other_value(Combat& s, int i, int j, const Choice& c);
-    double arms_value(const Combat& s, int i, int j, const Choice& c, int cat) const;  // cat: category id
-    static bool has_kind(const Combat& s, int i, int kind);  // kind: kWeaponKindNames id
+    double defence_value(Fight& s, int i, const Choice& c, const Incoming& incoming);
+    double other_value(Fight& s, int i, int j, const Choice& c);
+    double arms_value(const Fight& s, int i, int j, const Choice& c, int cat) const;  // cat: category id
+    static bool has_kind(const Fight& s, int i, int kind);  // kind: kWeaponKindNames id
 
     // ------------------------------------------------------------ position
-    double position_value(const Combat& s, int j, Hex pos, int facing, int i = kNone) const;
-    static int melee_reach(const Combat& s, int i);
-    double move_value(Combat& s, int i, int j, const Choice& c);
-    double closing_value(Combat& s, int i, int j);
-    double turn_value(const Combat& s, int i, int j, const Choice& c) const;
-    double turn_bonus(const Combat& s, int i, const Choice& c) const;
+    double position_value(const Fight& s, int j, Hex pos, int facing, int i = kNone) const;
+    static int melee_reach(const Fight& s, int i);
+    double move_value(Fight& s, int i, int j, const Choice& c);
+    double closing_value(Fight& s, int i, int j);
+    double turn_value(const Fight& s, int i, int j, const Choice& c) const;
+    double turn_bonus(const Fight& s, int i, const Choice& c) const;
 
     static constexpr int kKeepStanding = 2;  // HeuristicAgent.KEEP_STANDING
     static constexpr double kProneAp = 1.0;  // HeuristicAgent.PRONE_AP
@@ -161,6 +161,6 @@ private:
 
 // scripted.incoming_option: the option (hand and mode) of the weapon attack being reacted
 // to; 0 for an unarmed attack.
-int incoming_option(Combat& s, const Knowledge& k, int attack);
+int incoming_option(Fight& s, const Knowledge& k, int attack);
 
 }  // namespace hexdojo::bots

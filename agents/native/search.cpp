@@ -27,28 +27,28 @@ double wound_value(int level) {
 
 }  // namespace
 
-int FirstChoicePolicy::act(Combat& c) {
+int FirstChoicePolicy::act(Fight& c) {
     if (c.legal().empty()) throw std::invalid_argument("act() called on a finished fight");
     return 0;
 }
 
-std::vector<int> FirstChoicePolicy::ranked(Combat& c) {
+std::vector<int> FirstChoicePolicy::ranked(Fight& c) {
     std::vector<int> out(c.legal().size());
     for (std::size_t k = 0; k < out.size(); ++k) out[k] = static_cast<int>(k);
     return out;
 }
 
 namespace {
-int rotation(const Combat& c) {
+int rotation(const Fight& c) {
     const int n = static_cast<int>(c.legal().size());
     if (n == 0) throw std::invalid_argument("act() called on a finished fight");
     return (3 * c.s.turn + 5 * c.pending.fighter + n) % n;
 }
 }  // namespace
 
-int RotatePolicy::act(Combat& c) { return rotation(c); }
+int RotatePolicy::act(Fight& c) { return rotation(c); }
 
-std::vector<int> RotatePolicy::ranked(Combat& c) {
+std::vector<int> RotatePolicy::ranked(Fight& c) {
     const int n = static_cast<int>(c.legal().size());
     const int k0 = rotation(c);
     std::vector<int> out(static_cast<std::size_t>(n));
@@ -56,13 +56,13 @@ std::vector<int> RotatePolicy::ranked(Combat& c) {
     return out;
 }
 
-int RandomPolicy::act(Combat& c) {
+int RandomPolicy::act(Fight& c) {
     const auto n = static_cast<std::uint32_t>(c.legal().size());
     if (n == 0) throw std::invalid_argument("act() called on a finished fight");
     return n == 1 ? 0 : static_cast<int>(rng_.bounded(n - 1U));
 }
 
-std::vector<int> RandomPolicy::ranked(Combat& c) {
+std::vector<int> RandomPolicy::ranked(Fight& c) {
     std::vector<int> out(c.legal().size());
     for (std::size_t k = 0; k < out.size(); ++k) out[k] = static_cast<int>(k);
     return out;
@@ -72,7 +72,7 @@ bool searched(int kind) {
     return kind == kDAction || kind == kDReaction || kind == kDFollowOn || kind == kDPhase;
 }
 
-double evaluate(const Combat& s, int me, double caution) {
+double evaluate(const Fight& s, int me, double caution) {
     if (s.over) {
         const int w = s.result.winner;
         return w == kNone ? 0.0 : (w == me ? 1.0 : -1.0);
@@ -88,7 +88,7 @@ double evaluate(const Combat& s, int me, double caution) {
     return std::tanh(score / 30.0) * 0.9;
 }
 
-void apply_index(Combat& c, int k) {
+void apply_index(Fight& c, int k) {
     const auto& legal = c.legal();
     if (k < 0 || static_cast<std::size_t>(k) >= legal.size()) {
         throw std::out_of_range("search: policy returned legal index " + std::to_string(k) +
@@ -99,7 +99,7 @@ void apply_index(Combat& c, int k) {
 }
 
 // ======================================================================= RolloutSearch
-int RolloutSearch::policy_only(Combat& s) {
+int RolloutSearch::policy_only(Fight& s) {
     if (s.over || !s.has_pending || s.legal().empty()) {
         throw std::invalid_argument("act() called on a finished fight");
     }
@@ -115,8 +115,8 @@ std::vector<int> RolloutSearch::allowed(std::vector<int> ranked) const {
     return ranked;
 }
 
-Combat RolloutSearch::base_of(const Combat& s) {
-    Combat c(s);
+Fight RolloutSearch::base_of(const Fight& s) {
+    Fight c(s);
     c.events = EventLog{};  // nothing in a simulation reads the log
     c.record_events = false;
     return c;
@@ -129,13 +129,13 @@ std::chrono::steady_clock::time_point RolloutSearch::deadline() const {
                               std::chrono::duration<double, std::milli>(p_.time_ms));
 }
 
-Combat RolloutSearch::fresh_clone(const Combat& base, std::uint64_t seed) const {
-    Combat c(base);
+Fight RolloutSearch::fresh_clone(const Fight& base, std::uint64_t seed) const {
+    Fight c(base);
     c.dice = fresh_dice(seed, p_.sides);
     return c;
 }
 
-void RolloutSearch::play_out(Combat& sim, int stop, int me) {
+void RolloutSearch::play_out(Fight& sim, int stop, int me) {
     if (model_ == nullptr || me == kNone) {
         while (!sim.over && sim.s.turn <= stop) apply_index(sim, policy_.act(sim));
         return;
@@ -147,12 +147,12 @@ void RolloutSearch::play_out(Combat& sim, int stop, int me) {
 }
 
 // ======================================================================= SearchAgent
-int FlatSearch::act(Combat& s, const SeedSource& seeds) {
+int FlatSearch::act(Fight& s, const SeedSource& seeds) {
     counts_.clear();
     const int forced = policy_only(s);
     if (forced >= 0) return forced;
-    const Combat base = base_of(s);
-    Combat root(base);
+    const Fight base = base_of(s);
+    Fight root(base);
     std::vector<int> cands = allowed(policy_.ranked(root));
     if (cands.empty()) return policy_.act(s);  // all banned: the caller's fallback decides
     if (static_cast<int>(cands.size()) > p_.width) cands.resize(static_cast<std::size_t>(p_.width));
@@ -183,15 +183,15 @@ int FlatSearch::act(Combat& s, const SeedSource& seeds) {
     return cands[best];
 }
 
-double FlatSearch::rollout(const Combat& base, int first, std::uint64_t seed, int me) {
-    Combat c = fresh_clone(base, seed);
+double FlatSearch::rollout(const Fight& base, int first, std::uint64_t seed, int me) {
+    Fight c = fresh_clone(base, seed);
     apply_index(c, first);
     play_out(c, base.s.turn + p_.horizon);
     return score(c, me);
 }
 
 // ======================================================================= MCTSAgent
-void Mcts::expand(int node, Combat& sim) {
+void Mcts::expand(int node, Fight& sim) {
     std::vector<int> r = node == 0 ? allowed(policy_.ranked(sim)) : policy_.ranked(sim);
     if (static_cast<int>(r.size()) > p_.width) r.resize(static_cast<std::size_t>(p_.width));
     const int first = static_cast<int>(nodes_.size());
@@ -209,7 +209,7 @@ void Mcts::expand(int node, Combat& sim) {
     nodes_[static_cast<std::size_t>(node)].n = static_cast<int>(r.size());
 }
 
-int Mcts::select(int node, const Combat& sim, double sign) const {
+int Mcts::select(int node, const Fight& sim, double sign) const {
     const Node& nd = nodes_[static_cast<std::size_t>(node)];
     const auto& legal = sim.legal();
     int best = -1;
@@ -230,8 +230,8 @@ int Mcts::select(int node, const Combat& sim, double sign) const {
     return best;
 }
 
-void Mcts::simulate(const Combat& base, std::uint64_t seed, int me) {
-    Combat sim = fresh_clone(base, seed);
+void Mcts::simulate(const Fight& base, std::uint64_t seed, int me) {
+    Fight sim = fresh_clone(base, seed);
     if (model_ != nullptr) model_->reset(seed % (std::uint64_t{1} << 31));
     const int stop = base.s.turn + p_.horizon;
     int node = 0;
@@ -266,12 +266,12 @@ void Mcts::simulate(const Combat& base, std::uint64_t seed, int me) {
     }
 }
 
-int Mcts::act(Combat& s, const SeedSource& seeds) {
+int Mcts::act(Fight& s, const SeedSource& seeds) {
     nodes_.clear();
     const int forced = policy_only(s);
     if (forced >= 0) return forced;
-    const Combat base = base_of(s);
-    Combat root(base);
+    const Fight base = base_of(s);
+    Fight root(base);
     nodes_.emplace_back();
     expand(0, root);
     const Node r = nodes_[0];
@@ -313,7 +313,7 @@ std::vector<int> Mcts::root_visits() const {
 // ======================================================================= SearchPlayer
 void SearchPlayer::reset(std::uint64_t seed) { rng_ = pcg64_from_seed(seed); }
 
-int SearchPlayer::act(Combat& c) {
+int SearchPlayer::act(Fight& c) {
     policy_.check(c);  // a player handed a fight of another rule set: an error, not a crash
     if (model_ != nullptr) model_->check(c);
     const SeedSource draw = [this](int n) {

@@ -31,10 +31,10 @@ namespace hexdojo::bots {
 class Policy {
 public:
     virtual ~Policy() = default;
-    virtual int act(Combat& c) = 0;
-    virtual std::vector<int> ranked(Combat& c) = 0;
+    virtual int act(Fight& c) = 0;
+    virtual std::vector<int> ranked(Fight& c) = 0;
     // throws std::invalid_argument if the policy cannot play this fight (another rule set)
-    virtual void check(const Combat& /*c*/) const {}
+    virtual void check(const Fight& /*c*/) const {}
     // An opponent model's fresh start at each simulation (Agent.reset(seed % 2**31)).
     virtual void reset(std::uint64_t /*seed*/) {}
 };
@@ -42,24 +42,24 @@ public:
 // The trivial policy of the tests: the first legal choice, the legal list's order.
 class FirstChoicePolicy final : public Policy {
 public:
-    int act(Combat& c) override;
-    std::vector<int> ranked(Combat& c) override;
+    int act(Fight& c) override;
+    std::vector<int> ranked(Fight& c) override;
 };
 
 // The tests' other trivial policy (the first choice rarely changes a fight): the legal list
 // rotated to start at (3 * turn + 5 * fighter + n) % n; act plays its first.
 class RotatePolicy final : public Policy {
 public:
-    int act(Combat& c) override;
-    std::vector<int> ranked(Combat& c) override;
+    int act(Fight& c) override;
+    std::vector<int> ranked(Fight& c) override;
 };
 
 // agents/scripted.py RandomAgent as an opponent model: numpy's default_rng(seed).integers(n)
 // (RandomPlayer's draws, players.hpp), reset from each simulation's seed; ranked: legal order.
 class RandomPolicy final : public Policy {
 public:
-    int act(Combat& c) override;
-    std::vector<int> ranked(Combat& c) override;
+    int act(Fight& c) override;
+    std::vector<int> ranked(Fight& c) override;
     void reset(std::uint64_t seed) override { rng_ = pcg64_from_seed(seed); }
 
 private:
@@ -72,9 +72,9 @@ template <class Bot>
 class PolicyOf final : public Policy {
 public:
     explicit PolicyOf(Bot& b) : bot(&b) {}
-    int act(Combat& c) override { return bot->act(c); }
-    std::vector<int> ranked(Combat& c) override { return bot->ranked(c); }
-    void check(const Combat& c) const override {
+    int act(Fight& c) override { return bot->act(c); }
+    std::vector<int> ranked(Fight& c) override { return bot->ranked(c); }
+    void check(const Fight& c) const override {
         if (c.t != bot->knowledge().t) {
             throw std::invalid_argument("search: the fight's rules are not the policy bot's");
         }
@@ -102,10 +102,10 @@ bool searched(int decision_kind);
 
 // search.evaluate: +1 won, -1 lost, 0 drawn; an unfinished fight scores wounds and position,
 // tanh(score / 30) * 0.9 (std::tanh: Python's evaluate uses math.tanh, the same libm call).
-double evaluate(const Combat& s, int me, double caution);
+double evaluate(const Fight& s, int me, double caution);
 
 // Take the k-th legal choice.
-void apply_index(Combat& c, int k);
+void apply_index(Fight& c, int k);
 
 // search.RolloutSearch: the policy, an optional opponent model, the budgets.
 class RolloutSearch {
@@ -115,13 +115,13 @@ public:
 
     // The policy's choice where there is nothing to search, else -1 (throws
     // std::invalid_argument on a finished fight).
-    int policy_only(Combat& s);
+    int policy_only(Fight& s);
     // A copy of the fight (no event log kept) that rolls fresh dice: Dice(seed, sides).
-    Combat fresh_clone(const Combat& base, std::uint64_t seed) const;
+    Fight fresh_clone(const Fight& base, std::uint64_t seed) const;
     // The policy plays both sides until the fight ends or turn `stop` is over (the side
     // other than `me` played by the opponent model where there is one and me != kNone).
-    void play_out(Combat& sim, int stop, int me = kNone);
-    double score(const Combat& sim, int me) const { return evaluate(sim, me, p_.caution); }
+    void play_out(Fight& sim, int stop, int me = kNone);
+    double score(const Fight& sim, int me) const { return evaluate(sim, me, p_.caution); }
     // Legal indices the root may not take (the lab's bans: agents/lab/runner.py asks again on
     // a view without the banned maneuvers); the simulations below the root play on unbanned.
     void ban_at_root(std::vector<int> banned) { banned_ = std::move(banned); }
@@ -130,7 +130,7 @@ protected:
     // The root's ranked candidates without the banned ones (rank order kept).
     std::vector<int> allowed(std::vector<int> ranked) const;
     // The root as the simulations copy it: the fight without its event log.
-    static Combat base_of(const Combat& s);
+    static Fight base_of(const Fight& s);
     // When the time budget runs out (time_point::max() without one), from now.
     std::chrono::steady_clock::time_point deadline() const;
 
@@ -144,8 +144,8 @@ protected:
 class FlatSearch : public RolloutSearch {
 public:
     using RolloutSearch::RolloutSearch;
-    int act(Combat& s, const SeedSource& seeds);
-    double rollout(const Combat& base, int first, std::uint64_t seed, int me);
+    int act(Fight& s, const SeedSource& seeds);
+    double rollout(const Fight& base, int first, std::uint64_t seed, int me);
     // the rollouts per candidate, in rank order, after the last act() that searched
     const std::vector<int>& counts() const { return counts_; }
 
@@ -167,14 +167,14 @@ struct Node {
 class Mcts : public RolloutSearch {
 public:
     using RolloutSearch::RolloutSearch;
-    int act(Combat& s, const SeedSource& seeds);
+    int act(Fight& s, const SeedSource& seeds);
     // the root's visits per child, in rank order, after the last act() that searched
     std::vector<int> root_visits() const;
 
 private:
-    void expand(int node, Combat& sim);
-    int select(int node, const Combat& sim, double sign) const;  // a child node, or -1
-    void simulate(const Combat& base, std::uint64_t seed, int me);
+    void expand(int node, Fight& sim);
+    int select(int node, const Fight& sim, double sign) const;  // a child node, or -1
+    void simulate(const Fight& base, std::uint64_t seed, int me);
 
     std::vector<Node> nodes_;
 };
@@ -189,7 +189,7 @@ public:
         : mcts_(mcts), policy_(policy), model_(model), p_(p), rng_(rng) {}
     // RolloutSearch.reset(seed): np.random.default_rng(seed)
     void reset(std::uint64_t seed) override;
-    int act(Combat& c) override;
+    int act(Fight& c) override;
     const Pcg64& rng() const { return rng_; }
 
 private:

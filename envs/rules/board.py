@@ -1,6 +1,6 @@
 """The board a ``State`` hands its readers: a read-only snapshot of the core's.
 
-Why a snapshot: the board lives in the core (``_core.State``, envs/rules/core/state.hpp);
+Why a snapshot: the board lives in the core (``_core.Board``, envs/rules/core/state.hpp);
 Python readers (agents, the observation's Python side, the rules tests, the text views)
 want plain records with names (``model.FighterState``, ``Hold``), so the core's board is
 read into them once per decision, when first asked, and shared by every read until the

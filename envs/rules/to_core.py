@@ -127,11 +127,11 @@ def core_hold(ids: Ids, h: Any) -> _core.Hold:
     return c
 
 
-def core_state(st: Any, ids: Ids | None = None) -> _core.State:
+def core_state(st: Any, ids: Ids | None = None) -> _core.Board:
     """The core's board state of Python State ``st`` (fighters, holds, weapons on the
     board, the §5.4 approaches, turn and order): what the core's legality reads."""
     ids = ids or Ids(st.t)
-    c = _core.State()
+    c = _core.Board()
     c.radius, c.turn, c.sides = st.game.radius, st.turn, list(st.game.sides)
     c.fighters = [_core_fighter(ids, f) for f in st.fighters]
     c.holds = [core_hold(ids, h) for h in st.holds]

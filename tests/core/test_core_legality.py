@@ -353,7 +353,7 @@ def test_bad_ids_at_the_boundary_are_one_value_error() -> None:
     with pytest.raises(ValueError, match=r"tables: not sealed"):
         _core.maneuver_choices(_core.Tables(), cs, core_window(ids, Window("action", 0)))
     with pytest.raises(ValueError, match=r"state: no fighters"):
-        _core.maneuver_choices(ct, _core.State(), core_window(ids, Window("action", 0)))
+        _core.maneuver_choices(ct, _core.Board(), core_window(ids, Window("action", 0)))
     h = _core.Hold()
     h.holder, h.held, h.kind = 0, 3, 0
     cs.holds = [h]

@@ -48,7 +48,7 @@ def decisions(g: Game, seed: int, limit: int = 400):
         s.apply(choices[int(rng.integers(len(choices)))])
 
 
-def names_back(t, c: _core.State) -> list[tuple]:
+def names_back(t, c: _core.Board) -> list[tuple]:
     """The native fighters in Python's terms (names for ids)."""
     locs, wids = list(t.locations), list(t.weapon_ids)
     out = []
@@ -70,7 +70,7 @@ def python_fighters(s) -> list[tuple]:
              f.sheathed, f.stuck) for f in s.fighters]
 
 
-def consistent_geometry(c: _core.State) -> None:
+def consistent_geometry(c: _core.Board) -> None:
     """The core's board answers agree with each other and with §5.4: fighters sharing a
     hex approach each other from opposite directions, an arc is the attack direction seen
     from a facing (hexgrid.relative), holds on and by a fighter are the board's holds."""

@@ -1,4 +1,4 @@
-// Bindings of the fight (fight.hpp's Combat, bound as _core.Fight; resolution.hpp), which
+// Bindings of the fight (fight.hpp's Fight, bound as _core.Fight; resolution.hpp), which
 // Python's State (envs/rules/state.py) wraps: a fight set up from Python (the compiled
 // tables and sheets, sides, arena, the start hexes and facings Python drew, and the dice where
 // Python left them), its decision and legal choices as int tuples, apply, clone, the result,
@@ -47,7 +47,7 @@ FighterState fighter_of(const Profile& p, int idx, Hex pos, int facing) {
     return f;
 }
 
-Combat* make_fight(const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
+Fight* make_fight(const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
                    const std::vector<std::string>& side_names, int radius, int turn_limit,
                    const std::vector<Start>& starts, const Dice& dice) {
     if (!t.sealed) throw nb::value_error("tables: not sealed (call seal() first)");
@@ -78,7 +78,7 @@ Combat* make_fight(const Tables& t, const std::vector<Profile>& profiles, const 
     for (const Profile& p : profiles) setup->names.push_back(p.name);
     setup->side_names = side_names;
     setup->turn_limit = turn_limit;
-    auto c = std::make_unique<Combat>();
+    auto c = std::make_unique<Fight>();
     c->t = &t;
     c->g = setup;
     c->s.radius = radius;
@@ -117,7 +117,7 @@ struct Ints {
     bool flag(const char* field) { return next(field, 0, 2) != 0; }
 };
 
-Choice choice_from(Ints& x, const Combat& c) {
+Choice choice_from(Ints& x, const Fight& c) {
     Choice ch;
     ch.kind = x.next("frame.choice.kind", 0, static_cast<int>(kChoiceKindNames.size()));
     ch.maneuver = x.next("frame.choice.maneuver", kNone, c.t->n_maneuvers());
@@ -129,7 +129,7 @@ Choice choice_from(Ints& x, const Combat& c) {
     return ch;
 }
 
-Frame frame_from(const std::vector<int>& v, const Combat& c) {
+Frame frame_from(const std::vector<int>& v, const Fight& c) {
     Ints x{v};
     const int n = c.s.n(), nm = c.t->n_maneuvers(), nl = c.t->n_locations();
     const int kind = x.next("frame type", 0, 7);
@@ -234,7 +234,7 @@ Frame frame_from(const std::vector<int>& v, const Combat& c) {
 }
 
 // Every id of a board from Python in range (a ValueError naming the field, never a crash).
-void check_board(const Tables& t, const State& s) {
+void check_board(const Tables& t, const Board& s) {
     const int n = s.n(), nw = static_cast<int>(t.weapon_ids.size()), nl = t.n_locations();
     if (n < 2 || n > kMaxFighters) throw nb::value_error("state: 2..8 fighters needed");
     if (s.radius < 1 || s.radius > 20) throw nb::value_error("state.radius: allowed 1..20");
@@ -255,8 +255,8 @@ void check_board(const Tables& t, const State& s) {
 // A fight taken over from a Python State (a scenario, or any state between decisions): its
 // board (native.core_state), dice (core_dice_of) and frame stack, then advanced to the
 // pending decision (each frame's step is idempotent at a pending decision).
-Combat* fight_from(const Tables& t, const std::vector<Profile>& profiles,
-                   const std::vector<std::string>& side_names, int turn_limit, const State& board,
+Fight* fight_from(const Tables& t, const std::vector<Profile>& profiles,
+                   const std::vector<std::string>& side_names, int turn_limit, const Board& board,
                    const Dice& dice, const std::vector<std::vector<int>>& frames, bool over) {
     std::vector<Start> starts;
     for (const auto& f : board.fighters) starts.push_back({{f.pos.q, f.pos.r}, f.facing});
@@ -265,7 +265,7 @@ Combat* fight_from(const Tables& t, const std::vector<Profile>& profiles,
     }
     check_board(t, board);
     if (over) throw nb::value_error("state: the fight is over (nothing to take over)");
-    auto c = std::make_unique<Combat>();
+    auto c = std::make_unique<Fight>();
     c->t = &t;
     auto setup = std::make_shared<Setup>();
     setup->profiles = profiles;
@@ -280,7 +280,7 @@ Combat* fight_from(const Tables& t, const std::vector<Profile>& profiles,
     c->s = board;
     c->dice = dice;
     c->over = over;
-    if (frames.size() > Combat::kMaxFrames) throw nb::value_error("frames: too many");
+    if (frames.size() > Fight::kMaxFrames) throw nb::value_error("frames: too many");
     for (const auto& v : frames) c->stack.push_back(frame_from(v, *c));
     try {
         c->advance();
@@ -296,7 +296,7 @@ void id(const char* field, int v, int lo, int hi) {
                            std::to_string(lo) + ".." + std::to_string(hi - 1)).c_str());
 }
 
-Choice choice_of(const Combat& c, const ChoiceTuple& x) {
+Choice choice_of(const Fight& c, const ChoiceTuple& x) {
     const auto [kind, m, target, loc, turn_by, option, risk] = x;
     id("choice.kind", kind, 0, static_cast<int>(kChoiceKindNames.size()));
     id("choice.maneuver", m, kNone, c.t->n_maneuvers());
@@ -309,7 +309,7 @@ ChoiceTuple tuple_of(const Choice& ch) {
     return {ch.kind, ch.maneuver, ch.target, ch.location, ch.turn, ch.option, ch.risk};
 }
 
-void apply_tuple(Combat& c, const ChoiceTuple& x) {
+void apply_tuple(Fight& c, const ChoiceTuple& x) {
     const Choice ch = choice_of(c, x);
     try {
         c.apply(ch);
@@ -350,7 +350,7 @@ nb::dict roll_dict(const RollRecord& r) {
     return d;
 }
 
-nb::object value(const Combat& c, const Event& e, const Field& f) {
+nb::object value(const Fight& c, const Event& e, const Field& f) {
     switch (f.kind) {
         case V::kInt: return nb::int_(f.a);
         case V::kHalf: return half(f.a);
@@ -374,7 +374,7 @@ nb::object value(const Combat& c, const Event& e, const Field& f) {
     return nb::none();
 }
 
-nb::dict event_dict(const Combat& c, const Event& e) {
+nb::dict event_dict(const Fight& c, const Event& e) {
     nb::dict d;
     d["type"] = e.type;
     d["turn"] = e.turn;
@@ -383,19 +383,19 @@ nb::dict event_dict(const Combat& c, const Event& e) {
     return d;
 }
 
-nb::list events_from(const Combat& c, std::size_t start) {
+nb::list events_from(const Fight& c, std::size_t start) {
     nb::list out;
     for (const Event* e : c.events.from(start)) out.append(event_dict(c, *e));
     return out;
 }
 
-nb::object decision(const Combat& c) {
+nb::object decision(const Fight& c) {
     if (!c.has_pending) return nb::none();
     const Decision& d = c.pending;
     return nb::make_tuple(d.fighter, kDecisionKindNames[static_cast<Z>(d.kind)], kAboutNames[static_cast<Z>(d.about)]);
 }
 
-std::vector<ChoiceTuple> legal(const Combat& c) {
+std::vector<ChoiceTuple> legal(const Fight& c) {
     std::vector<ChoiceTuple> out;
     if (!c.has_pending) return out;
     out.reserve(c.legal().size());
@@ -408,7 +408,7 @@ std::vector<ChoiceTuple> legal(const Combat& c) {
 // and an id is never given to another menu (ids only grow; the registry starts afresh when
 // full). Python's State keys its prebuilt Decision and Choices by it (menus.Boundary.menu,
 // envs/rules/menus.py), so that a decision costs one call and one dict lookup instead of building tuples.
-// Cached in the Combat while its list is the one it was computed for (clones share it).
+// Cached in the Fight while its list is the one it was computed for (clones share it).
 struct MenuHash {
     std::size_t operator()(const std::vector<int>& v) const noexcept {
         std::uint64_t h = 0xcbf29ce484222325ULL;  // FNV-1a over the ints
@@ -417,7 +417,7 @@ struct MenuHash {
     }
 };
 
-std::int64_t menu(const Combat& c) {
+std::int64_t menu(const Fight& c) {
     if (!c.has_pending || !c.choices.p) return -1;
     if (c.menu_of == c.choices.p.get()) return c.menu;
     static std::unordered_map<std::vector<int>, std::int64_t, MenuHash> registry;  // under the GIL
@@ -438,7 +438,7 @@ std::int64_t menu(const Combat& c) {
     return c.menu;
 }
 
-nb::object result(const Combat& c) {
+nb::object result(const Fight& c) {
     if (!c.over) return nb::none();
     nb::dict d;
     d["winner"] = c.result.winner == kNone ? nb::object(nb::none()) : nb::object(nb::int_(c.result.winner));
@@ -453,7 +453,7 @@ nb::object name_or_none(const std::vector<std::string>& names, int id) {
 }
 
 // State.context(): what the pending decision is about (its keys in a fixed order).
-nb::dict context(Combat& c) {
+nb::dict context(Fight& c) {
     nb::dict out;
     const DecisionContext x = decision_context(c);  // the one place the core says it
     if (!x.pending) return out;
@@ -503,11 +503,11 @@ nb::dict context(Combat& c) {
 
 // Seconds for n native clones (the clone target of issue 15, measured without the Python
 // call around each one; scripts/bench_engine.py reports it).
-double time_clones(const Combat& c, int n) {
+double time_clones(const Fight& c, int n) {
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t sink = 0;
     for (int k = 0; k < n; ++k) {
-        const Combat x(c);
+        const Fight x(c);
         sink += x.stack.size();
     }
     const auto dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -517,14 +517,14 @@ double time_clones(const Combat& c, int n) {
 }  // namespace
 
 void bind_fight(nb::module_& m) {
-    nb::class_<Combat>(m, "Fight", "A fight (fight.hpp's Combat): rules, sheets, board, dice, event log and the "
+    nb::class_<Fight>(m, "Fight", "A fight (fight.hpp's Fight): rules, sheets, board, dice, event log and the "
                                    "pending decision; Python's State (state.py) wraps one.")
         .def("__init__",
-             [](Combat* self, const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
+             [](Fight* self, const Tables& t, const std::vector<Profile>& profiles, const std::vector<int>& sides,
                 const std::vector<std::string>& side_names, int radius, int turn_limit,
                 const std::vector<Start>& starts, const Dice& dice) {
-                 std::unique_ptr<Combat> c(make_fight(t, profiles, sides, side_names, radius, turn_limit, starts, dice));
-                 new (self) Combat(*c);
+                 std::unique_ptr<Fight> c(make_fight(t, profiles, sides, side_names, radius, turn_limit, starts, dice));
+                 new (self) Fight(*c);
              },
              nb::arg("tables"), nb::arg("profiles"), nb::arg("sides"), nb::arg("side_names"), nb::arg("radius"),
              nb::arg("turn_limit"), nb::arg("starts"), nb::arg("dice"), nb::keep_alive<1, 2>(),
@@ -533,22 +533,22 @@ void bind_fight(nb::module_& m) {
              "the dice after the start was drawn; the first turn is started (Game.new_state).")
         .def_static("from_state",
              [](const Tables& t, const std::vector<Profile>& profiles, const std::vector<std::string>& side_names,
-                int turn_limit, const State& board, const Dice& dice, const std::vector<std::vector<int>>& frames,
+                int turn_limit, const Board& board, const Dice& dice, const std::vector<std::vector<int>>& frames,
                 bool over) {
-                 std::unique_ptr<Combat> c(fight_from(t, profiles, side_names, turn_limit, board, dice, frames, over));
-                 return Combat(*c);
+                 std::unique_ptr<Fight> c(fight_from(t, profiles, side_names, turn_limit, board, dice, frames, over));
+                 return Fight(*c);
              },
              nb::arg("tables"), nb::arg("profiles"), nb::arg("side_names"), nb::arg("turn_limit"), nb::arg("state"),
              nb::arg("dice"), nb::arg("frames"), nb::arg("over"), nb::keep_alive<0, 1>(),
              "A fight set up on a board built in Python (a scenario, scenario.py): its board, dice and "
              "frames (as ints), advanced to the pending decision.")
-        .def_prop_ro("is_over", [](const Combat& c) { return c.over; })
+        .def_prop_ro("is_over", [](const Fight& c) { return c.over; })
         .def_prop_ro("result", &result)
         .def_prop_ro("decision", &decision, "(fighter, kind, about), or None once over.")
         .def("legal", &legal, "The legal choices: (kind, maneuver, target, location, turn, option, risk).")
         .def("apply", &apply_tuple, nb::arg("choice"))
-        .def_prop_ro("n_legal", [](const Combat& c) { return c.legal().size(); })
-        .def("apply_index", [](Combat& c, std::size_t k) {
+        .def_prop_ro("n_legal", [](const Fight& c) { return c.legal().size(); })
+        .def("apply_index", [](Fight& c, std::size_t k) {
                  if (k >= c.legal().size()) {
                      throw nb::index_error(("choice index " + std::to_string(k) + ": allowed 0.." +
                                             std::to_string(static_cast<long long>(c.legal().size()) - 1)).c_str());
@@ -561,20 +561,20 @@ void bind_fight(nb::module_& m) {
                  }
              }, nb::arg("k"), "Take the k-th legal choice (the fast path: no tuples built).")
         .def_prop_ro("menu", &menu, "The pending decision and legal list's interned id (-1 once over).")
-        // rv_policy::copy: one copy straight into the new Python object (returning a Combat by
-        // value copied it twice, Combat having no move constructor: 405 -> 278 ns a call)
-        .def("clone", [](const Combat& c) -> const Combat& { return c; }, nb::rv_policy::copy,
+        // rv_policy::copy: one copy straight into the new Python object (returning a Fight by
+        // value copied it twice, Fight having no move constructor: 405 -> 278 ns a call)
+        .def("clone", [](const Fight& c) -> const Fight& { return c; }, nb::rv_policy::copy,
              nb::keep_alive<0, 1>())
-        .def_prop_ro("n_events", [](const Combat& c) { return c.events.size(); })
+        .def_prop_ro("n_events", [](const Fight& c) { return c.events.size(); })
         .def("events", &events_from, nb::arg("start") = 0, "The events from start as dicts (State.events).")
-        .def_prop_ro("turn", [](const Combat& c) { return c.s.turn; })
-        .def_prop_ro("state", [](const Combat& c) { return c.s; }, "A copy of the board state.")
-        .def_prop_ro("dice", [](const Combat& c) { return c.dice; }, "A copy of the dice.")
+        .def_prop_ro("turn", [](const Fight& c) { return c.s.turn; })
+        .def_prop_ro("state", [](const Fight& c) { return c.s; }, "A copy of the board state.")
+        .def_prop_ro("dice", [](const Fight& c) { return c.dice; }, "A copy of the dice.")
         .def("context", &context, "State.context(): what the pending decision is about.")
-        .def_prop_ro("window", [](const Combat& c) { return c.has_pending && c.has_window ? nb::cast(c.window) : nb::none(); },
+        .def_prop_ro("window", [](const Fight& c) { return c.has_pending && c.has_window ? nb::cast(c.window) : nb::none(); },
                      "The pending decision's window (legality.Window), or None.")
         .def("time_clones", &time_clones, nb::arg("n"), "Seconds for n native clones (a benchmark).")
-        .def_prop_ro("frames", [](const Combat& c) { return c.stack.size(); });
+        .def_prop_ro("frames", [](const Fight& c) { return c.stack.size(); });
     m.attr("CHOICE_KINDS") = kChoiceKindNames;
 }
 

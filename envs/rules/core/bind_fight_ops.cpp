@@ -24,7 +24,7 @@ void in_range(const char* field, int v, int lo, int hi) {
 }
 
 // State.phasing: the fighter of the topmost phase frame (aom312), -1 when none runs.
-int phasing(const Combat& c) {
+int phasing(const Fight& c) {
     for (auto it = c.stack.rbegin(); it != c.stack.rend(); ++it) {
         if (const auto* p = std::get_if<PhaseFrame>(&*it)) return p->i;
     }
@@ -34,11 +34,11 @@ int phasing(const Combat& c) {
 }  // namespace
 
 void bind_fight_ops(nb::module_& m) {
-    m.def("fight_set_dice", [](Combat& c, const Dice& d) { c.dice = d; }, nb::arg("fight"), nb::arg("dice"),
+    m.def("fight_set_dice", [](Fight& c, const Dice& d) { c.dice = d; }, nb::arg("fight"), nb::arg("dice"),
           "Give a fight other dice from now on (State.clone(dice=), a test's loaded dice).");
-    m.def("fight_check_over", [](Combat& c) { return c.check_over(); }, nb::arg("fight"),
+    m.def("fight_check_over", [](Fight& c) { return c.check_over(); }, nb::arg("fight"),
           "State.check_over (§5.30): end the fight when one side is left standing.");
-    m.def("fight_knock_out", [](Combat& c, int i, int how) {
+    m.def("fight_knock_out", [](Fight& c, int i, int how) {
               in_range("knock_out.fighter", i, 0, c.s.n());
               in_range("knock_out.how", how, 1, 3);
               c.knock_out(i, how);

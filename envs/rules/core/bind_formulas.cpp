@@ -214,16 +214,16 @@ void bind_knockback(nb::module_& m) {
 
 // ---------------------------------------------------------------- the State forms
 // A fight the State forms can read: set up (its sheets, one per fighter).
-Combat& set_up(Combat& c) {
+Fight& set_up(Fight& c) {
     if (c.t == nullptr || c.g == nullptr || c.g->profiles.size() != c.s.fighters.size()) {
         throw nb::value_error("fight: not set up (no rules or no fighters' sheets)");
     }
     return c;
 }
 
-int fighter(const Combat& c, const char* what, int i) { return need_id(what, i, c.s.fighters.size()); }
+int fighter(const Fight& c, const char* what, int i) { return need_id(what, i, c.s.fighters.size()); }
 
-void two(const Combat& c, const char* a, int x, const char* b, int y) {
+void two(const Fight& c, const char* a, int x, const char* b, int y) {
     fighter(c, a, x);
     fighter(c, b, y);
     if (x == y) throw nb::value_error((std::string(a) + ", " + b + ": the same fighter " +
@@ -240,7 +240,7 @@ nb::tuple with_terms(int total, Terms& terms) { return nb::make_tuple(total, std
 constexpr std::size_t kFighterExtras = 8;
 
 void bind_fighter_rolls(nb::module_& m) {
-    m.def("fighter_basic", [](Combat& c, int i, int skill, int chr, const std::vector<int>& specs,
+    m.def("fighter_basic", [](Fight& c, int i, int skill, int chr, const std::vector<int>& specs,
                               const TermList& extra, int worst) {
         fighter(set_up(c), "i", i);
         const Tables& t = *c.t;
@@ -259,9 +259,9 @@ void bind_fighter_rolls(nb::module_& m) {
         return with_terms(total, terms);
     }, nb::arg("fight"), nb::arg("i"), nb::arg("skill"), nb::arg("characteristic"),
           nb::arg("specs") = std::vector<int>{}, nb::arg("extra") = TermList{}, nb::arg("worst") = kNone,
-          "Combat::basic: fighter i's basic value as he stands (his worst wound, or `worst`; "
+          "Fight::basic: fighter i's basic value as he stands (his worst wound, or `worst`; "
           "stagger/stun; a stuck weapon on CO rolls, aom1d35): (total, terms).");
-    m.def("fighter_roll_basic", [](Combat& c, int i, int roll, const TermList& extra) {
+    m.def("fighter_roll_basic", [](Fight& c, int i, int roll, const TermList& extra) {
         fighter(set_up(c), "i", i);
         need_id("roll", roll, kRollNames.size());
         if (extra.size() > kFighterExtras) {
@@ -274,12 +274,12 @@ void bind_fighter_rolls(nb::module_& m) {
         const int total = c.spec_basic(i, c.t->roll(roll), mods, &terms);
         return with_terms(total, terms);
     }, nb::arg("fight"), nb::arg("i"), nb::arg("roll"), nb::arg("extra") = TermList{},
-          "Combat::spec_basic of the data-described roll `roll` (an id of ROLLS): (total, terms).");
+          "Fight::spec_basic of the data-described roll `roll` (an id of ROLLS): (total, terms).");
 }
 
 void bind_state_forms(nb::module_& m) {
     bind_fighter_rolls(m);
-    m.def("attack_basic", [](Combat& c, int x, int y, int man, int loc, int opt) {
+    m.def("attack_basic", [](Fight& c, int x, int y, int man, int loc, int opt) {
         two(set_up(c), "x", x, "y", y);
         Terms terms;
         const int total = attack_basic(c, x, y, maneuver(*c.t, man), location(*c.t, loc, true),
@@ -287,14 +287,14 @@ void bind_state_forms(nb::module_& m) {
         return with_terms(total, terms);
     }, nb::arg("fight"), nb::arg("x"), nb::arg("y"), nb::arg("maneuver"), nb::arg("location"),
           nb::arg("option") = 0, "state_formulas.hpp attack_basic: (total, terms).");
-    m.def("attack_modifiers", [](Combat& c, int x, int y, int man, int loc) {
+    m.def("attack_modifiers", [](Fight& c, int x, int y, int man, int loc) {
         two(set_up(c), "x", x, "y", y);
         Mods extra;
         attack_modifiers(c, x, y, maneuver(*c.t, man), location(*c.t, loc, true), extra);
         return extra.e.terms();
     }, nb::arg("fight"), nb::arg("x"), nb::arg("y"), nb::arg("maneuver"), nb::arg("location"),
           "The §1.8 modifiers attack_basic adds (zero ones included).");
-    m.def("defence_basic", [](Combat& c, int y, int x, int rname, int attack, int loc, int opt) {
+    m.def("defence_basic", [](Fight& c, int y, int x, int rname, int attack, int loc, int opt) {
         two(set_up(c), "y", y, "x", x);
         Terms terms;
         const int total = defence_basic(c, y, x, maneuver(*c.t, rname, true), maneuver(*c.t, attack, true),
@@ -303,7 +303,7 @@ void bind_state_forms(nb::module_& m) {
     }, nb::arg("fight"), nb::arg("y"), nb::arg("x"), nb::arg("reaction"), nb::arg("attack"),
           nb::arg("location"), nb::arg("option") = 0,
           "state_formulas.hpp defence_basic (reaction -1: the default defence): (total, terms).");
-    m.def("break_hold_basics", [](Combat& c, int i, int holder, int kind, int attempts, int method) {
+    m.def("break_hold_basics", [](Fight& c, int i, int holder, int kind, int attempts, int method) {
         two(set_up(c), "i", i, "holder", holder);
         const Tables& t = *c.t;
         Hold h;

@@ -50,7 +50,7 @@ void check_fighter(const Tables& t, const FighterState& f, const std::string& at
     }
 }
 
-void check_state(const Tables& t, const State& s) {
+void check_state(const Tables& t, const Board& s) {
     const int n = s.n();
     if (n < 2) throw nb::value_error("state: no fighters (the native core takes 2..8)");
     if (static_cast<int>(s.sides.size()) != n) {
@@ -68,7 +68,7 @@ void check_state(const Tables& t, const State& s) {
     for (const auto& d : s.dropped) id("dropped.weapon", d.weapon, 0, static_cast<int>(t.weapon_ids.size()));
 }
 
-void check_window(const Tables& t, const State& s, const Window& w) {
+void check_window(const Tables& t, const Board& s, const Window& w) {
     const int n = s.n(), nm = t.n_maneuvers();
     id("window.fighter", w.fighter, 0, n);
     id("window.attacker", w.attacker, kNone, n);
@@ -83,7 +83,7 @@ void check_window(const Tables& t, const State& s, const Window& w) {
     if (w.has_follow) id("window.follow_direction", w.follow_direction, 0, 6);
 }
 
-Fight checked(const Tables& t, const State& s, const Window& w) {
+Query checked(const Tables& t, const Board& s, const Window& w) {
     check_tables(t);
     check_state(t, s);
     check_window(t, s, w);
@@ -105,7 +105,7 @@ void write_rows(const std::vector<ChoiceIds>& choices, std::int32_t* data) {
     }
 }
 
-Choices choices_array(const Tables& t, const State& s, const Window& w) {
+Choices choices_array(const Tables& t, const Board& s, const Window& w) {
     thread_local std::vector<ChoiceIds> out;
     maneuver_choices(checked(t, s, w), w, out);
     const std::size_t n = out.size();
@@ -117,7 +117,7 @@ Choices choices_array(const Tables& t, const State& s, const Window& w) {
 
 // maneuver_choices into the caller's int32 (rows, 5) buffer: the rows written, or -(the rows
 // needed) when the buffer is too small (nothing written then).
-int choices_into(const Tables& t, const State& s, const Window& w,
+int choices_into(const Tables& t, const Board& s, const Window& w,
                  nb::ndarray<std::int32_t, nb::shape<-1, 5>, nb::c_contig, nb::device::cpu> buf) {
     thread_local std::vector<ChoiceIds> out;
     maneuver_choices(checked(t, s, w), w, out);
@@ -130,9 +130,9 @@ int choices_into(const Tables& t, const State& s, const Window& w,
 
 // Seconds for `calls` native maneuver_choices of one window, timed inside the core: the cost
 // the engine pays, without Python's call.
-double time_choices(const Tables& t, const State& s, const Window& w, int calls) {
+double time_choices(const Tables& t, const Board& s, const Window& w, int calls) {
     std::vector<ChoiceIds> out;
-    const Fight x = checked(t, s, w);
+    const Query x = checked(t, s, w);
     const auto t0 = std::chrono::steady_clock::now();
     std::size_t total = 0;
     for (int k = 0; k < calls; ++k) {
@@ -150,16 +150,16 @@ std::optional<ReasonTuple> reason_tuple(const Reason& r) {
     return ReasonTuple{static_cast<int>(r.code), r.maneuver, r.a[0], r.a[1], r.a[2], r.a[3], r.a[4]};
 }
 
-std::optional<ReasonTuple> explain_ids(const Tables& t, const State& s, const Window& w,
+std::optional<ReasonTuple> explain_ids(const Tables& t, const Board& s, const Window& w,
                                        std::tuple<int, int, int, int, int> c) {
-    const Fight x = checked(t, s, w);
+    const Query x = checked(t, s, w);
     const auto [m, target, loc, turn_by, option] = c;
     id("choice.maneuver", m, 0, t.n_maneuvers());
     id("choice.location", loc, kUnknown, t.n_locations());
     return reason_tuple(explain(x, w, ChoiceIds{m, target, loc, turn_by, option}));
 }
 
-std::vector<int> defences(const Tables& t, const State& s, int y, int attacker, int attack,
+std::vector<int> defences(const Tables& t, const Board& s, int y, int attacker, int attack,
                           int restrict_limb, int restrict_location, std::optional<int> ap) {
     Window w;
     w.fighter = y;
@@ -167,7 +167,7 @@ std::vector<int> defences(const Tables& t, const State& s, int y, int attacker, 
     w.attack = attack;
     w.restrict_limb = restrict_limb;
     w.restrict_location = restrict_location;
-    const Fight x = checked(t, s, w);
+    const Query x = checked(t, s, w);
     id("attacker", attacker, 0, s.n());
     id("attack", attack, 0, t.n_maneuvers());
     return defence_options(x, y, attacker, attack, {restrict_limb, restrict_location},

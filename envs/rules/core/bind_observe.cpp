@@ -16,7 +16,7 @@ namespace {
 
 using Buffer = nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-void check_ids(const Catalogue& cat, const ObsLayout& lay, const State& s, const ObsContext& c,
+void check_ids(const Catalogue& cat, const ObsLayout& lay, const Board& s, const ObsContext& c,
                int me, int op) {
     auto bad = [](const std::string& what) { throw nb::value_error(what.c_str()); };
     if (me < 0 || me >= s.n() || op < 0 || op >= s.n() || me == op) {
@@ -32,7 +32,7 @@ void check_ids(const Catalogue& cat, const ObsLayout& lay, const State& s, const
     if (lay.size <= 0) bad("observe: an empty layout");
 }
 
-void observe(const Tables& t, const Catalogue& cat, const ObsLayout& lay, const State& s,
+void observe(const Tables& t, const Catalogue& cat, const ObsLayout& lay, const Board& s,
              const ObsContext& c, int me, int op, Buffer out) {
     check_ids(cat, lay, s, c, me, op);
     if (out.shape(0) != static_cast<std::size_t>(lay.size)) {

@@ -20,14 +20,14 @@ using Pair = std::pair<int, int>;
 Hex to_hex(Pair p) { return checked_hex(p.first, p.second); }
 Pair to_pair(Hex h) { return {h.q, h.r}; }
 
-void check_fighter(const State& s, int i, const char* what) {
+void check_fighter(const Board& s, int i, const char* what) {
     if (i < 0 || i >= s.n()) {
         throw nb::index_error((std::string(what) + ": fighter " + std::to_string(i) +
                                ", allowed 0.." + std::to_string(s.n() - 1)).c_str());
     }
 }
 
-void set_fighters(State& s, std::vector<FighterState> fs) {
+void set_fighters(Board& s, std::vector<FighterState> fs) {
     if (fs.size() < 2 || fs.size() > static_cast<std::size_t>(kMaxFighters)) {
         throw nb::value_error(("fighters: " + std::to_string(fs.size()) +
                                ": the native core takes 2.." + std::to_string(kMaxFighters)).c_str());
@@ -39,7 +39,7 @@ void set_fighters(State& s, std::vector<FighterState> fs) {
     s.fighters = std::move(fs);
 }
 
-void set_approach(State& s, int a, int t, int direction) {
+void set_approach(Board& s, int a, int t, int direction) {
     check_fighter(s, a, "approach");
     check_fighter(s, t, "approach");
     if (direction < kNone || direction > 5) throw nb::value_error("approach: direction -1..5");
@@ -119,63 +119,63 @@ void bind_window(nb::module_& m) {
 }
 
 void bind_board(nb::module_& m) {
-    nb::class_<State>(m, "State", "The fight's board state (state.hpp).")
+    nb::class_<Board>(m, "Board", "The fight's board (state.hpp).")
         .def(nb::init<>())
-        .def_rw("radius", &State::radius)
-        .def_rw("turn", &State::turn)
-        .def_rw("sides", &State::sides)
-        .def_prop_rw("fighters", [](const State& s) { return s.fighters; }, &set_fighters)
-        .def_rw("holds", &State::holds)
+        .def_rw("radius", &Board::radius)
+        .def_rw("turn", &Board::turn)
+        .def_rw("sides", &Board::sides)
+        .def_prop_rw("fighters", [](const Board& s) { return s.fighters; }, &set_fighters)
+        .def_rw("holds", &Board::holds)
         .def_prop_rw("dropped",
-                     [](const State& s) {
+                     [](const Board& s) {
                          std::vector<std::pair<Pair, int>> out;
                          for (const auto& d : s.dropped) out.emplace_back(to_pair(d.hex), d.weapon);
                          return out;
                      },
-                     [](State& s, const std::vector<std::pair<Pair, int>>& v) {
+                     [](Board& s, const std::vector<std::pair<Pair, int>>& v) {
                          s.dropped.clear();
                          for (const auto& [h, w] : v) s.dropped.push_back({to_hex(h), w});
                      })
-        .def_rw("order", &State::order)
+        .def_rw("order", &Board::order)
         .def("set_approach", &set_approach, nb::arg("a"), nb::arg("t"), nb::arg("direction"))
-        .def("approach", [](const State& s, int a, int t) {
+        .def("approach", [](const Board& s, int a, int t) {
             check_fighter(s, a, "approach");
             check_fighter(s, t, "approach");
             return static_cast<int>(s.approach[a][t]);
         })
-        .def("clone", [](const State& s) { return State(s); })
-        .def("hold_on", [](const State& s, int i) {
+        .def("clone", [](const Board& s) { return Board(s); })
+        .def("hold_on", [](const Board& s, int i) {
             check_fighter(s, i, "hold_on");
             const Hold* h = s.hold_on(i);
             return h == nullptr ? nb::none() : nb::cast(*h);
         })
-        .def("hold_by", [](const State& s, int i) {
+        .def("hold_by", [](const Board& s, int i) {
             check_fighter(s, i, "hold_by");
             const Hold* h = s.hold_by(i);
             return h == nullptr ? nb::none() : nb::cast(*h);
         })
-        .def("on_board", [](const State& s, Pair h) { return s.on_board(to_hex(h)); })
-        .def("attack_direction", [](const State& s, int a, int t) {
+        .def("on_board", [](const Board& s, Pair h) { return s.on_board(to_hex(h)); })
+        .def("attack_direction", [](const Board& s, int a, int t) {
             check_fighter(s, a, "attack_direction");
             check_fighter(s, t, "attack_direction");
             return s.attack_direction(a, t);
         })
-        .def("arc", [](const State& s, int a, int t, int facing) {
+        .def("arc", [](const Board& s, int a, int t, int facing) {
             check_fighter(s, a, "arc");
             check_fighter(s, t, "arc");
             if (facing < kNone || facing > 5) throw nb::value_error("facing: allowed -1..5");
             return s.arc(a, t, facing);
         }, nb::arg("a"), nb::arg("t"), nb::arg("facing") = kNone)
-        .def("place", [](State& s, int i, Pair h) {
+        .def("place", [](Board& s, int i, Pair h) {
             check_fighter(s, i, "place");
             s.place(i, to_hex(h));
         })
-        .def("set_facing", [](State& s, int i, int facing) {
+        .def("set_facing", [](Board& s, int i, int facing) {
             check_fighter(s, i, "set_facing");
             if (facing < 0 || facing > 5) throw nb::value_error("facing: allowed 0..5");
             s.set_facing(i, facing);
         })
-        .def("others", [](const State& s, int i) {
+        .def("others", [](const Board& s, int i) {
             check_fighter(s, i, "others");
             return s.others(i);
         });

@@ -104,7 +104,7 @@ void bind_vector(nb::module_& m) {
     nb::class_<DuelVector>(m, "DuelVector",
                            "N duels stepped in one call, each against an opponent the core plays (random "
                            "legal play, a native Player) or Python answers in a batch (vector_env.hpp).")
-        .def("__init__", [](DuelVector* self, const Combat& proto, const Catalogue& cat,
+        .def("__init__", [](DuelVector* self, const Fight& proto, const Catalogue& cat,
                             const ObsLayout& lay, std::vector<float> unit, VectorOptions opt, int n) {
             if (n < 1 || n > 100000) throw nb::value_error("n: allowed 1..100000");
             if (opt.side < kNone || opt.side > 1) throw nb::value_error("side: allowed -1, 0, 1");
@@ -201,7 +201,7 @@ void bind_vector(nb::module_& m) {
              "Answer the waiting slots' external opponents (catalogue ids), then go on as step().")
         .def("fight", [](DuelVector& v, int k) {
             if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
-            return Combat(v.slot(k).fight);
+            return Fight(v.slot(k).fight);
         }, nb::arg("slot"), "A copy of slot k's fight (tests).");
 }
 

@@ -29,14 +29,14 @@ struct DecisionContext {
 };
 
 // The phasing fighter (State.phasing): the innermost phase frame's, kNone outside a phase.
-inline int phasing(const Combat& c) {
+inline int phasing(const Fight& c) {
     for (auto it = c.stack.rbegin(); it != c.stack.rend(); ++it) {
         if (const auto* pf = std::get_if<PhaseFrame>(&*it)) return pf->i;
     }
     return kNone;
 }
 
-inline DecisionContext decision_context(Combat& c) {
+inline DecisionContext decision_context(Fight& c) {
     DecisionContext x;
     if (!c.has_pending) return x;
     x.pending = true;

@@ -1,4 +1,4 @@
-// The event log of a native fight (State.events in Python): each Combat::log(type, rule)
+// The event log of a native fight (State.events in Python): each Fight::log(type, rule)
 // with its fields is one Event here, its fields in the order the dicts show
 // them, values as the few kinds the log holds (ids and numbers, a name, a hex, a roll
 // record). Python builds the event dicts from these records only when they are read
@@ -56,7 +56,7 @@ struct Event {
     std::string rule;
     std::vector<Field> fields;
     std::vector<RollRecord> rolls;
-    bool sink = false;  // a record nobody keeps (Combat::record_events off): fields are dropped
+    bool sink = false;  // a record nobody keeps (Fight::record_events off): fields are dropped
 
     Event& i(const char* k, int v) { return add(k, V::kInt, v); }
     Event& half(const char* k, int v) { return add(k, V::kHalf, v); }

@@ -2,7 +2,7 @@
 // the fighters' compiled sheets, the board State, the Dice, the stack of resolution frames
 // (resolution.hpp), the event log, the result and the pending decision with its exact list
 // of legal choices. apply(choice) answers the pending decision and advances to the next one;
-// decisions with a single legal choice are taken automatically. A Combat is a plain value: clone() is a copy (the Tables and the sheets are shared).
+// decisions with a single legal choice are taken automatically. A Fight is a plain value: clone() is a copy (the Tables and the sheets are shared).
 //
 // Choices are plain ints (kind, maneuver id, target, location id, turn, option, risk; kNone
 // for None), decisions (fighter, kind, about) ids of kDecisionKindNames and kAboutNames.
@@ -208,13 +208,13 @@ struct Result {
     int turn = 0;
 };
 
-class Combat {
+class Fight {
 public:
     static constexpr std::size_t kMaxFrames = 48;
 
     const Tables* t = nullptr;
     std::shared_ptr<const Setup> g;
-    State s;
+    Board s;
     Dice dice;
     std::vector<Frame> stack;
     EventLog events;
@@ -239,9 +239,9 @@ public:
         return has_pending && choices.p ? *choices.p : none;
     }
 
-    Combat() = default;
-    Combat(const Combat& o) { *this = o; }
-    Combat& operator=(const Combat& o) {
+    Fight() = default;
+    Fight(const Fight& o) { *this = o; }
+    Fight& operator=(const Fight& o) {
         if (this == &o) return *this;
         t = o.t;
         g = o.g;
@@ -272,7 +272,7 @@ public:
     FighterState& f(int i) { return s.fighters[static_cast<std::size_t>(i)]; }
     const std::string& name(int i) const { return g->names[static_cast<std::size_t>(i)]; }
     const Maneuver& mv(int m) const { return t->maneuvers[static_cast<std::size_t>(m)]; }
-    Fight fight() const { return Fight{*t, s}; }
+    Query fight() const { return Query{*t, s}; }
 
     Event& log(const char* type, std::string rule);
     void push(Frame fr);

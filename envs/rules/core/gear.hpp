@@ -13,7 +13,7 @@ namespace hexdojo {
 
 // Empty fighter i's hand (both hands for a two-handed weapon); returns the weapon it held
 // (kNone). Where the weapon goes is the caller's (the floor, a wound).
-inline int let_go(Combat& c, int i, int hand) {
+inline int let_go(Fight& c, int i, int hand) {
     FighterState& f = c.f(i);
     const int wid = f.hands[static_cast<std::size_t>(hand)];
     if (wid != kNone) {
@@ -27,7 +27,7 @@ inline int let_go(Combat& c, int i, int hand) {
 }
 
 // Fighter i lets go of what hand holds; it lies in his hex (aom314a).
-inline int drop(Combat& c, int i, int hand, const std::string& why, const std::string& rule) {
+inline int drop(Fight& c, int i, int hand, const std::string& why, const std::string& rule) {
     const int wid = let_go(c, i, hand);
     if (wid == kNone) return kNone;
     const Hex pos = c.f(i).pos;
@@ -39,7 +39,7 @@ inline int drop(Combat& c, int i, int hand, const std::string& why, const std::s
 
 // §1.12 (aom1d31): stunned drops what a struck arm or hand holds, staggered what a struck
 // hand holds (effect: 2 stunned, 1 staggered, kPainEffectNames).
-inline void drop_struck(Combat& c, int i, int loc, int effect) {
+inline void drop_struck(Fight& c, int i, int loc, int effect) {
     const ArmedRules& a = c.t->armed;
     const int aim = c.t->locations[static_cast<std::size_t>(loc)].aim;
     static const std::vector<int> none;
@@ -58,7 +58,7 @@ inline void drop_struck(Combat& c, int i, int loc, int effect) {
 
 // Ready weapon (aom314a): draw wid from its sheath, else pick it up from the hex, into the
 // first empty hand (both for a two-handed weapon). Returns "drawn" or "picked up".
-inline const char* pick_up(Combat& c, int i, int wid) {
+inline const char* pick_up(Fight& c, int i, int wid) {
     FighterState& f = c.f(i);
     const char* how = "drawn";
     const int k = index_in(f.sheathed, wid);
@@ -85,7 +85,7 @@ inline const char* pick_up(Combat& c, int i, int wid) {
 
 // §1.15 (aom1d35): each weapon stuck in fighter i takes its penalty off his CO rolls until
 // it is pulled out: labelled "stuck <weapon id>".
-inline void stuck_penalty(Combat& c, int i, Mods& extra) {
+inline void stuck_penalty(Fight& c, int i, Mods& extra) {
     for (const Stuck& x : c.f(i).stuck) {
         extra.add_owned("stuck " + c.t->weapon_ids[static_cast<std::size_t>(x.weapon)],
                         c.t->weapons[static_cast<std::size_t>(x.weapon)].stuck_penalty);

@@ -29,11 +29,11 @@ const std::vector<int>& follow_ons(const Tables& t, int after) {
     return after == kNone ? none : t.follow_ons[static_cast<Z>(after)];
 }
 
-bool holding_or_held(const State& s, int i) {
+bool holding_or_held(const Board& s, int i) {
     return s.hold_on(i) != nullptr || s.hold_by(i) != nullptr;
 }
 
-bool someone_else_at(const State& s, int i, Hex pos) {
+bool someone_else_at(const Board& s, int i, Hex pos) {
     for (const auto& g : s.fighters) {
         if (g.pos == pos && g.idx != i && g.active()) return true;
     }
@@ -45,7 +45,7 @@ Reason why(R code, int m, std::array<int, 5> a = {}) { return {code, m, a}; }
 }  // namespace
 
 // ---------------------------------------------------------------- maneuver level
-Reason trigger_reason(const Fight& x, int m, const Window& w) {
+Reason trigger_reason(const Query& x, int m, const Window& w) {
     const Maneuver& mv = x.mv(m);
     int hits = 0;
     bool only_attack = true;
@@ -62,7 +62,7 @@ Reason trigger_reason(const Fight& x, int m, const Window& w) {
     return {};
 }
 
-Reason maneuver_reason(const Fight& x, int i, int m, const Window& w) {
+Reason maneuver_reason(const Query& x, int i, int m, const Window& w) {
     if (!x.mv(m).available) return why(R::kNotAvailable, m);
     const Hold* hold_on = x.s.hold_on(i);
     if (Reason r = window_reason(x, m, w, hold_on)) return r;
@@ -70,7 +70,7 @@ Reason maneuver_reason(const Fight& x, int i, int m, const Window& w) {
 }
 
 // Does the maneuver belong in this window at all (tags, triggers, the §3 graph)?
-Reason window_reason(const Fight& x, int m, const Window& w, const Hold* hold_on) {
+Reason window_reason(const Query& x, int m, const Window& w, const Hold* hold_on) {
     const Maneuver& mv = x.mv(m);
     if (w.kind == WindowKind::kAction) {
         if (!mv.tag_a && !(mv.usable_when_held && hold_on != nullptr)) return why(R::kNotAction, m);
@@ -112,7 +112,7 @@ Locked locked_limb(const Tables& t, int after, int blocked, int blocked_arm) {
 // (aom3225), a locked limb takes one more (aom322e), a hand holding a weapon is not free
 // (weapons.busy_arms), nor one the fighter keeps on his own hold (aom3225: the follow-up is
 // made "using his/her other hand"). A locked leg or head makes no maneuver.
-Reason limb_reason(const Fight& x, int i, int m, const Hold* hold_on, Locked locked) {
+Reason limb_reason(const Query& x, int i, int m, const Hold* hold_on, Locked locked) {
     const Maneuver& mv = x.mv(m);
     if (mv.limb == kNone) return {};
     const Tables& t = x.t;
@@ -145,7 +145,7 @@ Reason limb_reason(const Fight& x, int i, int m, const Hold* hold_on, Locked loc
 
 // Can this fighter, as he stands (AP, prone, held, holding, mounted), use it? ap: with that
 // many AP instead of his own (defence_options asks ahead).
-Reason fighter_reason(const Fight& x, int i, int m, const Hold* hold_on, int ap) {
+Reason fighter_reason(const Query& x, int i, int m, const Hold* hold_on, int ap) {
     const Tables& t = x.t;
     const Maneuver& mv = x.mv(m);
     const FighterState& f = x.f(i);
@@ -175,7 +175,7 @@ Reason fighter_reason(const Fight& x, int i, int m, const Hold* hold_on, int ap)
 
 // Weapon maneuvers need the weapon (aom3142, aom3145, aom3211), Ready weapon something to
 // ready and a hand for it (aom314a), Pull out weapon a weapon stuck in one (aom1d35).
-Reason gear_reason(const Fight& x, int i, int m) {
+Reason gear_reason(const Query& x, int i, int m) {
     const Maneuver& mv = x.mv(m);
     const FighterState& f = x.f(i);
     if (mv.weapon != kNone && !has_weapon_for(x.t, x.s, i, mv)) return why(R::kNeedsWeapon, m);
@@ -191,10 +191,10 @@ Reason gear_reason(const Fight& x, int i, int m) {
 }
 
 // ---------------------------------------------------------------- target level
-Reason target_reason(const Fight& x, int i, int m, int target) {
+Reason target_reason(const Query& x, int i, int m, int target) {
     const Tables& t = x.t;
     const Maneuver& mv = x.mv(m);
-    const State& s = x.s;
+    const Board& s = x.s;
     if (!x.attack(m)) return target == kNone ? Reason{} : why(R::kTakesNoTarget, m);
     if (target < 0 || target >= s.n() || target == i) return why(R::kNeedsOpponent, m);
     const FighterState& f = x.f(i);
@@ -222,7 +222,7 @@ Reason target_reason(const Fight& x, int i, int m, int target) {
     return {};
 }
 
-Reason location_reason(const Fight& x, int i, int m, int target, int loc) {
+Reason location_reason(const Query& x, int i, int m, int target, int loc) {
     const Tables& t = x.t;
     const Maneuver& mv = x.mv(m);
     if (!x.attack(m) || mv.aim_kind == kAimWhole) {
@@ -244,7 +244,7 @@ Reason location_reason(const Fight& x, int i, int m, int target, int loc) {
 // aom3225: an Arm Grab after a Forearm Block grabs "the arm that attacked him/her and that
 // the character blocked" (the arm that struck, or held the weapon) of the fighter who was
 // blocked; after a blocked kick no arm attacked (forearm_block.grab_after_kick).
-Reason grab_location_reason(const Fight& x, int m, int loc, const Window& w, int target) {
+Reason grab_location_reason(const Query& x, int m, int loc, const Window& w, int target) {
     if (w.locked_fighter != kNone && target != kNone && target != w.locked_fighter) return {};
     if (w.kind != WindowKind::kFollowOn || x.mv(m).category != kGrab) return {};
     if (w.restrict_limb == kNone && w.restrict_location != kNone &&
@@ -259,7 +259,7 @@ Reason grab_location_reason(const Fight& x, int m, int loc, const Window& w, int
 }
 
 // ---------------------------------------------------------------- geometry
-Path move_path(const Fight& x, int i, int turn_by, int option) {
+Path move_path(const Query& x, int i, int turn_by, int option) {
     const FighterState& f = x.f(i);
     const int facing = turn(f.facing, turn_by);
     Path p;
@@ -276,12 +276,12 @@ Path move_path(const Fight& x, int i, int turn_by, int option) {
     return p;
 }
 
-Hex throw_destination(const Fight& x, int i, int turn_by, int option) {
+Hex throw_destination(const Query& x, int i, int turn_by, int option) {
     const FighterState& f = x.f(i);
     return neighbour(f.pos, turn(f.facing, turn_by) + option);
 }
 
-bool dodge_destination(const Fight& x, int i, int attacker, int moves, int option, Hex& out) {
+bool dodge_destination(const Query& x, int i, int attacker, int moves, int option, Hex& out) {
     const FighterState& f = x.f(i);
     const FighterState& a = x.f(attacker);
     const int d = x.s.attack_direction(attacker, i);
@@ -303,7 +303,7 @@ namespace {
 
 // A Move (aom3141): a follower goes the leader's way, no farther (§2.1); the path stays on
 // the arena and passes no occupied hex.
-Reason move_reason(const Fight& x, int i, int m, int option, int facing,
+Reason move_reason(const Query& x, int i, int m, int option, int facing,
                    const Window& w) {
     const Tables& t = x.t;
     if (w.kind == WindowKind::kReaction && w.has_follow) {
@@ -338,7 +338,7 @@ const std::vector<int>* shield_side(const Tables& t, int hand) {
 
 // A defensive reaction: the attack through the front arc (aom315), a shield's side
 // (aom3145), room to dodge.
-Reason defence_geometry(const Fight& x, int i, int m, int option, int facing, int attacker) {
+Reason defence_geometry(const Query& x, int i, int m, int option, int facing, int attacker) {
     const Maneuver& mv = x.mv(m);
     const int arc = x.s.arc(attacker, i, facing);
     const bool hand = mv.weapon == kNeedBlock && (option == 0 || option == 1);
@@ -361,7 +361,7 @@ Reason defence_geometry(const Fight& x, int i, int m, int option, int facing, in
 }
 
 // A range-0 attack: in the target's hex, or closing into it from the next (aom321).
-Reason close_reason(const Fight& x, int i, int m, int target, int facing) {
+Reason close_reason(const Query& x, int i, int m, int target, int facing) {
     const FighterState& f = x.f(i);
     const FighterState& g = x.f(target);
     const int dist = distance(f.pos, g.pos);
@@ -380,7 +380,7 @@ Reason close_reason(const Fight& x, int i, int m, int target, int facing) {
 
 // A range-1 attack: an adjacent target in the front arc (a flying kick first steps one hex
 // forward, aom3222).
-Reason reach_reason(const Fight& x, int i, int m, int target, int option, int facing) {
+Reason reach_reason(const Query& x, int i, int m, int target, int option, int facing) {
     const Maneuver& mv = x.mv(m);
     const FighterState& f = x.f(i);
     const FighterState& g = x.f(target);
@@ -404,7 +404,7 @@ Reason reach_reason(const Fight& x, int i, int m, int target, int option, int fa
 // A melee weapon attack: the target in the weapon's strike zone (aom3142), not in one's
 // own hex (armed.melee_in_own_hex); Advance and attack first steps into an empty hex
 // (aom3143).
-Reason weapon_reach_reason(const Fight& x, int i, int m, int target, int option, int facing) {
+Reason weapon_reach_reason(const Query& x, int i, int m, int target, int option, int facing) {
     const Maneuver& mv = x.mv(m);
     const FighterState& f = x.f(i);
     const FighterState& g = x.f(target);
@@ -434,7 +434,7 @@ Reason weapon_reach_reason(const Fight& x, int i, int m, int target, int option,
 }  // namespace
 
 // Range, arc and destination checks, which depend on the optional turn and option.
-Reason geometry_reason(const Fight& x, int i, int m, int target, int turn_by, int option,
+Reason geometry_reason(const Query& x, int i, int m, int target, int turn_by, int option,
                        const Window& w) {
     const Maneuver& mv = x.mv(m);
     const int facing = turn(x.f(i).facing, turn_by);
@@ -451,7 +451,7 @@ Reason geometry_reason(const Fight& x, int i, int m, int target, int turn_by, in
 
 // The option's own checks: a throw's landing hex; the hand and mode of a weapon maneuver
 // (weapons.hand_reason); the weapon Ready weapon readies; the hand a weapon is dropped from.
-Reason option_reason(const Fight& x, int i, int m, int turn_by, int option, const Window& w) {
+Reason option_reason(const Query& x, int i, int m, int turn_by, int option, const Window& w) {
     const Maneuver& mv = x.mv(m);
     const FighterState& f = x.f(i);
     if (mv.category == kThrow) {
@@ -474,7 +474,7 @@ Reason option_reason(const Fight& x, int i, int m, int turn_by, int option, cons
 }
 
 // ---------------------------------------------------------------- defence ahead
-std::vector<int> defence_options(const Fight& x, int y, int attacker, int attack,
+std::vector<int> defence_options(const Query& x, int y, int attacker, int attack,
                                  Locked restrict, int ap) {
     Window w;
     w.kind = WindowKind::kReaction;
@@ -510,7 +510,7 @@ namespace {
 
 // legality._candidates: the maneuvers a window offers, before any fighter's reasons (a
 // reaction's are the reaction maneuvers whose triggers fit: window_reason checks them).
-const std::vector<int>& candidates(const Fight& x, const Window& w) {
+const std::vector<int>& candidates(const Query& x, const Window& w) {
     const Tables& t = x.t;
     if (w.has_reactions_only) return w.reactions_only;
     if (w.kind == WindowKind::kAction) {
@@ -529,7 +529,7 @@ struct PairChecks {
     bool option = false;     // option_reason may refuse it
 };
 
-PairChecks pair_checks(const Fight& x, const Window& w, int m, int tg) {
+PairChecks pair_checks(const Query& x, const Window& w, int m, int tg) {
     const Maneuver& mv = x.mv(m);
     PairChecks p;
     if (mv.category == kTurn) {
@@ -556,7 +556,7 @@ Row row(int m, int tg, int loc, int tu, int op) {
 // legality._block: the legal choices of maneuver m (usable by i) against tg, in the
 // catalogue's order (turn, option, location).
 template <class Row>
-void block(const Fight& x, const Window& w, int i, int m, int tg, std::vector<Row>& out) {
+void block(const Query& x, const Window& w, int i, int m, int tg, std::vector<Row>& out) {
     const Maneuver& mv = x.mv(m);
     if (target_reason(x, i, m, tg)) return;
     const Domain& d = x.t.domain[static_cast<Z>(m)];
@@ -589,7 +589,7 @@ void block(const Fight& x, const Window& w, int i, int m, int tg, std::vector<Ro
 // legality.maneuver_choices: usable maneuvers in candidate order; an attack's blocks per
 // target (the attacker in a reaction, else the others in order); turns x options x locations.
 template <class Row>
-void list_choices(const Fight& x, const Window& w, std::vector<Row>& out) {
+void list_choices(const Query& x, const Window& w, std::vector<Row>& out) {
     out.clear();
     const int i = w.fighter;
     const Hold* hold_on = x.s.hold_on(i);
@@ -613,17 +613,17 @@ void list_choices(const Fight& x, const Window& w, std::vector<Row>& out) {
 
 }  // namespace
 
-void maneuver_choices(const Fight& x, const Window& w, std::vector<ChoiceIds>& out) {
+void maneuver_choices(const Query& x, const Window& w, std::vector<ChoiceIds>& out) {
     list_choices(x, w, out);
 }
 
-void maneuver_choices(const Fight& x, const Window& w, std::vector<Choice>& out) {
+void maneuver_choices(const Query& x, const Window& w, std::vector<Choice>& out) {
     list_choices(x, w, out);
 }
 
 // legality.explain from the window on: the maneuver, the catalogue's domain, a counter's
 // target, then target, location, grab, geometry and option reasons.
-Reason explain(const Fight& x, const Window& w, const ChoiceIds& c) {
+Reason explain(const Query& x, const Window& w, const ChoiceIds& c) {
     const int i = w.fighter;
     const int m = c.maneuver;
     if (Reason r = maneuver_reason(x, i, m, w)) return r;

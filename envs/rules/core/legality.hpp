@@ -42,51 +42,52 @@ struct Locked {
 
 inline Locked window_locked(const Window& w) { return {w.restrict_limb, w.restrict_location}; }
 
-// The rules and the board a question is asked of.
-struct Fight {
+// A legality question's ground: the rules and the board it is asked of (what Python's
+// legality Query names; a Fight holds one for its pending decision).
+struct Query {
     const Tables& t;
-    const State& s;
+    const Board& s;
     const Maneuver& mv(int m) const { return t.maneuvers[static_cast<std::size_t>(m)]; }
     const FighterState& f(int i) const { return s.fighters[static_cast<std::size_t>(i)]; }
     bool attack(int m) const { return t.is_attack[static_cast<std::size_t>(m)] != 0; }
 };
 
 // maneuver level
-Reason maneuver_reason(const Fight& x, int i, int m, const Window& w);
-Reason window_reason(const Fight& x, int m, const Window& w, const Hold* hold_on);
-Reason trigger_reason(const Fight& x, int m, const Window& w);
-Reason limb_reason(const Fight& x, int i, int m, const Hold* hold_on, Locked locked = {});
-Reason fighter_reason(const Fight& x, int i, int m, const Hold* hold_on, int ap = kNone);
-Reason gear_reason(const Fight& x, int i, int m);
+Reason maneuver_reason(const Query& x, int i, int m, const Window& w);
+Reason window_reason(const Query& x, int m, const Window& w, const Hold* hold_on);
+Reason trigger_reason(const Query& x, int m, const Window& w);
+Reason limb_reason(const Query& x, int i, int m, const Hold* hold_on, Locked locked = {});
+Reason fighter_reason(const Query& x, int i, int m, const Hold* hold_on, int ap = kNone);
+Reason gear_reason(const Query& x, int i, int m);
 Locked locked_limb(const Tables& t, int after, int blocked, int blocked_arm = kNone);
 // target, location, geometry, option level
-Reason target_reason(const Fight& x, int i, int m, int target);
-Reason location_reason(const Fight& x, int i, int m, int target, int loc);
-Reason grab_location_reason(const Fight& x, int m, int loc, const Window& w, int target);
-Reason geometry_reason(const Fight& x, int i, int m, int target, int turn, int option,
+Reason target_reason(const Query& x, int i, int m, int target);
+Reason location_reason(const Query& x, int i, int m, int target, int loc);
+Reason grab_location_reason(const Query& x, int m, int loc, const Window& w, int target);
+Reason geometry_reason(const Query& x, int i, int m, int target, int turn, int option,
                        const Window& w);
-Reason option_reason(const Fight& x, int i, int m, int turn, int option, const Window& w);
+Reason option_reason(const Query& x, int i, int m, int turn, int option, const Window& w);
 
 // The hexes a Move passes through, the last where it ends (aom3141).
 struct Path {
     std::array<Hex, 16> hexes;  // the first n are set
     int n = 0;
 };
-Path move_path(const Fight& x, int i, int turn, int option);
-Hex throw_destination(const Fight& x, int i, int turn, int option);
+Path move_path(const Query& x, int i, int turn, int option);
+Hex throw_destination(const Query& x, int i, int turn, int option);
 // Where a moving dodge takes the dodger (aom3146, aom3147, aom322b); false: nowhere.
-bool dodge_destination(const Fight& x, int i, int attacker, int moves, int option, Hex& out);
+bool dodge_destination(const Query& x, int i, int attacker, int moves, int option, Hex& out);
 // The defensive reactions y could answer x's attack with if it came now (ap: kNone, his own).
-std::vector<int> defence_options(const Fight& x, int y, int attacker, int attack,
+std::vector<int> defence_options(const Query& x, int y, int attacker, int attack,
                                  Locked restrict = {}, int ap = kNone);
 
 // Every legal maneuver choice in window w, in legality.maneuver_choices' order, appended to
 // out (cleared first).
-void maneuver_choices(const Fight& x, const Window& w, std::vector<ChoiceIds>& out);
+void maneuver_choices(const Query& x, const Window& w, std::vector<ChoiceIds>& out);
 // The same list as the engine's choices (fight.hpp), written without the ids between.
 struct Choice;
-void maneuver_choices(const Fight& x, const Window& w, std::vector<Choice>& out);
+void maneuver_choices(const Query& x, const Window& w, std::vector<Choice>& out);
 // Why maneuver choice c is not legal in window w, from legality.explain's maneuver part on.
-Reason explain(const Fight& x, const Window& w, const ChoiceIds& c);
+Reason explain(const Query& x, const Window& w, const ChoiceIds& c);
 
 }  // namespace hexdojo

@@ -49,7 +49,7 @@ void put_incoming(const Catalogue& cat, const ObsLayout& lay, const ObsContext& 
 }
 
 // Where the opponent is, the arcs each side sees the other in, initiative, phase, turn.
-void put_geometry(const ObsLayout& lay, const State& s, const ObsContext& c, int me, int op,
+void put_geometry(const ObsLayout& lay, const Board& s, const ObsContext& c, int me, int op,
                   float* b) {
     const FighterState& fm = s.fighters[static_cast<std::size_t>(me)];
     const FighterState& fo = s.fighters[static_cast<std::size_t>(op)];
@@ -68,7 +68,7 @@ void put_geometry(const ObsLayout& lay, const State& s, const ObsContext& c, int
 }
 
 // Each fighter's position, facing, AP, flags, height, edge, wounds and holds (_fighters).
-void put_fighters(const ObsLayout& lay, const State& s, int me, int op, float* b) {
+void put_fighters(const ObsLayout& lay, const Board& s, int me, int op, float* b) {
     const std::array<int, 2> who{me, op};
     for (int k = 0; k < 2; ++k) {
         const auto& o = lay.per[static_cast<std::size_t>(k)];
@@ -93,7 +93,7 @@ void put_fighters(const ObsLayout& lay, const State& s, int me, int op, float* b
     }
 }
 
-void put_holds(const Tables& t, const ObsLayout& lay, const State& s, int me, float* b) {
+void put_holds(const Tables& t, const ObsLayout& lay, const Board& s, int me, float* b) {
     const int n_hold = static_cast<int>(t.hold_kinds.size());
     for (const Hold& h : s.holds) {
         const int base = lay.per[h.holder == me ? 0 : 1][8];
@@ -104,7 +104,7 @@ void put_holds(const Tables& t, const ObsLayout& lay, const State& s, int me, fl
 
 // One fighter's weapon fields (put_fighter_weapons): hands, usable hands, sheathed, stuck,
 // weapons lying in and next to his hex.
-void put_fighter_weapons(const Tables& t, const State& s, int i, const std::array<int, 6>& o,
+void put_fighter_weapons(const Tables& t, const Board& s, int i, const std::array<int, 6>& o,
                          int locked, float* b) {
     const int n_w = static_cast<int>(t.weapon_ids.size());
     const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
@@ -125,7 +125,7 @@ void put_fighter_weapons(const Tables& t, const State& s, int i, const std::arra
     }
 }
 
-void put_weapons(const Tables& t, const ObsLayout& lay, const State& s, const ObsContext& c,
+void put_weapons(const Tables& t, const ObsLayout& lay, const Board& s, const ObsContext& c,
                  int me, int op, float* b) {
     const bool about_attack = c.fighter == me &&
         (c.kind == kDecReaction || c.kind == kDecRisk || c.kind == kDecSoak);
@@ -145,7 +145,7 @@ void put_weapons(const Tables& t, const ObsLayout& lay, const State& s, const Ob
 }  // namespace
 
 void write_observation(const Tables& t, const Catalogue& cat, const ObsLayout& lay,
-                       const State& s, const ObsContext& c, int me, int op, float* b) {
+                       const Board& s, const ObsContext& c, int me, int op, float* b) {
     std::fill(b, b + lay.size, 0.0F);
     if (c.fighter == me && c.kind != kNone) {  // the decision asked now, if it is ours
         b[lay.decision_kind + c.kind] = 1;

@@ -62,6 +62,6 @@ struct ObsContext {
 };
 
 void write_observation(const Tables& t, const Catalogue& cat, const ObsLayout& lay,
-                       const State& s, const ObsContext& ctx, int me, int op, float* b);
+                       const Board& s, const ObsContext& ctx, int me, int op, float* b);
 
 }  // namespace hexdojo

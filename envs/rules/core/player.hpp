@@ -17,7 +17,7 @@ public:
     // re-seed for a new fight (tournament.agent_seed's value); players without dice ignore it
     virtual void reset(std::uint64_t /*seed*/) {}
     // the legal index (into c.legal()) of the choice at c's pending decision
-    virtual int act(Combat& c) = 0;
+    virtual int act(Fight& c) = 0;
 };
 
 }  // namespace hexdojo

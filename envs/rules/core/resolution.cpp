@@ -1,4 +1,4 @@
-// The resolution layer: each frame's steps (resolution.hpp), and the Combat's driver and
+// The resolution layer: each frame's steps (resolution.hpp), and the Fight's driver and
 // helpers that run them (the log, rolls, holds, the end of a fight: fight.hpp).
 // Comments name the rule each step is.
 #include "resolution.hpp"
@@ -20,7 +20,7 @@ using Step = std::optional<Asked>;
 
 // legality.maneuver_choices, as choices: listed into a reused buffer, then copied once into
 // a list of its own size (room for Release and End or Pass), which the fight keeps.
-std::vector<Choice> choices_in(const Combat& c, const Window& w) {
+std::vector<Choice> choices_in(const Fight& c, const Window& w) {
     thread_local std::vector<Choice> listed;
     maneuver_choices(c.fight(), w, listed);
     std::vector<Choice> out;
@@ -29,7 +29,7 @@ std::vector<Choice> choices_in(const Combat& c, const Window& w) {
     return out;
 }
 
-std::vector<Choice> risk_choices(const Combat& c) {
+std::vector<Choice> risk_choices(const Fight& c) {
     std::vector<Choice> out;
     out.reserve(static_cast<Z>(c.t->dice.max_risk + 1));  // one allocation, not the growth's
     for (int n = 0; n <= c.t->dice.max_risk; ++n) out.push_back(Choice{kCRisk, kNone, kNone, kNone, 0, 0, n});
@@ -41,7 +41,7 @@ const Choice kEnd{kCEnd};
 const Choice kRelease{kCRelease};
 
 // Whose phase it is: the fighter of the newest phase frame under way (kNone between phases).
-int phasing_fighter(const Combat& c) {
+int phasing_fighter(const Fight& c) {
     for (auto it = c.stack.rbegin(); it != c.stack.rend(); ++it) {
         if (const auto* p = std::get_if<PhaseFrame>(&*it)) return p->i;
     }
@@ -49,7 +49,7 @@ int phasing_fighter(const Combat& c) {
 }
 
 // A decision window of fighter i, knowing whose phase it is (aom3221, aom3225).
-Window open_window(const Combat& c, WindowKind kind, int i) {
+Window open_window(const Fight& c, WindowKind kind, int i) {
     Window w;
     w.kind = kind;
     w.fighter = i;
@@ -59,7 +59,7 @@ Window open_window(const Combat& c, WindowKind kind, int i) {
 
 // §1.18 (aom3225, aom3226, aom3227, aom322a): "may release at any time": Release is offered
 // in every window of a holder who can pay holds.release_ap.
-void offer_release(const Combat& c, int i, std::vector<Choice>& choices) {
+void offer_release(const Fight& c, int i, std::vector<Choice>& choices) {
     if (c.s.hold_by(i) != nullptr && c.s.fighters[static_cast<Z>(i)].ap >= c.t->holds.release_ap) {
         choices.push_back(kRelease);
     }
@@ -69,15 +69,15 @@ int floor_half(int v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); }
 
 bool has_follow_ons(const Tables& t, int m) { return !t.follow_ons[static_cast<Z>(m)].empty(); }
 
-const std::string& loc_name(const Combat& c, int loc) { return c.t->location_names[static_cast<Z>(loc)]; }
+const std::string& loc_name(const Fight& c, int loc) { return c.t->location_names[static_cast<Z>(loc)]; }
 
-Event& name_loc(Event& e, const Combat& c, const char* key, int loc) {
+Event& name_loc(Event& e, const Fight& c, const char* key, int loc) {
     return e.name(key, c.t->location_names, loc);
 }
 
-std::string maneuver_name(const Combat& c, int m) { return m == kNone ? std::string() : c.mv(m).name; }
+std::string maneuver_name(const Fight& c, int m) { return m == kNone ? std::string() : c.mv(m).name; }
 
-Event& maneuver_field(Event& e, const Combat& c, const char* key, int m) {
+Event& maneuver_field(Event& e, const Fight& c, const char* key, int m) {
     if (m == kNone) return e.none(key);
     return e.str(key, c.mv(m).name);
 }
@@ -85,24 +85,24 @@ Event& maneuver_field(Event& e, const Combat& c, const char* key, int m) {
 }  // namespace
 
 // ======================================================================= the driver
-void Combat::start() {
+void Fight::start() {
     push(TurnFrame{});
     advance();
 }
 
 namespace {
 
-void writeback(Combat& c, const Frame& fr) {
+void writeback(Fight& c, const Frame& fr) {
     if (!c.cur_popped && c.cur_gen == c.clear_gen && c.cur_idx < c.stack.size()) c.stack[c.cur_idx] = fr;
 }
 
-void begin(Combat& c) {
+void begin(Fight& c) {
     c.cur_idx = c.stack.size() - 1;
     c.cur_popped = false;
     c.cur_gen = c.clear_gen;
 }
 
-void answer_top(Combat& c, const Choice& ch) {
+void answer_top(Fight& c, const Choice& ch) {
     begin(c);
     Frame fr = c.stack.back();
     answer(c, fr, ch);
@@ -111,7 +111,7 @@ void answer_top(Combat& c, const Choice& ch) {
 
 }  // namespace
 
-void Combat::advance() {
+void Fight::advance() {
     while (!over && !stack.empty()) {
         begin(*this);
         Frame fr = stack.back();
@@ -136,7 +136,7 @@ void Combat::advance() {
     menu_of = nullptr;
 }
 
-void Combat::apply(const Choice& ch) {
+void Fight::apply(const Choice& ch) {
     if (!has_pending) throw std::invalid_argument("the fight is over");
     const std::vector<Choice>& legal = *choices.p;
     if (std::find(legal.begin(), legal.end(), ch) == legal.end()) {
@@ -148,7 +148,7 @@ void Combat::apply(const Choice& ch) {
 }
 
 // ======================================================================= helpers
-Event& Combat::log(const char* type, std::string rule) {
+Event& Fight::log(const char* type, std::string rule) {
     thread_local Event scratch = [] { Event e; e.sink = true; return e; }();  // kept by nobody
     Event& e = record_events ? events.push() : scratch;
     // one allocation for the fields instead of the 1, 2, 4, 8 growth (events carry 5.6
@@ -160,28 +160,28 @@ Event& Combat::log(const char* type, std::string rule) {
     return e;
 }
 
-void Combat::push(Frame fr) {
+void Fight::push(Frame fr) {
     if (stack.size() >= kMaxFrames) throw std::runtime_error("native fight: frame stack overflow");
     stack.push_back(std::move(fr));
 }
 
-void Combat::pop_self() {
+void Fight::pop_self() {
     if (!cur_popped && cur_gen == clear_gen && stack.size() == cur_idx + 1) {
         stack.pop_back();
         cur_popped = true;
     }
 }
 
-void Combat::repush_self(Frame fr) { push(std::move(fr)); }
+void Fight::repush_self(Frame fr) { push(std::move(fr)); }
 
-void Combat::clear_stack() {
+void Fight::clear_stack() {
     stack.clear();
     ++clear_gen;
 }
 
 // §5.30: out of the fight (unconscious or dead): no AP left; a holder who is out keeps no
 // hold (§1.18, §1.12).
-void Combat::knock_out(int i, int how) {
+void Fight::knock_out(int i, int how) {
     FighterState& x = f(i);
     x.out = static_cast<Out>(how);
     x.ap = 0;
@@ -191,7 +191,7 @@ void Combat::knock_out(int i, int how) {
     }
 }
 
-void Combat::end_hold(const Hold& h0, const std::string& why, const std::string& rule) {
+void Fight::end_hold(const Hold& h0, const std::string& why, const std::string& rule) {
     const Hold h = h0;
     auto it = std::find(s.holds.begin(), s.holds.end(), h);
     if (it == s.holds.end()) return;
@@ -200,14 +200,14 @@ void Combat::end_hold(const Hold& h0, const std::string& why, const std::string&
         .name("hold", t->hold_kind_names, h.kind).str("why", why);
 }
 
-void Combat::replace_hold(const Hold& old0, const Hold& nw) {
+void Fight::replace_hold(const Hold& old0, const Hold& nw) {
     const Hold old = old0;
     auto it = std::find(s.holds.begin(), s.holds.end(), old);
     if (it != s.holds.end()) *it = nw;
 }
 
 // §5.30 PROPOSED: the fight ends when one side is left standing, which wins.
-bool Combat::check_over() {
+bool Fight::check_over() {
     if (over) return true;
     std::vector<int> standing;
     for (const auto& x : s.fighters) {
@@ -230,7 +230,7 @@ bool Combat::check_over() {
 }
 
 // ======================================================================= rolls (§1.3)
-int Combat::basic(int i, int skill, int chr, std::span<const int> specs, Mods& extra, int worst,
+int Fight::basic(int i, int skill, int chr, std::span<const int> specs, Mods& extra, int worst,
                   Terms* out) {
     const FighterState& x = f(i);
     if (!x.stuck.empty() && chr == t->armed.stuck_characteristic) stuck_penalty(*this, i, extra);  // aom1d35
@@ -238,12 +238,12 @@ int Combat::basic(int i, int skill, int chr, std::span<const int> specs, Mods& e
                           kStatusNames[static_cast<Z>(x.status)], out);
 }
 
-int Combat::spec_basic(int i, const RollSpec& spec, Mods& extra, Terms* out) {
+int Fight::spec_basic(int i, const RollSpec& spec, Mods& extra, Terms* out) {
     extra.add("bonus", "", spec.bonus);
     return basic(i, spec.skill, spec.characteristic, spec.specialisms, extra, kNone, out);
 }
 
-int Combat::roll(std::string what, int basic_h, Terms terms, int risk, RollRecord& rec) {
+int Fight::roll(std::string what, int basic_h, Terms terms, int risk, RollRecord& rec) {
     rec.what = std::move(what);
     rec.basic = basic_h;
     rec.terms = std::move(terms);
@@ -260,7 +260,7 @@ int Combat::roll(std::string what, int basic_h, Terms terms, int risk, RollRecor
     return rec.result;
 }
 
-int Combat::roll_spec(int i, std::string what, const RollSpec& spec, int risk, Mods& extra,
+int Fight::roll_spec(int i, std::string what, const RollSpec& spec, int risk, Mods& extra,
                       RollRecord& rec) {
     Terms terms;
     const int b = spec_basic(i, spec, extra, &terms);
@@ -270,12 +270,12 @@ int Combat::roll_spec(int i, std::string what, const RollSpec& spec, int risk, M
 // ======================================================================= maneuvers
 namespace {
 
-void handle_gear(Combat& c, int i, const Choice& ch, const Maneuver& m, int via);
-void pull_out(Combat& c, int i, const Maneuver& m);
+void handle_gear(Fight& c, int i, const Choice& ch, const Maneuver& m, int via);
+void pull_out(Fight& c, int i, const Maneuver& m);
 
 }  // namespace
 
-void dispatch(Combat& c, int i, const Choice& ch, int via, Locked restrict) {
+void dispatch(Fight& c, int i, const Choice& ch, int via, Locked restrict) {
     const Maneuver& m = c.mv(ch.maneuver);
     FighterState& f = c.f(i);
     switch (m.category) {
@@ -332,7 +332,7 @@ namespace {
 
 // Ready weapon (aom314a: draw or pick up; the others may answer it, aom3121, unless it cost
 // nothing), Drop weapon (free) and Pull out weapon (§1.15 aom1d35).
-void handle_gear(Combat& c, int i, const Choice& ch, const Maneuver& m, int via) {
+void handle_gear(Fight& c, int i, const Choice& ch, const Maneuver& m, int via) {
     c.pay(i, m.ap);
     if (m.category == kDrop) {
         drop(c, i, ch.option, "dropped", m.pages[0]);
@@ -360,7 +360,7 @@ void handle_gear(Combat& c, int i, const Choice& ch, const Maneuver& m, int via)
 }
 
 // §1.15 (aom1d35, aom1d39): pull the first stuck weapon out; its wound worsens.
-void pull_out(Combat& c, int i, const Maneuver& m) {
+void pull_out(Fight& c, int i, const Maneuver& m) {
     const Tables& t = *c.t;
     FighterState& f = c.f(i);
     const Stuck x = f.stuck.front();
@@ -388,7 +388,7 @@ void pull_out(Combat& c, int i, const Maneuver& m) {
 // ======================================================================= turn (§1.4, §1.5)
 // §5.17 PROPOSED: keeping a hold into a new turn costs holds.maintain_ap; a holder who
 // cannot pay lets go.
-void maintain_holds(Combat& c) {
+void maintain_holds(Fight& c) {
     const int cost = c.t->holds.maintain_ap;
     if (!cost) return;
     const std::vector<Hold> holds = c.s.holds;
@@ -403,7 +403,7 @@ void maintain_holds(Combat& c) {
     }
 }
 
-void start_turn(Combat& c, TurnFrame& fr) {
+void start_turn(Fight& c, TurnFrame& fr) {
     c.s.turn += 1;
     if (c.s.turn > c.g->turn_limit) {
         c.s.turn -= 1;
@@ -446,7 +446,7 @@ void start_turn(Combat& c, TurnFrame& fr) {
     fr.asked = 0;
 }
 
-Step step_turn(Combat& c, TurnFrame& fr) {
+Step step_turn(Fight& c, TurnFrame& fr) {
     if (fr.at == At::kStart) {
         start_turn(c, fr);
         return std::nullopt;
@@ -474,7 +474,7 @@ Step step_turn(Combat& c, TurnFrame& fr) {
     return Asked{Decision{fr.cand, kDPhase, kAboutNone}, {now, wait}};
 }
 
-void answer_turn(Combat& c, TurnFrame& fr, const Choice& ch) {
+void answer_turn(Fight& c, TurnFrame& fr, const Choice& ch) {
     if (ch.option == 1) {
         c.push(PhaseFrame{fr.cand, At::kStart});
         fr.asked = 0;
@@ -484,10 +484,10 @@ void answer_turn(Combat& c, TurnFrame& fr, const Choice& ch) {
     }
 }
 
-HitFrame lock_damage(Combat& c, const Hold& h);
+HitFrame lock_damage(Fight& c, const Hold& h);
 
 // The holder lets go (§1.18): the held fighter is free at once.
-void release(Combat& c, int i) {
+void release(Fight& c, int i) {
     if (const Hold* h = c.s.hold_by(i)) {
         const Hold copy = *h;
         c.pay(i, c.t->holds.release_ap);  // §5.17 PROPOSED: 0 AP by default
@@ -496,7 +496,7 @@ void release(Combat& c, int i) {
 }
 
 // ======================================================================= phase (aom312)
-Step step_phase(Combat& c, PhaseFrame& fr) {
+Step step_phase(Fight& c, PhaseFrame& fr) {
     FighterState& f = c.f(fr.i);
     if (fr.at == At::kStart) {
         fr.at = At::kAct;
@@ -524,7 +524,7 @@ Step step_phase(Combat& c, PhaseFrame& fr) {
     return Asked{Decision{fr.i, kDAction, kAboutNone}, std::move(choices), true, w};
 }
 
-void answer_phase(Combat& c, PhaseFrame& fr, const Choice& ch) {
+void answer_phase(Fight& c, PhaseFrame& fr, const Choice& ch) {
     FighterState& f = c.f(fr.i);
     if (ch.kind == kCEnd) {
         f.phased = true;
@@ -538,7 +538,7 @@ void answer_phase(Combat& c, PhaseFrame& fr, const Choice& ch) {
 }
 
 // ======================================================================= movement (aom3141)
-std::vector<int> near(const Combat& c, int i) {
+std::vector<int> near(const Fight& c, int i) {
     const Hex pos = c.s.fighters[static_cast<Z>(i)].pos;
     std::vector<int> out;
     for (const auto& g : c.s.fighters) {
@@ -549,7 +549,7 @@ std::vector<int> near(const Combat& c, int i) {
 
 // Who may react to fighter i having moved from start (aom3121, §4, §5.7), in initiative
 // order, each with the triggers the move gave him.
-Queue movement_reactions(const Combat& c, int i, Hex start, const std::vector<int>& near_before,
+Queue movement_reactions(const Fight& c, int i, Hex start, const std::vector<int>& near_before,
                          int skip = kNone) {
     const Hex pos = c.s.fighters[static_cast<Z>(i)].pos;
     Queue q;
@@ -575,7 +575,7 @@ Queue movement_reactions(const Combat& c, int i, Hex start, const std::vector<in
     return q;
 }
 
-void make_move(Combat& c, ReactionsFrame& fr) {
+void make_move(Fight& c, ReactionsFrame& fr) {
     FighterState& f = c.f(fr.i);
     const Maneuver& m = c.mv(fr.what);
     c.pay(fr.i, m.ap);
@@ -600,7 +600,7 @@ void make_move(Combat& c, ReactionsFrame& fr) {
     }
 }
 
-Step step_reactions(Combat& c, ReactionsFrame& fr) {
+Step step_reactions(Fight& c, ReactionsFrame& fr) {
     if (fr.is_move && fr.at == At::kMove) {
         make_move(c, fr);
         fr.at = At::kReact;
@@ -629,7 +629,7 @@ Step step_reactions(Combat& c, ReactionsFrame& fr) {
     return std::nullopt;
 }
 
-void answer_reactions(Combat& c, ReactionsFrame& fr, const Choice& ch) {
+void answer_reactions(Fight& c, ReactionsFrame& fr, const Choice& ch) {
     const int g = fr.queue.front().g;
     if (ch.kind == kCRelease) {  // free at once; the same window again
         release(c, g);
@@ -650,26 +650,26 @@ void answer_reactions(Combat& c, ReactionsFrame& fr, const Choice& ch) {
 // ======================================================================= attack (§1.6-1.9)
 namespace {
 
-std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin, int hand);
-void make_hold(Combat& c, int holder, int held, int kind, int location, int hand = kNone);
-void roll_damage(Combat& c, HitFrame& fr);
+std::vector<Frame> success(Fight& c, int x, int y, const Choice& ch, int margin, int hand);
+void make_hold(Fight& c, int holder, int held, int kind, int location, int hand = kNone);
+void roll_damage(Fight& c, HitFrame& fr);
 
-void resolve_attack(Combat& c, AttackFrame& fr);
+void resolve_attack(Fight& c, AttackFrame& fr);
 
-bool is_counter(const Combat& c, const AttackFrame& fr) {  // an attacking reaction (§1.6)
+bool is_counter(const Fight& c, const AttackFrame& fr) {  // an attacking reaction (§1.6)
     return fr.has_react && c.mv(fr.react.maneuver).counter;
 }
 
 // A maneuver made from a hold is foiled when the target broke free before it landed (§1.18,
 // aom322d; holds.hold_maneuvers_need_the_hold): no rolls, its AP stay spent.
-bool foiled(const Combat& c, const AttackFrame& fr) {
+bool foiled(const Fight& c, const AttackFrame& fr) {
     const Maneuver& m = c.mv(fr.c.maneuver);
     if (!(m.needs_hold != kNone || m.ends_hold) || !c.t->holds.hold_maneuvers_need_the_hold) return false;
     const Hold* h = c.s.hold_by(fr.a);
     return h == nullptr || h->held != fr.t;
 }
 
-void declare(Combat& c, AttackFrame& fr) {
+void declare(Fight& c, AttackFrame& fr) {
     const Maneuver& m = c.mv(fr.c.maneuver);
     FighterState& f = c.f(fr.a);
     const FighterState& g = c.f(fr.t);
@@ -703,7 +703,7 @@ void declare(Combat& c, AttackFrame& fr) {
 // aom3221: closing into a hex is a closing for every opponent in it, not only the target:
 // each may answer with what a closing allows (Martial Strike, Punch) before the attack goes
 // on. Returns whether anyone is asked.
-bool ask_hex_on_closing(Combat& c, const AttackFrame& fr) {
+bool ask_hex_on_closing(Fight& c, const AttackFrame& fr) {
     ReactionsFrame rf;
     rf.i = fr.a;
     rf.what = fr.c.maneuver;
@@ -727,7 +727,7 @@ bool ask_hex_on_closing(Combat& c, const AttackFrame& fr) {
     return true;
 }
 
-Step step_attack(Combat& c, AttackFrame& fr) {
+Step step_attack(Fight& c, AttackFrame& fr) {
     if (fr.at == At::kDeclare) {
         declare(c, fr);
         fr.at = At::kReact;
@@ -764,7 +764,7 @@ Step step_attack(Combat& c, AttackFrame& fr) {
     return std::nullopt;
 }
 
-void answer_attack(Combat& c, AttackFrame& fr, const Choice& ch) {
+void answer_attack(Fight& c, AttackFrame& fr, const Choice& ch) {
     if (fr.at == At::kReact) {
         if (ch.kind == kCRelease) {  // free at once; the same window again (§1.18)
             release(c, fr.t);
@@ -798,7 +798,7 @@ void answer_attack(Combat& c, AttackFrame& fr, const Choice& ch) {
 
 // §1.8 basic values and terms of the attack and of the target's answer: a counter-attack's
 // own attack (§1.6), else its defence (aom315; the default defence without a reaction).
-std::pair<int, int> attack_basics(Combat& c, const AttackFrame& fr, Terms* aterms, Terms* dterms) {
+std::pair<int, int> attack_basics(Fight& c, const AttackFrame& fr, Terms* aterms, Terms* dterms) {
     const Choice& a = fr.c;
     const int att = attack_basic(c, fr.a, fr.t, a.maneuver, a.location, a.option, aterms);
     if (is_counter(c, fr)) {
@@ -812,7 +812,7 @@ std::pair<int, int> attack_basics(Combat& c, const AttackFrame& fr, Terms* aterm
 
 // The dodger moves (aom3146, aom3147, aom322b); a dodge into or next to another fighter is
 // a movement like any other (§4 row 1, aom3212, aom3221).
-void dodge_move(Combat& c, const AttackFrame& fr, const Maneuver& rm, std::vector<Frame>& frames) {
+void dodge_move(Fight& c, const AttackFrame& fr, const Maneuver& rm, std::vector<Frame>& frames) {
     Hex dest;
     if (!dodge_destination(c.fight(), fr.t, fr.a, rm.moves, fr.react.option, dest) || !c.s.on_board(dest)) return;
     const Hex start = c.f(fr.t).pos;
@@ -829,7 +829,7 @@ void dodge_move(Combat& c, const AttackFrame& fr, const Maneuver& rm, std::vecto
 
 // The defender's follow-on window after a successful defence (§3): the arm of a blocked
 // weapon attack (aom3145, aom322e) and the hand a Block was made with.
-FollowOnFrame follow_on_after_defence(const Combat& c, const AttackFrame& fr) {
+FollowOnFrame follow_on_after_defence(const Fight& c, const AttackFrame& fr) {
     const Maneuver& m = c.mv(fr.c.maneuver);
     FollowOnFrame f;
     f.i = fr.t;
@@ -847,7 +847,7 @@ FollowOnFrame follow_on_after_defence(const Combat& c, const AttackFrame& fr) {
     return f;
 }
 
-void schedule(Combat& c, std::vector<Frame>& frames) {
+void schedule(Fight& c, std::vector<Frame>& frames) {
     for (auto it = frames.rbegin(); it != frames.rend(); ++it) c.push(*it);
 }
 
@@ -855,7 +855,7 @@ void schedule(Combat& c, std::vector<Frame>& frames) {
 // damage is rolled from the fight as it stands before either lands (a stun or wound the one
 // gives does not weaken the other), and the fight's end waits for the second blow (both may
 // go down: a double knock-out).
-void strike_together(Combat& c, std::vector<Frame>& frames) {
+void strike_together(Fight& c, std::vector<Frame>& frames) {
     HitFrame* last = nullptr;
     for (Frame& f : frames) {
         auto* h = std::get_if<HitFrame>(&f);
@@ -877,7 +877,7 @@ void strike_together(Combat& c, std::vector<Frame>& frames) {
     }
 }
 
-void resolve_counter(Combat& c, const AttackFrame& fr, int att, RollRecord arec, int bd, Terms dterms) {
+void resolve_counter(Fight& c, const AttackFrame& fr, int att, RollRecord arec, int bd, Terms dterms) {
     const Choice& ch = fr.c;
     const Choice& react = fr.react;
     RollRecord crec;
@@ -905,7 +905,7 @@ void resolve_counter(Combat& c, const AttackFrame& fr, int att, RollRecord arec,
     schedule(c, frames);
 }
 
-void resolve_attack(Combat& c, AttackFrame& fr) {
+void resolve_attack(Fight& c, AttackFrame& fr) {
     c.pop_self();
     const AttackFrame me = fr;  // the frame's values, whatever is pushed from here on
     const Choice& ch = me.c;
@@ -951,7 +951,7 @@ void resolve_attack(Combat& c, AttackFrame& fr) {
 
 // ======================================================================= success (§2 effects)
 // Create (or upgrade, e.g. Arm Grab -> Arm/wrist Lock) a hold (§1.18).
-void make_hold(Combat& c, int holder, int held, int kind, int location, int hand) {
+void make_hold(Fight& c, int holder, int held, int kind, int location, int hand) {
     const Hold* old = c.s.hold_by(holder);
     const bool from_behind = contains(c.t->attack.rear_arc, c.s.arc(holder, held));
     // the hand that took it stays on it (aom3225), when the kind keeps one
@@ -978,7 +978,7 @@ void make_hold(Combat& c, int holder, int held, int kind, int location, int hand
 }
 
 // A rider falls off the mount and lands prone (aom347).
-void fall_off(Combat& c, int i, const std::string& why) {
+void fall_off(Fight& c, int i, const std::string& why) {
     FighterState& f = c.f(i);
     f.mounted = false;
     f.height = 0;
@@ -988,7 +988,7 @@ void fall_off(Combat& c, int i, const std::string& why) {
 
 // A rider pulled down by x lands in an adjacent hex (§2.3, aom347): the first of
 // mounted.pull_down_directions (relative to x's facing) on the arena.
-void land_beside(Combat& c, int x, int y) {
+void land_beside(Fight& c, int x, int y) {
     const int facing = c.f(x).facing;
     for (int d : c.t->mounted.pull_down_directions) {
         const Hex dest = neighbour(c.f(y).pos, turn(facing, d));
@@ -1015,7 +1015,7 @@ HitFrame hit_frame(int src, int victim, int maneuver, int loc, int dtype, int ma
 // §1.17: striking armour hurts: basic damage = target DR - striker's skill (+2 Head Butt).
 // The striking part: a hand is the one that struck (aom3221: "hit on the hand"; aom3225: a
 // held fighter strikes with his free arm), a foot or the head the data's location.
-HitFrame self_injury(Combat& c, int x, int y, int maneuver, int loc, int hand) {
+HitFrame self_injury(Fight& c, int x, int y, int maneuver, int loc, int hand) {
     const Maneuver& m = c.mv(maneuver);
     const int part = m.self_injury == kNone ? kPartHand : m.self_injury;
     const int by = hand != kNone ? hand : c.t->attack.striking_hand;
@@ -1029,7 +1029,7 @@ HitFrame self_injury(Combat& c, int x, int y, int maneuver, int loc, int hand) {
 }
 
 // §5.16 PROPOSED: a painful lock hurts again in each later turn, no attack roll.
-HitFrame lock_damage(Combat& c, const Hold& h) {
+HitFrame lock_damage(Fight& c, const Hold& h) {
     const int name = c.t->hold_by_maneuver[static_cast<Z>(h.kind)];
     const int lock_loc = c.t->hold_kinds[static_cast<Z>(h.kind)].lock_location;
     const int loc = lock_loc != kNone ? lock_loc : h.location != kNone ? h.location : c.t->attack.whole_body_location;
@@ -1037,7 +1037,7 @@ HitFrame lock_damage(Combat& c, const Hold& h) {
 }
 
 // The effects of x's successful maneuver ch on y; returns the frames to run.
-std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin, int hand) {
+std::vector<Frame> success(Fight& c, int x, int y, const Choice& ch, int margin, int hand) {
     const Tables& t = *c.t;
     const Maneuver& m = c.mv(ch.maneuver);
     std::vector<Frame> frames;
@@ -1085,7 +1085,7 @@ std::vector<Frame> success(Combat& c, int x, int y, const Choice& ch, int margin
 }
 
 // ======================================================================= hit (§1.10-1.13)
-void roll_damage(Combat& c, HitFrame& fr) {
+void roll_damage(Fight& c, HitFrame& fr) {
     const Tables& t = *c.t;
     const Profile& vp = c.p(fr.victim);
     RollRecord rec;
@@ -1114,7 +1114,7 @@ void roll_damage(Combat& c, HitFrame& fr) {
     if (fr.weapon != kNone) e.name("weapon", t.weapon_ids, fr.weapon);
 }
 
-void soak(Combat& c, HitFrame& fr, int risk) {
+void soak(Fight& c, HitFrame& fr, int risk) {
     const Tables& t = *c.t;
     RollRecord rec;
     Mods none;
@@ -1127,7 +1127,7 @@ void soak(Combat& c, HitFrame& fr, int risk) {
 }
 
 // §1.12 immediate reaction: unconscious, stunned or staggered.
-void pain(Combat& c, const HitFrame& fr) {
+void pain(Fight& c, const HitFrame& fr) {
     const Tables& t = *c.t;
     const PainRules& p = t.pain;
     FighterState& v = c.f(fr.victim);
@@ -1176,7 +1176,7 @@ void pain(Combat& c, const HitFrame& fr) {
 
 // §1.15 (aom1d35): a Medium-or-worse wound from an impaling weapon leaves it stuck in the
 // victim; the striker's hand lets go of it.
-void stick(Combat& c, const HitFrame& fr) {
+void stick(Fight& c, const HitFrame& fr) {
     const Tables& t = *c.t;
     const ArmedRules& a = t.armed;
     if (fr.weapon == kNone || fr.dtype != a.stuck_damage_type) return;
@@ -1193,7 +1193,7 @@ void stick(Combat& c, const HitFrame& fr) {
         .div2("penalty", w.stuck_penalty).str("holder", c.name(fr.src));
 }
 
-void knocked_into(Combat& c, const HitFrame& fr, Hex dest, int skip) {
+void knocked_into(Fight& c, const HitFrame& fr, Hex dest, int skip) {
     c.s.place(fr.victim, dest);
     ReactionsFrame rf;
     rf.i = fr.victim;
@@ -1208,7 +1208,7 @@ void knocked_into(Combat& c, const HitFrame& fr, Hex dest, int skip) {
 
 // §1.13 (aom1d34): ST + Athletics against the basic damage before armour, impaired by the
 // worst wound carried before this hit (aom1d31, aom1d32, aom1d39).
-void knockback(Combat& c, HitFrame& fr, int worst) {
+void knockback(Fight& c, HitFrame& fr, int worst) {
     const Tables& t = *c.t;
     const KnockbackRules& kb = t.knockback;
     FighterState& v = c.f(fr.victim);
@@ -1263,7 +1263,7 @@ void knockback(Combat& c, HitFrame& fr, int worst) {
     knocked_into(c, fr, dest, kNone);
 }
 
-void finish_knockback(Combat& c, HitFrame& fr, int follower) {
+void finish_knockback(Fight& c, HitFrame& fr, int follower) {
     c.pop_self();
     const HitFrame me = fr;
     if (const Hold* h = c.s.hold_on(me.victim); h != nullptr && follower == kNone) {
@@ -1279,7 +1279,7 @@ void finish_knockback(Combat& c, HitFrame& fr, int follower) {
     }
 }
 
-void apply_hit(Combat& c, HitFrame& fr) {
+void apply_hit(Fight& c, HitFrame& fr) {
     const Tables& t = *c.t;
     FighterState& v = c.f(fr.victim);
     c.pop_self();
@@ -1308,7 +1308,7 @@ void apply_hit(Combat& c, HitFrame& fr) {
     if (kb && v.active()) knockback(c, fr, worst_before);  // §5.16
 }
 
-Step step_hit(Combat& c, HitFrame& fr) {
+Step step_hit(Fight& c, HitFrame& fr) {
     const FighterState& v = c.f(fr.victim);
     if (fr.together != 0 && !v.active() && fr.at != At::kHold) {  // a blow of a tie on one already down
         c.pop_self();
@@ -1351,7 +1351,7 @@ Step step_hit(Combat& c, HitFrame& fr) {
     return Asked{Decision{h->holder, kDHold, kAboutNone}, {along, let}};
 }
 
-void answer_hit(Combat& c, HitFrame& fr, const Choice& ch) {
+void answer_hit(Fight& c, HitFrame& fr, const Choice& ch) {
     if (fr.at == At::kSoak) {
         if (ch.kind == kCRelease) {  // free at once; the same window again (§1.18)
             release(c, fr.victim);
@@ -1372,12 +1372,12 @@ void answer_hit(Combat& c, HitFrame& fr, const Choice& ch) {
 // ======================================================================= follow-on (§3)
 // The limb of the blocked attacker a block locked (§3, aom3145, aom322e); for a follow-on
 // against someone else (a group fight) nothing is locked.
-Locked locked_of(const Combat& c, const FollowOnFrame& fr, int target = kNone) {
+Locked locked_of(const Fight& c, const FollowOnFrame& fr, int target = kNone) {
     if (target != kNone && fr.attacker != kNone && target != fr.attacker) return {};
     return locked_limb(*c.t, fr.after, fr.blocked, fr.blocked_arm);
 }
 
-Step step_follow_on(Combat& c, FollowOnFrame& fr) {
+Step step_follow_on(Fight& c, FollowOnFrame& fr) {
     if (!c.f(fr.i).active()) {
         c.pop_self();
         return std::nullopt;
@@ -1395,7 +1395,7 @@ Step step_follow_on(Combat& c, FollowOnFrame& fr) {
     return Asked{Decision{fr.i, kDFollowOn, kAboutNone}, std::move(choices), true, w};
 }
 
-void answer_follow_on(Combat& c, FollowOnFrame& fr, const Choice& ch) {
+void answer_follow_on(Fight& c, FollowOnFrame& fr, const Choice& ch) {
     if (ch.kind == kCRelease) {  // free at once; the same window again (§1.18)
         release(c, fr.i);
         return;
@@ -1415,7 +1415,7 @@ void answer_follow_on(Combat& c, FollowOnFrame& fr, const Choice& ch) {
 }
 
 // ======================================================================= break hold (aom322d)
-Step step_break(Combat& c, BreakHoldFrame& fr) {
+Step step_break(Fight& c, BreakHoldFrame& fr) {
     FighterState& f = c.f(fr.i);
     const Hold* h = c.s.hold_on(fr.i);
     if (fr.at == At::kDeclare) {
@@ -1454,7 +1454,7 @@ Step step_break(Combat& c, BreakHoldFrame& fr) {
     return std::nullopt;
 }
 
-void answer_break(Combat&, BreakHoldFrame& fr, const Choice& ch) {
+void answer_break(Fight&, BreakHoldFrame& fr, const Choice& ch) {
     if (fr.at == At::kEscRisk) {
         fr.re = ch.risk;
         fr.at = At::kHoldRisk;
@@ -1467,7 +1467,7 @@ void answer_break(Combat&, BreakHoldFrame& fr, const Choice& ch) {
 }  // namespace
 
 // ======================================================================= the frames' entry points
-std::optional<Asked> step(Combat& c, Frame& fr) {
+std::optional<Asked> step(Fight& c, Frame& fr) {
     return std::visit(
         [&](auto& f) -> Step {
             using F = std::decay_t<decltype(f)>;
@@ -1482,7 +1482,7 @@ std::optional<Asked> step(Combat& c, Frame& fr) {
         fr);
 }
 
-void answer(Combat& c, Frame& fr, const Choice& ch) {
+void answer(Fight& c, Frame& fr, const Choice& ch) {
     std::visit(
         [&](auto& f) {
             using F = std::decay_t<decltype(f)>;
@@ -1497,7 +1497,7 @@ void answer(Combat& c, Frame& fr, const Choice& ch) {
         fr);
 }
 
-RollContext roll_context(Combat& c) {
+RollContext roll_context(Fight& c) {
     RollContext out;
     if (c.stack.empty()) return out;
     Frame& top = c.stack.back();

@@ -33,12 +33,12 @@ struct RollContext {
     int wound = 0;
     std::vector<std::pair<int, int>> basics;
 };
-RollContext roll_context(Combat& c);
+RollContext roll_context(Fight& c);
 
-std::optional<Asked> step(Combat& c, Frame& fr);
-void answer(Combat& c, Frame& fr, const Choice& ch);
+std::optional<Asked> step(Fight& c, Frame& fr);
+void answer(Fight& c, Frame& fr, const Choice& ch);
 
 // Start the maneuver ch of fighter i (an action, reaction or follow-on).
-void dispatch(Combat& c, int i, const Choice& ch, int via, Locked restrict = {});
+void dispatch(Fight& c, int i, const Choice& ch, int via, Locked restrict = {});
 
 }  // namespace hexdojo

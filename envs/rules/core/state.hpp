@@ -1,11 +1,12 @@
-// The fight's board in the native core (Python's records: envs/rules/model.py FighterState
-// and Hold; Python's State is the whole fight, fight.hpp's Combat): who stands where facing which way, AP, wounds, holds, weapons,
-// and the geometry the rules ask of it (the direction an attack comes from, the arc, the
-// §5.4 approach of fighters sharing a hex). Names are dense ids in the Python data's order
-// (maneuvers, locations, wound levels, weapons, hold kinds): -1 stands for Python's None.
+// The fight's board in the native core (hexdojo::Board, bound as _core.Board; Python's
+// read-only snapshot is envs/rules/board.py): who stands where facing which way, AP,
+// wounds, holds, weapons, and the geometry the rules ask of it (the direction an attack comes
+// from, the arc, the §5.4 approach of fighters sharing a hex). Names are dense ids in the
+// Python data's order (maneuvers, locations, wound levels, weapons, hold kinds): -1 stands
+// for Python's None.
 //
-// A fight's board lives in its Combat (fight.hpp); a State is also built from Python records
-// (native.core_state: scenarios, legality's tests).
+// A fight's board lives in its Fight (fight.hpp); a Board is also built from Python records
+// (to_core.core_state: scenarios, legality's tests).
 #pragma once
 
 #include <array>
@@ -101,7 +102,7 @@ struct Window {
     int phasing = kNone;  // whose phase it is (aom3221, aom3225: counters are a non-phasing fighter's)
 };
 
-struct State {
+struct Board {
     int radius = 4;
     int turn = 0;
     std::vector<int> sides;  // each fighter's side
@@ -112,7 +113,7 @@ struct State {
     std::array<std::array<std::int8_t, kMaxFighters>, kMaxFighters> approach{};
     std::vector<int> order;  // this turn's initiative order
 
-    State() {
+    Board() {
         for (auto& row : approach) row.fill(static_cast<std::int8_t>(kNone));
     }
 

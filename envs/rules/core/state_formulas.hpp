@@ -13,7 +13,7 @@ namespace hexdojo {
 
 // §1.8: the modifiers of x's maneuver on y aimed at location (kNone: unaimed): the
 // maneuver's own, aim, rear (aom315), holds (aom3225, aom322a), mounted (aom3221).
-inline void attack_modifiers(Combat& c, int x, int y, int maneuver, int location, Mods& extra) {
+inline void attack_modifiers(Fight& c, int x, int y, int maneuver, int location, Mods& extra) {
     const Tables& t = *c.t;
     const Maneuver& m = c.mv(maneuver);
     extra.add("", m.name, m.attack_mod);
@@ -42,7 +42,7 @@ inline void attack_modifiers(Combat& c, int x, int y, int maneuver, int location
 
 // §1.8 basic attack value; a weapon attack rolls the weapon's skill and adds its attack
 // modifier, the closing one when it advances (aom3142, aom3143, aom315).
-inline int attack_basic(Combat& c, int x, int y, int maneuver, int location, int option,
+inline int attack_basic(Fight& c, int x, int y, int maneuver, int location, int option,
                         Terms* out = nullptr) {
     const Maneuver& m = c.mv(maneuver);
     Mods extra;
@@ -61,7 +61,7 @@ inline int attack_basic(Combat& c, int x, int y, int maneuver, int location, int
 
 // §1.8 defence table (aom315): y's basic defence against x's attack by the reaction rname
 // (kNone: the default defence); a Block or Parry rolls the weapon's skill + its parry bonus.
-inline int defence_basic(Combat& c, int y, int x, int rname, int attack, int location, int option,
+inline int defence_basic(Fight& c, int y, int x, int rname, int attack, int location, int option,
                          Terms* out = nullptr) {
     const Tables& t = *c.t;
     Mods extra;
@@ -97,7 +97,7 @@ struct Side {  // one side of a Break Hold: basic, terms, method id
 
 // aom322d: escaper i breaking hold h by his method method_index (+ the bonus per earlier
 // attempt) and the holder resisting with its best method (or the one the rules name).
-inline std::pair<Side, Side> break_hold_basics(Combat& c, int i, const Hold& h, int method_index) {
+inline std::pair<Side, Side> break_hold_basics(Fight& c, int i, const Hold& h, int method_index) {
     const Tables& t = *c.t;
     const BreakHoldRules& bh = t.break_hold;
     const HoldKind& kind = t.hold_kinds[static_cast<std::size_t>(h.kind)];

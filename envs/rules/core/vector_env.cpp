@@ -8,7 +8,7 @@
 
 namespace hexdojo {
 
-ObsContext obs_context(Combat& c, const Catalogue& cat, const Tables& t, int me) {
+ObsContext obs_context(Fight& c, const Catalogue& cat, const Tables& t, int me) {
     ObsContext o;
     o.phasing = phasing(c);
     const DecisionContext x = decision_context(c);
@@ -64,7 +64,7 @@ ObsContext obs_context(Combat& c, const Catalogue& cat, const Tables& t, int me)
 
 namespace {
 
-int wound_total(const Combat& c, int i) {
+int wound_total(const Fight& c, int i) {
     int total = 0;
     for (const Wound& w : c.s.fighters[static_cast<std::size_t>(i)].wounds) total += w.level;
     return total;
@@ -96,7 +96,7 @@ Choice choice_for(const Catalogue& cat, const Tables& t, int id, int me) {
 
 }  // namespace
 
-DuelVector::DuelVector(const Combat& proto, Catalogue cat, ObsLayout layout,
+DuelVector::DuelVector(const Fight& proto, Catalogue cat, ObsLayout layout,
                        std::vector<float> unit_factor, VectorOptions opt, int n)
     : proto_(proto), t_(proto.t), cat_(std::move(cat)), lay_(std::move(layout)),
       unit_(std::move(unit_factor)), opt_(opt), slots_(static_cast<std::size_t>(n)) {

@@ -27,7 +27,7 @@ namespace hexdojo {
 
 // What the opponent of an observation is and what the decision is about (observe.hpp), from
 // a native fight: the decision context, the phasing fighter, the hand a block locked.
-ObsContext obs_context(Combat& c, const Catalogue& cat, const Tables& t, int me);
+ObsContext obs_context(Fight& c, const Catalogue& cat, const Tables& t, int me);
 
 struct VectorOptions {
     int side = kNone;          // the agent's fighter; kNone: drawn each episode
@@ -53,7 +53,7 @@ struct OpponentPool {
 inline constexpr int kRandomOpponent = -1;
 
 struct Slot {
-    Combat fight;
+    Fight fight;
     Pcg64 rng;
     int side = 0;
     // this episode's opponent: kRandomOpponent, a player's index in the pool, or
@@ -92,7 +92,7 @@ inline constexpr int kExternalBase = 1 << 20;
 
 class DuelVector {
   public:
-    DuelVector(const Combat& proto, Catalogue cat, ObsLayout layout, std::vector<float> unit_factor,
+    DuelVector(const Fight& proto, Catalogue cat, ObsLayout layout, std::vector<float> unit_factor,
                VectorOptions opt, int n);
 
     int n() const { return static_cast<int>(slots_.size()); }
@@ -130,7 +130,7 @@ class DuelVector {
     void observe(Slot& s, float* obs, std::int8_t* mask);
     void observe_opponent(Slot& s, float* obs, std::int8_t* mask);
 
-    Combat proto_;  // a fight set up and not started: every episode is a copy of it
+    Fight proto_;  // a fight set up and not started: every episode is a copy of it
     const Tables* t_;
     Catalogue cat_;
     ObsLayout lay_;

@@ -45,13 +45,13 @@ inline const Weapon* weapon_by_id(const Tables& t, int wid) {
 }
 
 // The weapon in fighter i's hand (0 right, 1 left), if any.
-inline const Weapon* weapon_in(const Tables& t, const State& s, int i, int hand) {
+inline const Weapon* weapon_in(const Tables& t, const Board& s, int i, int hand) {
     if (hand < 0 || hand > 1) return nullptr;
     return weapon_by_id(t, s.fighters[static_cast<std::size_t>(i)].hands[static_cast<std::size_t>(hand)]);
 }
 
 // The id of the weapon fighter i's maneuver m with option is made with (kNone).
-inline int used_weapon(const Tables& t, const State& s, int i, int m, int option) {
+inline int used_weapon(const Tables& t, const Board& s, int i, int m, int option) {
     const Maneuver& mv = t.maneuvers[static_cast<std::size_t>(m)];
     if (mv.weapon == kNone) return kNone;
     const int hand = split(t, mv, option).hand;
@@ -59,7 +59,7 @@ inline int used_weapon(const Tables& t, const State& s, int i, int m, int option
 }
 
 // The weapon mode (AP, damage, type) of a weapon attack, or nullptr.
-inline const WeaponMode* attack_mode(const Tables& t, const State& s, int i, int m, int option) {
+inline const WeaponMode* attack_mode(const Tables& t, const Board& s, int i, int m, int option) {
     const Maneuver& mv = t.maneuvers[static_cast<std::size_t>(m)];
     const int wid = is_weapon_attack(mv) ? used_weapon(t, s, i, m, option) : kNone;
     if (wid == kNone) return nullptr;
@@ -69,7 +69,7 @@ inline const WeaponMode* attack_mode(const Tables& t, const State& s, int i, int
 }
 
 // AP of a maneuver: a weapon attack's mode's (aom3142: 2-4 by mode), else its own.
-inline int cost(const Tables& t, const State& s, int i, int m, int option) {
+inline int cost(const Tables& t, const Board& s, int i, int m, int option) {
     const WeaponMode* mode = attack_mode(t, s, i, m, option);
     return mode != nullptr ? mode->ap : t.maneuvers[static_cast<std::size_t>(m)].ap;
 }
@@ -98,7 +98,7 @@ inline unsigned held_hands(const Tables& t, const Hold* hold_on) {
 // Grab's grabbing hand stays on the arm; his follow-ups use "his/her other hand"): the hand
 // the hold names, or for a board set up without one the first empty hand in the striking
 // order (attack.striking_hand).
-inline unsigned grip_hands(const Tables& t, const State& s, int i) {
+inline unsigned grip_hands(const Tables& t, const Board& s, int i) {
     const Hold* h = s.hold_by(i);
     if (h == nullptr) return 0;
     const int n = t.hold_kinds[static_cast<std::size_t>(h->kind)].holder_arms;
@@ -119,7 +119,7 @@ inline int locked_hand(const Tables& t, int restrict_location) {
 // Arms of fighter i that a weapon in hand or a locked weapon arm takes from those a hold
 // leaves free: an arm maneuver needs an empty hand (aom3221: a Martial Strike follows a
 // one-handed, not a two-handed, block).
-inline int busy_arms(const Tables& t, const State& s, int i, const Hold* hold_on,
+inline int busy_arms(const Tables& t, const Board& s, int i, const Hold* hold_on,
                      int restrict_location) {
     const unsigned held = held_hands(t, hold_on);
     const auto& hands = s.fighters[static_cast<std::size_t>(i)].hands;
@@ -136,7 +136,7 @@ inline int busy_arms(const Tables& t, const State& s, int i, const Hold* hold_on
 // The hand an unarmed one-handed maneuver of fighter i is made with (aom3221, aom3225: not a
 // held arm, not the hand keeping his own hold, not one holding a weapon or locked by a block):
 // attack.striking_hand when both are free; kNone when none is.
-inline int striking_hand(const Tables& t, const State& s, int i, int restrict_location = kNone) {
+inline int striking_hand(const Tables& t, const Board& s, int i, int restrict_location = kNone) {
     const auto& hands = s.fighters[static_cast<std::size_t>(i)].hands;
     const unsigned busy = held_hands(t, s.hold_on(i)) | grip_hands(t, s, i);
     const int locked = locked_hand(t, restrict_location);
@@ -159,7 +159,7 @@ inline bool fits(const Maneuver& m, const Weapon& w) {
 }
 
 // Does fighter i hold any weapon that can make m (locks aside)?
-inline bool has_weapon_for(const Tables& t, const State& s, int i, const Maneuver& m) {
+inline bool has_weapon_for(const Tables& t, const Board& s, int i, const Maneuver& m) {
     for (int wid : s.fighters[static_cast<std::size_t>(i)].hands) {
         if (wid != kNone && fits(m, t.weapons[static_cast<std::size_t>(wid)])) return true;
     }
@@ -170,7 +170,7 @@ inline bool has_weapon_for(const Tables& t, const State& s, int i, const Maneuve
 // must be there, fit, not be held (aom3225) or locked by a block (restrict_location,
 // aom3145), and after a Block not be the blocking one (own_hand: aom3145, a second
 // weapon); an attack mode's AP must be paid (aom3142).
-inline Reason hand_reason(const Tables& t, const State& s, int i, int m, int option,
+inline Reason hand_reason(const Tables& t, const Board& s, int i, int m, int option,
                           const Hold* hold_on, int restrict_location, int own_hand) {
     const Maneuver& mv = t.maneuvers[static_cast<std::size_t>(m)];
     const auto [hand, mode] = split(t, mv, option);
@@ -195,7 +195,7 @@ inline Reason hand_reason(const Tables& t, const State& s, int i, int m, int opt
 }
 
 // Is weapon wid lying in fighter i's hex (aom314a: Ready weapon picks it up)?
-inline bool lies_here(const State& s, int i, int wid) {
+inline bool lies_here(const Board& s, int i, int wid) {
     const Hex pos = s.fighters[static_cast<std::size_t>(i)].pos;
     for (const auto& d : s.dropped) {
         if (d.hex == pos && (wid == kNone || d.weapon == wid)) return true;
@@ -205,7 +205,7 @@ inline bool lies_here(const State& s, int i, int wid) {
 
 // Ready weapon (aom314a): the weapon option names is sheathed or lies in the hex, and enough
 // hands are empty for it.
-inline Reason ready_reason(const Tables& t, const State& s, int i, int m, int option) {
+inline Reason ready_reason(const Tables& t, const Board& s, int i, int m, int option) {
     const int nw = static_cast<int>(t.weapon_ids.size());
     if (option < 0 || option >= nw) return {R::kReadyBadOption, m, {nw - 1}};
     const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
@@ -262,7 +262,7 @@ inline bool strikes(const Tables& t, Hex pos, int facing, const Weapon& w, Hex h
 }
 
 // Does one of fighter i's melee weapons in hand strike hex pos as he stands?
-inline bool reaches(const Tables& t, const State& s, int i, Hex pos) {
+inline bool reaches(const Tables& t, const Board& s, int i, Hex pos) {
     const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
     for (int wid : f.hands) {
         if (wid == kNone) continue;
@@ -274,7 +274,7 @@ inline bool reaches(const Tables& t, const State& s, int i, Hex pos) {
 
 // aom3142: a fighter moving from start to pos came into a hex g's melee weapon strikes and
 // was not in one at the start of that move (Stand and attack).
-inline bool entered_zone(const Tables& t, const State& s, int g, Hex start, Hex pos) {
+inline bool entered_zone(const Tables& t, const Board& s, int g, Hex start, Hex pos) {
     return reaches(t, s, g, pos) && !reaches(t, s, g, start);
 }
 
