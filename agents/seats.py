@@ -84,6 +84,11 @@ def points(result: Any, seat: int) -> float:
     return 0.5 if result.winner is None else float(result.winner == seat)
 
 
+def side_name(game: Any, side: int) -> str:
+    """A seat's fighters: the duel's one, or a scene side's names joined (``Boris + Novice``)."""
+    return " + ".join(p.name for p, s in zip(game.profiles, game.sides, strict=True) if s == side)
+
+
 _ctx: dict[str, Any] = {}
 
 
@@ -126,5 +131,5 @@ def seat_margins(game: Any, make: Callable[[], tuple[Any, Any, Any]], fights: in
     for s in seats:
         cand, base = sum(got[i:i + fights]), sum(got[i + fights:i + 2 * fights])
         i += 2 * fights
-        out.append(SeatMargin(s, game.profiles[s].name, fights, cand, base))
+        out.append(SeatMargin(s, side_name(game, s), fights, cand, base))
     return out

@@ -68,10 +68,11 @@ def _progress(t0: float) -> object:
     return tick
 
 
-def measure(fighters: list[str], make: Make, fights: int, workers: int) -> list[SeatMargin]:
+def measure(fighters: list[str], make: Make, fights: int, workers: int,
+            scene: str | None = None) -> list[SeatMargin]:
     from hexdojo.envs.rules import Game
 
-    game = Game.create(fighters)
+    game = Game.from_scene(scene) if scene else Game.create(fighters)
     return seat_margins(game, make, fights, workers, progress=_progress(time.perf_counter()))
 
 
@@ -87,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="an agent spec that plays the other fighter inside the search, e.g. greedy")
     ap.add_argument("--reference", default="mcts")
     ap.add_argument("--fighters", default="chu,boris")
+    ap.add_argument("--scene", default=None,
+                    help="a scene's two sides instead of --fighters (e.g. two_vs_one; the learned "
+                         "prior plays duels only: give the candidate with --agent)")
     ap.add_argument("--fights", type=int, default=400, help="fights per seat")
     ap.add_argument("--need", type=float, default=10.0, help="margin to reach, points")
     ap.add_argument("--mirror", action="store_true", help="also the Chu mirror, both sides")
@@ -97,8 +101,9 @@ def main(argv: list[str] | None = None) -> int:
     who = a.agent or (f"GuidedMCTS({Path(a.prior).name}, sims={a.sims}, width={a.width}, c={a.c}"
                       f"{f', model={a.model}' if a.model else ''})")
     t0, doc = time.perf_counter(), {"candidate": who, "reference": a.reference, "fights": a.fights}
-    print(f"{who} against {a.reference}, {a.fighters}, {a.fights} fights a seat:", flush=True)
-    rows = measure(a.fighters.split(","), make, a.fights, a.workers)
+    print(f"{who} against {a.reference}, {a.scene or a.fighters}, {a.fights} fights a seat:",
+          flush=True)
+    rows = measure(a.fighters.split(","), make, a.fights, a.workers, a.scene)
     print("\n".join(r.line(a.need / 100) for r in rows))
     doc["seats"] = [{"fighter": r.fighter, "score": r.score, "baseline": r.base_score,
                      "margin": r.margin, "margin_ci": r.margin_ci} for r in rows]

@@ -54,14 +54,18 @@ class _Same:
         return make_agent(self.spec), make_agent(self.spec), make_agent(self.spec)
 
 
-@pytest.mark.parametrize("fighters", [["chu", "boris"], ["chu", "urlik"]])
+@pytest.mark.parametrize("fighters", [["chu", "boris"], ["chu", "urlik"], "two_vs_one"])
 def test_an_agent_against_itself_has_margin_zero_in_each_seat(fighters) -> None:
     """The same seeds play the same fights: the candidate's fights in a seat are the
-    baseline's, fight for fight."""
-    game = Game.create(fighters, turn_limit=6)
+    baseline's, fight for fight (a duel, an armed pairing, a scene's two sides)."""
+    if isinstance(fighters, str):
+        game, names = Game.from_scene(fighters), ["Chu", "Boris + Novice"]
+    else:
+        game = Game.create(fighters, turn_limit=6)
+        names = [p.name for p in game.profiles]
     rows = seat_margins(game, _Same("striker"), 6)
     assert [r.seat for r in rows] == [0, 1]
-    assert [r.fighter for r in rows] == [p.name for p in game.profiles]
+    assert [r.fighter for r in rows] == names
     assert all(r.margin == 0.0 and r.candidate == r.baseline for r in rows)
     assert 0 < rows[0].candidate + rows[1].candidate <= 12
 
