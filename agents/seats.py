@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import math
 import multiprocessing as mp
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .interrupts import worker_pool
 from .ratings import wilson
-from .tournament import play_fight
+from .tournament import Progress, play_fight
 
 #: the first fight seed of a seat's fights (fight k: SEED + k), distinct from the other scripts'
 SEED = 5_000_000
@@ -106,27 +107,30 @@ def _fight(job: tuple[int, int, bool]) -> float:
     return points(play_fight(_ctx["game"], pair, SEED + k, spans=False), seat)
 
 
-def seat_margins(game: Any, make: Callable[[], tuple[Any, Any, Any]], fights: int,
-                 workers: int = 1, seats: Sequence[int] = (0, 1),
-                 progress: Callable[[int, int], None] | None = None) -> list[SeatMargin]:
-    """Each seat's margin over ``fights`` fights a side: ``make()`` (picklable, called once
-    per worker) returns (candidate, reference, another reference instance). Any worker count
-    gives the same figures: fight k of a seat is seeded by k alone."""
-    jobs = [(s, k, base) for s in seats for base in (False, True) for k in range(fights)]
+def _points(jobs: list[tuple[int, int, bool]], game: Any,
+            make: Callable[[], tuple[Any, Any, Any]], workers: int) -> Iterator[float]:
+    """Each job's points in order: in this process, or in the project's guarded pool."""
     if workers <= 1:
         _init(game, make)
-        got = []
-        for j in jobs:
-            got.append(_fight(j))
-            if progress is not None:
-                progress(len(got), len(jobs))
-    else:
-        with mp.get_context("spawn").Pool(workers, _init, (game, make)) as pool:
-            got = []
-            for r in pool.imap(_fight, jobs, chunksize=4):
-                got.append(r)
-                if progress is not None:
-                    progress(len(got), len(jobs))
+        yield from map(_fight, jobs)
+        return
+    with worker_pool(mp.get_context("spawn"), workers, _init, (game, make)) as pool:
+        yield from pool.imap(_fight, jobs, chunksize=4)
+
+
+def seat_margins(game: Any, make: Callable[[], tuple[Any, Any, Any]], fights: int,
+                 workers: int = 1, seats: Sequence[int] = (0, 1),
+                 progress: Progress | None = None) -> list[SeatMargin]:
+    """Each seat's margin over ``fights`` fights a side: ``make()`` (picklable, called once
+    per worker) returns (candidate, reference, another reference instance). Any worker count
+    gives the same figures: fight k of a seat is seeded by k alone. ``progress`` (the
+    tournament's reporter) advances a fight at a time."""
+    jobs = [(s, k, base) for s in seats for base in (False, True) for k in range(fights)]
+    got = []
+    for r in _points(jobs, game, make, workers):
+        got.append(r)
+        if progress is not None:
+            progress.advance(1)
     out, i = [], 0
     for s in seats:
         cand, base = sum(got[i:i + fights]), sum(got[i + fights:i + 2 * fights])

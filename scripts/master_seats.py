@@ -24,7 +24,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from hexdojo.agents.files import atomic_write_text
 from hexdojo.agents.seats import SeatMargin, seat_margins
+from hexdojo.agents.tournament import Progress
 
 
 @dataclass(frozen=True)
@@ -57,23 +59,16 @@ class Make:
         return cand, make_agent(self.reference), make_agent(self.reference)
 
 
-def _progress(t0: float) -> object:
-    last = [t0]
-
-    def tick(done: int, total: int) -> None:
-        now = time.perf_counter()
-        if now - last[0] >= 30 or done == total:
-            last[0] = now
-            print(f"  {done}/{total} fights ({now - t0:.0f} s)", flush=True)
-    return tick
-
-
 def measure(fighters: list[str], make: Make, fights: int, workers: int,
             scene: str | None = None) -> list[SeatMargin]:
     from hexdojo.envs.rules import Game
 
     game = Game.from_scene(scene) if scene else Game.create(fighters)
-    return seat_margins(game, make, fights, workers, progress=_progress(time.perf_counter()))
+    bar = Progress(4 * fights, sys.stderr.isatty(), lambda s: print(s, flush=True), "seats: ")
+    try:
+        return seat_margins(game, make, fights, workers, progress=bar)
+    finally:
+        bar.stop()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     doc["seconds"] = round(time.perf_counter() - t0)
     print(f"{doc['seconds']} s")
     if a.json:
-        Path(a.json).write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+        atomic_write_text(Path(a.json), json.dumps(doc, indent=1) + "\n")  # whole or not at all
     return 0
 
 

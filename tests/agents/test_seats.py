@@ -10,6 +10,7 @@ import pytest
 
 from hexdojo.agents.registry import make_agent
 from hexdojo.agents.seats import SeatMargin, newcombe, points, seat_margins
+from hexdojo.agents.tournament import Progress
 from hexdojo.envs.rules import Game
 
 
@@ -75,8 +76,10 @@ def test_a_stronger_candidate_has_a_positive_margin_and_workers_do_not_matter() 
     make = _Cand("greedy", "random")
     one = seat_margins(game, make, 8)
     assert sum(r.margin for r in one) > 0.5  # greedy in random's place wins far more
-    two = seat_margins(game, make, 8, workers=2)
+    bar = Progress(32, False)
+    two = seat_margins(game, make, 8, workers=2, progress=bar)
     assert [(r.candidate, r.baseline) for r in two] == [(r.candidate, r.baseline) for r in one]
+    assert bar.done == 32  # every fight of both seats, candidate and baseline, reported
 
 
 @dataclass(frozen=True)
