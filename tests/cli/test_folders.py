@@ -21,6 +21,7 @@ from hexdojo.agents.folders import (
     replacing_folder,
     report_folder,
 )
+from tests.folders_kit import folder_held_elsewhere
 
 
 def _old_report(out: Path) -> None:
@@ -131,24 +132,12 @@ def test_bad_output_folders_are_refused_before_any_work(tmp_path, monkeypatch):
 
 def test_a_second_run_on_a_folder_in_use_is_refused_naming_the_other(tmp_path):
     out = tmp_path / "run"
-    code = textwrap.dedent(f"""
-        import sys, time
-        from hexdojo.agents.folders import folder_lock
-        with folder_lock({str(out)!r}, "train"):
-            print("held", flush=True)
-            sys.stdin.read()
-    """)
-    other = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        assert other.stdout.readline().strip() == "held"
+    with folder_held_elsewhere(out, "train") as other:
         with pytest.raises(FolderInUse) as got:
             with folder_lock(out, "tournament"):
                 pass
         msg = str(got.value)
         assert "\n" not in msg and f"pid {other.pid}" in msg and "hexdojo train" in msg
-    finally:
-        other.communicate("")
     with folder_lock(out, "tournament"):  # free again
         pass
     assert not lock_path(out).exists()

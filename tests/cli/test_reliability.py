@@ -16,6 +16,7 @@ from hexdojo.agents import folders, report, tournament
 from hexdojo.agents.cli import app
 from hexdojo.agents.cli import tournament as tournament_cmd
 from hexdojo.agents.lab import ablate, compare
+from tests.folders_kit import folder_held_elsewhere
 
 runner = CliRunner()
 TOURNEY = ("tournament", "random", "greedy", "--fights", "2", "--workers", "1",
@@ -82,22 +83,10 @@ def test_a_finished_tournament_replaces_the_old_report(tmp_path):
 
 def test_a_folder_in_use_is_refused_in_one_line_naming_the_other(tmp_path, monkeypatch):
     out = tmp_path / "t"
-    code = textwrap.dedent(f"""
-        import sys
-        from hexdojo.agents.folders import folder_lock
-        with folder_lock({str(out)!r}, "tournament"):
-            print("held", flush=True)
-            sys.stdin.read()
-    """)
-    other = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
-    try:
-        assert other.stdout.readline().strip() == "held"
+    with folder_held_elsewhere(out, "tournament") as other:
         _no_play(monkeypatch)
         one_error_line(run(*TOURNEY, "--out", str(out)), f"pid {other.pid}",
                        "hexdojo tournament", "in use")
-    finally:
-        other.communicate("")
 
 
 @pytest.mark.parametrize("command", [
