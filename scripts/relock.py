@@ -14,7 +14,7 @@ computes it; ``--write`` replaces only the constant's value in the test file (fo
 commit that re-pins (docs/architecture.md, "Re-pin the locks").
 
 ``--tests-dir DIR`` reads and writes the pinned files under DIR instead of ``tests/`` (its
-test points it at a temporary copy). All eleven: ~35 s wall, 18 s CPU (load ~4, 2 cores).
+test points it at a temporary copy). All twelve: ~35 s wall, 18 s CPU (load ~4, 2 cores).
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ LOCKS: tuple[Lock, ...] = (
     Lock("skirmish_unarmed", "test_env_skirmish_weapons.py", "UNARMED_PINS", lambda: _skirmish(False)),
     Lock("skirmish_armed", "test_env_skirmish_weapons.py", "ARMED_PINS", lambda: _skirmish(True)),
     Lock("search", "search_fights.py", "PINNED", _search),
+    Lock("observations", "test_observation_lock.py", "PINNED", lambda: script("observation_lock").lock(2)),
     Lock("search_evaluate", "test_bots_search.py", "EVALUATE",
          lambda: tests_module("test_bots_search.py").evaluate_digest()[0]),
 )
