@@ -229,7 +229,7 @@ class LearnedAgent(Agent):
         cat = enc.cat  # armed exactly when a fighter carries a weapon (as the envs decide)
         legal = state.legal_choices()
         ids = cat.ids(legal)
-        flat = enc.encode_flat(state, state.decision.fighter, ids)
+        flat = enc.encode_flat(state, state.decision.fighter)
         self._check_spaces(flat.size, cat.n)
         enc.rescale(flat, self._scaling_for(enc))
         mask = np.zeros(cat.n, dtype=bool)

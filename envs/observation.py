@@ -5,11 +5,14 @@ that the same numbers serve three forms: the ``Dict`` (default), a flat ``Box`` 
 concatenated in sorted key order, equal to ``gymnasium.spaces.flatten`` of the ``Dict``),
 and the PettingZoo ``{"observation", "action_mask"}`` pair.
 
-Speed: the encoder writes into a copy of a preallocated ``array('f')`` template (item
-writes on an ``array`` are several times cheaper than on a numpy array) and exposes it as
-one numpy vector without copying; the ``Dict`` fields are views into that fresh vector,
-so no two observations share memory. Values that could exceed their bounds (AP) are
-clipped, so every observation lies in its space.
+One writer (issue 32): this module *declares* the layout (the fields, their sizes, bounds
+and order, the spaces, the scalings); the numbers are written by the core
+(``envs/rules/core/observe.cpp``, through ``_core.observe_fight``) for every env, the learned
+agents and the native vector env alike, so there is no second copy of the encoding to keep
+equal (``tests/envs/test_observation_lock.py`` pinned the old Python writer's numbers, and
+the core's match them). Each observation is a fresh vector; the ``Dict`` fields are views
+into it, so no two observations share memory. Values that could exceed their bounds (AP)
+are clipped, so every observation lies in its space.
 
 Two scalings of the same numbers (``SCALINGS``): ``"raw"`` (``hexdojo/Duel-v0``: natural
 units, e.g. AP 0..30, ``roll_basics`` -30..50 points) and ``"unit"`` (``hexdojo/Duel-v1``:
@@ -33,11 +36,13 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from gymnasium import spaces
 
-from hexdojo.envs.rules import DECISION_KINDS, RISK_ABOUT
+from hexdojo.envs.rules import DECISION_KINDS, RISK_ABOUT, _core
 from hexdojo.envs.rules import hexgrid as hx
 from hexdojo.envs.rules import weapons as wp
+from hexdojo.envs.rules.to_core import compile_tables
 
 from .catalogue import Catalogue, catalogue_for, resolve_armed
+from .observation_layout import native_layout
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game, State
@@ -197,211 +202,34 @@ class ObservationEncoder:
         self.unit_flat_space = spaces.Box(self.flat_space.low * self.unit_factor,
                                           self.flat_space.high * self.unit_factor,
                                           dtype=np.float32)
-        self._zero = array("f", bytes(4 * off))
-        self._man_index = {n: i for i, n in enumerate(self.cat.maneuvers)}
-        self._loc_index = {n: i for i, n in enumerate(t.locations)}
-        self._kind_index = {k: i for i, k in enumerate(DECISION_KINDS)}
-        self._about_index = {k: i for i, k in enumerate(RISK_ABOUT)}
-        self._hold_index = {k: i for i, k in enumerate(t.hold_kinds)}
-        self._n_hold = len(t.hold_kinds)
-        self._radius = game.radius
-        at = self.offset.__getitem__
-        #: field offsets by group, in the order the encoding steps unpack them
-        self._f_decision = tuple(map(at, ("decision_kind", "deciding", "risk_roll")))
-        self._f_roll = tuple(map(at, ("roll_attack", "roll_location", "roll_reaction",
-                                      "roll_basics", "soak_wound")))
-        self._f_incoming = tuple(map(at, ("incoming_maneuver", "incoming_location",
-                                          "incoming_arc", "incoming_closing",
-                                          "follow_on_after", "follow_ons")))
-        self._f_geometry = tuple(map(at, ("opp_offset", "distance", "same_hex", "arc_of_opp",
-                                          "arc_of_self", "initiative", "phase", "turn")))
-        #: per-fighter field offsets (self, then opponent), in the order _fighters uses
-        self._per = tuple(
-            tuple(at(f"{who}_{k}") for k in (
-                "pos", "facing", "ap", "flags", "height", "edge", "wounds", "worst", "hold"))
-            for who in ("self", "opp")
-        )
         self.armed = self.cat.armed
-        if self.armed:
-            self._armed_offsets()
-
-    def _armed_offsets(self) -> None:
-        """Offsets of the weapon fields (``ARMED_FIELDS``), in the order ``_weapons`` uses."""
-        at = self.offset.__getitem__
-        self._weapon_index = {w: i for i, w in enumerate(self.game.tables.weapon_ids)}
-        self._f_incoming_weapon = (at("incoming_weapon"), at("incoming_mode"))
-        self._per_armed = tuple(
-            tuple(at(f"{who}_{k}") for k in (
-                "hands", "usable", "sheathed", "stuck", "dropped_here", "dropped_near"))
-            for who in ("self", "opp")
-        )
+        #: what the core's writer takes: the catalogue and these field offsets
+        self._core_cat = _core.Catalogue(compile_tables(t), self.armed)
+        self._core_layout = native_layout(self)
 
     # ------------------------------------------------------------------ encoding
-    def encode_flat(self, state: State, fighter: int, legal_ids: list[int] | None = None,
+    def encode_flat(self, state: State, fighter: int, legal_ids: Any = None,
                     opponent: int | None = None) -> np.ndarray:
-        """The observation as one fresh float32 vector (the flat ``Box`` form).
+        """The observation as one fresh float32 vector (the flat ``Box`` form), raw units,
+        written by the core (``_core.observe_fight``: the numbers have one writer, issue 32).
 
-        ``legal_ids`` (the catalogue ids of the legal choices, if already known) saves
-        recomputing them for the ``follow_ons`` field. ``opponent``: the fighter seen as
-        "opp" (default: the other of a duel; the skirmish env reads only the decision
-        fields of a group fight through it, ``skirmish_spaces``).
+        ``opponent``: the fighter seen as "opp" (default: the other of a duel).
+        ``legal_ids``: ignored (TRANSITIONAL: the group encoder still passes it).
         """
-        b = array("f", self._zero)
-        me, op = fighter, (1 - fighter) if opponent is None else opponent
-        d = state.decision
-        if d is not None and d.fighter == me:  # the decision asked now, if it is ours
-            o_kind, o_deciding, o_risk_roll = self._f_decision
-            kind = d.kind
-            b[o_kind + self._kind_index[kind]] = 1
-            b[o_deciding] = 1
-            if kind == "risk" or kind == "soak":
-                if kind == "risk":
-                    k = self._about_index.get(d.about)
-                    if k is not None:
-                        b[o_risk_roll + k] = 1
-                self._roll(b, state, me)
-            elif kind == "reaction" or kind == "follow_on":
-                self._incoming(b, state, legal_ids)
-        fm, fo = state.fighters[me], state.fighters[op]
-        self._geometry(b, state, me, op, fm, fo)
-        self._fighters(b, state, me, fm, fo)
-        if self.armed:
-            self._weapons(b, state, me, op)
-        return np.frombuffer(b, dtype=np.float32)
-
-    def _weapons(self, b: array, state: State, me: int, op: int) -> None:
-        """The weapon fields (``ARMED_FIELDS``): the incoming attack's weapon and mode,
-        and each fighter's hands, usable hands, sheathed, stuck and nearby weapons (the
-        module functions the group fight's encoder shares, ``skirmish_spaces``)."""
-        o_w, o_m = self._f_incoming_weapon
-        wi = self._weapon_index
-        put_incoming_weapon(b, state, me, o_w, o_m, wi)
-        locked = locked_hands(state) if state.decision is not None else {}
-        for offsets, i in zip(self._per_armed, (me, op), strict=True):
-            put_fighter_weapons(b, state, i, offsets, wi, self._loc_index, locked.get(i))
-
-    def _roll(self, b: array, state: State, me: int) -> None:
-        """What a pending roll is about: maneuvers, aim, both basic values, the wound
-        (``State.context``)."""
-        o_attack, o_location, o_reaction, o_basics, o_soak = self._f_roll
-        ctx = state.context()
-        att = ctx.get("attack")
-        if att is not None:
-            b[o_attack + self._man_index[att]] = 1
-            loc = ctx.get("location")
-            if loc is not None:
-                b[o_location + self._loc_index[loc]] = 1
-            rea = ctx.get("reaction")
-            if rea is not None:
-                b[o_reaction + self._man_index[rea]] = 1
-        basics = ctx.get("basics")
-        if basics:
-            for who, v in basics.items():
-                b[o_basics + (0 if who == me else 1)] = min(max(v / 2, BASIC_MIN), BASIC_MAX)
-        lvl = ctx.get("wound")
-        if lvl is not None:
-            b[o_soak + lvl] = 1
-
-    def _incoming(self, b: array, state: State, legal_ids: list[int] | None) -> None:
-        """A reaction's or follow-on's context: the incoming attack, what the follow-on
-        comes after and which follow-ons are open."""
-        o_man, o_loc, o_arc, o_closing, o_after, o_follow_ons = self._f_incoming
-        ctx = state.context()
-        att = ctx.get("attack")
-        if att is not None:
-            k = self._man_index.get(att)
-            if k is not None:
-                b[o_man + k] = 1
-            loc = ctx.get("location")
-            if loc is not None:
-                b[o_loc + self._loc_index[loc]] = 1
-            b[o_arc + ctx["arc"]] = 1
-            if ctx.get("closing"):
-                b[o_closing] = 1
-        after = ctx.get("after")
-        if after is not None:
-            k = self._man_index.get(after)
-            if k is not None:
-                b[o_after + k] = 1
-            if legal_ids is None:
-                legal_ids = self.cat.ids(state.legal_choices())
-            for k in self.cat.maneuver_ids(legal_ids):
-                b[o_follow_ons + k] = 1
-
-    def _geometry(self, b: array, state: State, me: int, op: int, fm: Any, fo: Any) -> None:
-        """Where the opponent is, the arcs each side sees the other in, initiative, phase
-        and turn."""
-        (o_offset, o_distance, o_same_hex, o_arc_of_opp, o_arc_of_self, o_initiative,
-         o_phase, o_turn) = self._f_geometry
-        pm, po = fm.pos, fo.pos
-        dq, dr = po[0] - pm[0], po[1] - pm[1]
-        b[o_offset] = dq
-        b[o_offset + 1] = dr
-        dist = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-        b[o_distance] = dist
-        if dist == 0:
-            b[o_same_hex] = 1
-        d_opp = _NEAREST.get((dq, dr)) if dist else None  # memoised _direction, inlined
-        if d_opp is None:
-            d_opp = _direction(state, op, me)
-        d_self = _NEAREST.get((-dq, -dr)) if dist else None
-        if d_self is None:
-            d_self = _direction(state, me, op)
-        b[o_arc_of_opp + (d_opp - fm.facing) % 6] = 1
-        b[o_arc_of_self + (d_self - fo.facing) % 6] = 1
-        order = state.order
-        if order:
-            b[o_initiative + (0 if order[0] == me else 1)] = 1
-        ph = state.phasing
-        b[o_phase + (2 if ph is None else (0 if ph == me else 1))] = 1
-        b[o_turn] = state.turn
-
-    def _fighters(self, b: array, state: State, me: int, fm: Any, fo: Any) -> None:
-        """Each fighter's position, facing, AP, flags, height, edge, wounds and holds."""
-        rad = self._radius
-        for (pos, facing, ap, fl, height, edge, w, worst, _), f in zip(self._per, (fm, fo), strict=True):
-            p = f.pos
-            b[pos] = p[0]
-            b[pos + 1] = p[1]
-            b[facing + f.facing] = 1
-            b[ap] = min(f.ap, AP_MAX)
-            if f.prone:
-                b[fl] = 1
-            if f.mounted:
-                b[fl + 1] = 1
-            if f.phased:
-                b[fl + 2] = 1
-            if f.status == "staggered":
-                b[fl + 3] = 1
-            elif f.status == "stunned":
-                b[fl + 4] = 1
-            if f.out is not None:
-                b[fl + 5] = 1
-            b[height] = f.height
-            b[edge] = rad - (abs(p[0]) + abs(p[1]) + abs(p[0] + p[1])) // 2
-            for loc, lvl in f.wounds:
-                i = w + self._loc_index[loc]
-                if lvl > b[i]:
-                    b[i] = lvl
-            b[worst + f.worst] = 1
-        for h in state.holds:
-            base = self._per[0 if h.holder == me else 1][8]
-            b[base + self._hold_index[h.kind]] = 1
-            if h.from_behind:
-                b[base + self._n_hold] = 1
+        out = np.empty(self.size, dtype=np.float32)
+        op = (1 - fighter) if opponent is None else opponent
+        _core.observe_fight(state._core, self._core_cat, self._core_layout, fighter, op, out)
+        return out
 
     def encode_with_mask(self, state: State, fighter: int) -> tuple[np.ndarray, np.ndarray]:
         """The flat observation and the exact int8 mask of ``fighter`` (all zeros when it
-        is not ``fighter``'s decision), sharing one pass over the legal choices."""
-        cat = self.cat
-        d = state.decision
-        if d is not None and d.fighter == fighter:
-            ids: list[int] | None = cat.ids(state.legal_choices())
-            mask = cat.mask_from_ids(ids)
-        else:
-            ids = None
-            mask = np.zeros(cat.n, dtype=np.int8)
-        return self.encode_flat(state, fighter, ids), mask
+        is not ``fighter``'s decision), both written by the core in one call. The mask is
+        the fight's own (a lab's restricted view masks its bans itself)."""
+        out = np.empty(self.size, dtype=np.float32)
+        mask = np.empty(self.cat.n, dtype=np.int8)
+        _core.observe_fight(state._core, self._core_cat, self._core_layout, fighter, 1 - fighter,
+                            out, mask)
+        return out, mask
 
     def observation_space(self, scaling: str = "raw", flat: bool = False) -> spaces.Space:
         """The space of the observations in ``scaling`` (``SCALINGS``), ``Dict`` or flat."""
@@ -428,10 +256,9 @@ class ObservationEncoder:
         """The ``Dict`` form: one view of ``flat`` per field."""
         return {k: flat[s] for k, s in self.slices}
 
-    def encode(self, state: State, fighter: int, legal_ids: list[int] | None = None
-               ) -> dict[str, np.ndarray]:
+    def encode(self, state: State, fighter: int) -> dict[str, np.ndarray]:
         """The ``Dict`` observation of ``state`` seen by ``fighter``."""
-        return self.to_dict(self.encode_flat(state, fighter, legal_ids))
+        return self.to_dict(self.encode_flat(state, fighter))
 
 
 def put_incoming_weapon(b: array, state: State, me: int, o_weapon: int, o_mode: int,

@@ -126,7 +126,7 @@ def general_inputs(state: State) -> tuple[np.ndarray, np.ndarray, list[Choice], 
     i = state.decision.fighter
     legal = state.legal_choices()
     ids = enc.cat.ids(legal)
-    flat = enc.rescale(enc.encode_flat(state, i, ids), "unit")
+    flat = enc.rescale(enc.encode_flat(state, i), "unit")
     mask = np.zeros(enc.cat.n, dtype=bool)
     mask[ids] = True
     return with_sheets(flat.astype(np.float32), sheet_views(state.game), i), mask, legal, ids, enc.cat

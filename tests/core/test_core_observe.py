@@ -1,7 +1,9 @@
-"""The native observation writer equals envs/observation.py number for number: every field
-of the duel's layout (decision, roll, incoming attack, geometry, fighters, holds, and the
-weapon fields of the armed layout), for both fighters, at every decision of seeded random
-fights, unarmed (Duel-v1's layout), armed (ArmedDuel-v0's) and mounted."""
+"""The core writes every duel observation (issue 32: ``_core.observe_fight``, one writer for
+the envs, the learned agents and the vector env). Its numbers are pinned field for field by
+tests/envs/test_observation_lock.py (taken from the deleted Python writer) and checked by hand
+in tests/envs/test_env_observation.py; here: its mask is the catalogue's reading of the
+fight's legal list at every decision of seeded fights (unarmed, armed, mounted), only the
+decider has one, and bad arguments are one clear line each."""
 
 from __future__ import annotations
 
@@ -9,9 +11,7 @@ import numpy as np
 import pytest
 
 from hexdojo.envs.observation import encoder_for
-from hexdojo.envs.observation_layout import NativeObserver, native_context
 from hexdojo.envs.rules import Game, _core
-from hexdojo.envs.rules.to_core import core_state
 from tests.core.test_core_state import decisions
 
 PAIRINGS = {
@@ -24,33 +24,35 @@ PAIRINGS = {
 
 
 @pytest.mark.parametrize("name", sorted(PAIRINGS))
-def test_the_native_observation_is_the_python_one(name: str) -> None:
+def test_the_mask_is_the_legal_list_and_only_the_decider_has_one(name: str) -> None:
     g = PAIRINGS[name]()
     enc = encoder_for(g)
-    nat = NativeObserver(enc)
     kinds: set[str] = set()
-    seen: set[str] = set()  # fields that were ever nonzero
-    for seed in range(3):
-        for s in decisions(g, seed, limit=300):
-            kinds.add(s.decision.kind)
+    for seed in range(2):
+        for s in decisions(g, seed, limit=200):
+            d = s.decision
+            kinds.add(d.kind)
             for me in (0, 1):
-                want = enc.encode_flat(s, me)
-                got = nat.encode_flat(s, me)
-                if not np.array_equal(got, want):
-                    bad = [k for k, sl in enc.slices if not np.array_equal(got[sl], want[sl])]
-                    pytest.fail(f"{name} seed {seed} turn {s.turn} fighter {me}: fields {bad}")
-                seen.update(k for k, sl in enc.slices if got[sl].any())
-    assert {"action", "reaction", "risk"} <= kinds  # the decision fields were exercised
-    # every field but heights (none on foot), holds or stuck weapons in some pairings was met
-    assert len(seen) >= len(enc.keys) - 4, sorted(set(enc.keys) - seen)
+                flat, mask = enc.encode_with_mask(s, me)
+                want = np.zeros(enc.cat.n, np.int8)
+                if me == d.fighter:
+                    want[enc.cat.ids(s.legal_choices())] = 1
+                assert np.array_equal(mask, want), (name, seed, s.turn, me)
+                assert flat[enc.offset["deciding"]] == (me == d.fighter)
+                assert np.array_equal(flat, enc.encode_flat(s, me))  # one writer, one answer
+    assert {"action", "reaction", "risk"} <= kinds
 
 
-def test_a_wrong_buffer_or_fighter_is_refused() -> None:
+def test_a_wrong_buffer_mask_or_fighter_is_one_clear_line() -> None:
     g = PAIRINGS["chu-urlik"]()
-    nat = NativeObserver(encoder_for(g))
+    enc = encoder_for(g)
     s = g.new_state(seed=1)
-    args = (nat.tables, nat.catalogue, nat.layout, core_state(s), native_context(s, nat.ids, None))
-    with pytest.raises(ValueError, match="the layout has"):
-        _core.observe(*args, 0, 1, np.zeros(3, dtype=np.float32))
-    with pytest.raises(ValueError, match="two fighters of the state"):
-        _core.observe(*args, 0, 0, np.zeros(nat.layout.size, dtype=np.float32))
+    args = (s._core, enc._core_cat, enc._core_layout)
+    with pytest.raises(ValueError, match=f"buffer of 3 floats, the layout has {enc.size}"):
+        _core.observe_fight(*args, 0, 1, np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="me 0 and op 0: two fighters of the fight's 2"):
+        _core.observe_fight(*args, 0, 0, np.zeros(enc.size, np.float32))
+    with pytest.raises(ValueError, match="me 2 and op 1"):
+        _core.observe_fight(*args, 2, 1, np.zeros(enc.size, np.float32))
+    with pytest.raises(ValueError, match=f"mask of 5 entries, the catalogue has {enc.cat.n}"):
+        _core.observe_fight(*args, 0, 1, np.zeros(enc.size, np.float32), np.zeros(5, np.int8))

@@ -1,45 +1,56 @@
-// Bindings of the native observation writer (observe.hpp).
+// Bindings of the native observation writer (observe.hpp): the layout Python declares, and
+// observe_fight, which every duel observation (the envs, the learned agents, the AEC and
+// OpenSpiel faces) is written by.
 #include <nanobind/nanobind.h>
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/array.h>
 #include <nanobind/stl/pair.h>
+#include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <string>
 
 #include "bind.hpp"
+#include "fight.hpp"
 #include "observe.hpp"
+#include "vector_env.hpp"
 
 namespace hexdojo {
 
 namespace {
 
 using Buffer = nb::ndarray<float, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
+using MaskBuffer = nb::ndarray<std::int8_t, nb::ndim<1>, nb::c_contig, nb::device::cpu>;
 
-void check_ids(const Catalogue& cat, const ObsLayout& lay, const Board& s, const ObsContext& c,
-               int me, int op) {
-    auto bad = [](const std::string& what) { throw nb::value_error(what.c_str()); };
-    if (me < 0 || me >= s.n() || op < 0 || op >= s.n() || me == op) {
-        bad("observe: me and op must be two fighters of the state");
+// The observation of `me` (against `op`) at the fight's open decision, raw units, into `out`,
+// and the exact mask of his legal choices into `mask` (all zeros unless he decides): the one
+// writer every env's observation comes from (issue 32).
+void observe_fight(Fight& c, const Catalogue& cat, const ObsLayout& lay, int me, int op, Buffer out,
+                   std::optional<MaskBuffer> mask) {
+    const int n = c.s.n();
+    if (me < 0 || me >= n || op < 0 || op >= n || me == op) {
+        throw nb::value_error(("observe_fight: me " + std::to_string(me) + " and op " + std::to_string(op) +
+                               ": two fighters of the fight's " + std::to_string(n)).c_str());
     }
-    for (int id : c.legal_ids) {
-        if (id < 0 || id >= cat.n) bad("observe: legal id " + std::to_string(id) + " outside the catalogue");
-    }
-    if (c.fighter >= s.n() || c.phasing >= s.n()) bad("observe: context names a missing fighter");
-    for (const auto& [who, v] : c.basics) {
-        if (who < 0 || who >= s.n()) bad("observe: basics of a missing fighter");
-    }
-    if (lay.size <= 0) bad("observe: an empty layout");
-}
-
-void observe(const Tables& t, const Catalogue& cat, const ObsLayout& lay, const Board& s,
-             const ObsContext& c, int me, int op, Buffer out) {
-    check_ids(cat, lay, s, c, me, op);
+    if (lay.size <= 0) throw nb::value_error("observe_fight: an empty layout");
     if (out.shape(0) != static_cast<std::size_t>(lay.size)) {
-        throw nb::value_error(("observe: buffer of " + std::to_string(out.shape(0)) +
+        throw nb::value_error(("observe_fight: buffer of " + std::to_string(out.shape(0)) +
                                " floats, the layout has " + std::to_string(lay.size)).c_str());
     }
-    write_observation(t, cat, lay, s, c, me, op, out.data());
+    if (mask && mask->shape(0) != static_cast<std::size_t>(cat.n)) {
+        throw nb::value_error(("observe_fight: mask of " + std::to_string(mask->shape(0)) +
+                               " entries, the catalogue has " + std::to_string(cat.n)).c_str());
+    }
+    const ObsContext ctx = obs_context(c, cat, *c.t, me);
+    write_observation(*c.t, cat, lay, c.s, ctx, me, op, out.data());
+    if (mask) {
+        std::int8_t* m = mask->data();
+        std::fill(m, m + cat.n, static_cast<std::int8_t>(0));
+        for (int id : ctx.legal_ids) m[id] = 1;
+    }
 }
 
 }  // namespace
@@ -66,20 +77,10 @@ void bind_observe(nb::module_& m) {
         .def_rw("armed", &ObsLayout::armed).def_rw("incoming_weapon", &ObsLayout::incoming_weapon)
         .def_rw("incoming_mode", &ObsLayout::incoming_mode)
         .def_rw("per_armed", &ObsLayout::per_armed);
-    nb::class_<ObsContext>(m, "ObsContext", "What the open decision is about (State.context()).")
-        .def(nb::init<>())
-        .def_rw("fighter", &ObsContext::fighter).def_rw("kind", &ObsContext::kind)
-        .def_rw("about", &ObsContext::about).def_rw("attack", &ObsContext::attack)
-        .def_rw("location", &ObsContext::location).def_rw("reaction", &ObsContext::reaction)
-        .def_rw("arc", &ObsContext::arc).def_rw("closing", &ObsContext::closing)
-        .def_rw("after", &ObsContext::after).def_rw("basics", &ObsContext::basics)
-        .def_rw("wound", &ObsContext::wound).def_rw("weapon", &ObsContext::weapon)
-        .def_rw("mode", &ObsContext::mode).def_rw("phasing", &ObsContext::phasing)
-        .def_rw("locked_hand", &ObsContext::locked_hand)
-        .def_rw("legal_ids", &ObsContext::legal_ids);
-    m.def("observe", &observe, nb::arg("tables"), nb::arg("catalogue"), nb::arg("layout"),
-          nb::arg("state"), nb::arg("context"), nb::arg("me"), nb::arg("op"), nb::arg("out"),
-          "Write the raw observation of me (against op) into out.");
+    m.def("observe_fight", &observe_fight, nb::arg("fight"), nb::arg("catalogue"), nb::arg("layout"),
+          nb::arg("me"), nb::arg("op"), nb::arg("out"), nb::arg("mask") = nb::none(),
+          "Write fighter me's raw observation (against op) of the fight's open decision into out, "
+          "and, given a mask, his exact legal-choice mask (zeros unless he decides).");
 }
 
 }  // namespace hexdojo
