@@ -30,6 +30,7 @@ void bind_formulas(nb::module_& m); // bind_formulas.cpp: the state-free formula
 void bind_state(nb::module_& m);    // bind_state.cpp: the board state and windows
 void bind_catalogue(nb::module_& m);  // bind_catalogue.cpp: the duel's action catalogue
 void bind_observe(nb::module_& m);    // bind_observe.cpp: the duel's observation writer
+void bind_observe_group(nb::module_& m);  // bind_observe_group.cpp: a group fight's observation and mask
 void bind_vector(nb::module_& m);     // bind_vector.cpp: a vector of native duels
 void bind_legality(nb::module_& m); // bind_legality.cpp: legal choices and reasons (layer 4)
 void bind_fight(nb::module_& m);    // bind_fight.cpp: the native fight, resolution and events (layer 5)

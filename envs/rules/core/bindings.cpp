@@ -19,6 +19,7 @@ NB_MODULE(_core, m) {
     hexdojo::bind_state(m);
     hexdojo::bind_catalogue(m);
     hexdojo::bind_observe(m);
+    hexdojo::bind_observe_group(m);
     hexdojo::bind_legality(m);
     hexdojo::bind_fight(m);
     hexdojo::bind_fight_ops(m);

@@ -67,29 +67,16 @@ void put_geometry(const ObsLayout& lay, const Board& s, const ObsContext& c, int
     b[lay.turn] = static_cast<float>(s.turn);
 }
 
-// Each fighter's position, facing, AP, flags, height, edge, wounds and holds (_fighters).
+// Each fighter's position, then his board fields (put_fighter_board), for me and op (_fighters).
 void put_fighters(const ObsLayout& lay, const Board& s, int me, int op, float* b) {
     const std::array<int, 2> who{me, op};
     for (int k = 0; k < 2; ++k) {
         const auto& o = lay.per[static_cast<std::size_t>(k)];
-        const FighterState& f = s.fighters[static_cast<std::size_t>(who[static_cast<std::size_t>(k)])];
+        const int i = who[static_cast<std::size_t>(k)];
+        const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
         b[o[0]] = static_cast<float>(f.pos.q);
         b[o[0] + 1] = static_cast<float>(f.pos.r);
-        b[o[1] + f.facing] = 1;
-        b[o[2]] = std::min(static_cast<float>(f.ap), kApMax);
-        if (f.prone) b[o[3]] = 1;
-        if (f.mounted) b[o[3] + 1] = 1;
-        if (f.phased) b[o[3] + 2] = 1;
-        if (f.status == Status::kStaggered) b[o[3] + 3] = 1;
-        if (f.status == Status::kStunned) b[o[3] + 4] = 1;
-        if (!f.active()) b[o[3] + 5] = 1;
-        b[o[4]] = static_cast<float>(f.height);
-        b[o[5]] = static_cast<float>(s.radius - distance(f.pos, {0, 0}));
-        for (const Wound& w : f.wounds) {
-            float& cell = b[o[6] + w.location];
-            cell = std::max(cell, static_cast<float>(w.level));
-        }
-        b[o[7] + f.worst] = 1;
+        put_fighter_board(s, i, {o[1], o[2], o[3], o[4], o[5], o[6], o[7]}, b);
     }
 }
 
@@ -99,29 +86,6 @@ void put_holds(const Tables& t, const ObsLayout& lay, const Board& s, int me, fl
         const int base = lay.per[h.holder == me ? 0 : 1][8];
         b[base + h.kind] = 1;
         if (h.from_behind) b[base + n_hold] = 1;
-    }
-}
-
-// One fighter's weapon fields (put_fighter_weapons): hands, usable hands, sheathed, stuck,
-// weapons lying in and next to his hex.
-void put_fighter_weapons(const Tables& t, const Board& s, int i, const std::array<int, 6>& o,
-                         int locked, float* b) {
-    const int n_w = static_cast<int>(t.weapon_ids.size());
-    const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
-    const unsigned held = s.holds.empty() ? 0U : held_hands(t, s.hold_on(i));
-    for (int hand = 0; hand < 2; ++hand) {
-        const int wid = f.hands[static_cast<std::size_t>(hand)];
-        b[o[0] + hand * (n_w + 1) + (wid == kNone ? n_w : wid)] = 1;
-        if (wid != kNone && (held & (1U << hand)) == 0U && locked != hand) b[o[1] + hand] = 1;
-    }
-    for (int wid : f.sheathed) b[o[2] + wid] = std::min(b[o[2] + wid] + 1, kWeaponCountMax);
-    for (const Stuck& x : f.stuck) b[o[3] + x.location] = 1;
-    for (const Dropped& d : s.dropped) {
-        const int dist = distance(d.hex, f.pos);
-        if (dist <= 1) {
-            float& cell = b[(dist == 0 ? o[4] : o[5]) + d.weapon];
-            cell = std::min(cell + 1, kWeaponCountMax);
-        }
     }
 }
 
@@ -143,6 +107,46 @@ void put_weapons(const Tables& t, const ObsLayout& lay, const Board& s, const Ob
 }
 
 }  // namespace
+
+void put_fighter_board(const Board& s, int i, const std::array<int, 7>& o, float* b) {
+    const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
+    b[o[0] + f.facing] = 1;
+    b[o[1]] = std::min(static_cast<float>(f.ap), kApMax);
+    if (f.prone) b[o[2]] = 1;
+    if (f.mounted) b[o[2] + 1] = 1;
+    if (f.phased) b[o[2] + 2] = 1;
+    if (f.status == Status::kStaggered) b[o[2] + 3] = 1;
+    if (f.status == Status::kStunned) b[o[2] + 4] = 1;
+    if (!f.active()) b[o[2] + 5] = 1;
+    b[o[3]] = static_cast<float>(f.height);
+    b[o[4]] = static_cast<float>(s.radius - distance(f.pos, {0, 0}));
+    for (const Wound& w : f.wounds) {
+        float& cell = b[o[5] + w.location];
+        cell = std::max(cell, static_cast<float>(w.level));
+    }
+    b[o[6] + f.worst] = 1;
+}
+
+void put_fighter_weapons(const Tables& t, const Board& s, int i, const std::array<int, 6>& o,
+                         int locked, float* b) {
+    const int n_w = static_cast<int>(t.weapon_ids.size());
+    const FighterState& f = s.fighters[static_cast<std::size_t>(i)];
+    const unsigned held = s.holds.empty() ? 0U : held_hands(t, s.hold_on(i));
+    for (int hand = 0; hand < 2; ++hand) {
+        const int wid = f.hands[static_cast<std::size_t>(hand)];
+        b[o[0] + hand * (n_w + 1) + (wid == kNone ? n_w : wid)] = 1;
+        if (wid != kNone && (held & (1U << hand)) == 0U && locked != hand) b[o[1] + hand] = 1;
+    }
+    for (int wid : f.sheathed) b[o[2] + wid] = std::min(b[o[2] + wid] + 1, kWeaponCountMax);
+    for (const Stuck& x : f.stuck) b[o[3] + x.location] = 1;
+    for (const Dropped& d : s.dropped) {
+        const int dist = distance(d.hex, f.pos);
+        if (dist <= 1) {
+            float& cell = b[(dist == 0 ? o[4] : o[5]) + d.weapon];
+            cell = std::min(cell + 1, kWeaponCountMax);
+        }
+    }
+}
 
 void write_observation(const Tables& t, const Catalogue& cat, const ObsLayout& lay,
                        const Board& s, const ObsContext& c, int me, int op, float* b) {

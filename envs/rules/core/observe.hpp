@@ -64,4 +64,15 @@ struct ObsContext {
 void write_observation(const Tables& t, const Catalogue& cat, const ObsLayout& lay,
                        const Board& s, const ObsContext& ctx, int me, int op, float* b);
 
+// One fighter's board fields in raw units at o = (facing, ap, flags, height, edge, wounds,
+// worst): the one writer of the duel's self_/opp_ blocks and the group fight's self_/others_
+// blocks (observe_group.hpp).
+void put_fighter_board(const Board& s, int i, const std::array<int, 7>& o, float* b);
+
+// One fighter's weapon fields at o = (hands, usable, sheathed, stuck, dropped_here,
+// dropped_near), raw units; `locked`: the hand a block locked (kNone: none). Shared by the
+// duel's and the group fight's writers.
+void put_fighter_weapons(const Tables& t, const Board& s, int i, const std::array<int, 6>& o,
+                         int locked, float* b);
+
 }  // namespace hexdojo
