@@ -11,6 +11,9 @@ Layout (ids are stable for a given rule set; the shipped rules give ``N = 369``)
 * then one id per risk level ``risk: 0 dice`` .. ``risk: <max_risk> dice``;
 * then every unarmed maneuver in the rules data's order, crossed with every value its
   parameters can ever take (``param_domain``: optional turn x aimed location x option);
+  the core owns this layout (``catalogue.hpp``, its domains derived in ``tables.cpp``) and
+  this class reads it back id by id (``_core.Catalogue.decode``), adding names and
+  ``Choice`` objects (issue 32: one owner, no second enumeration);
 * the *armed* catalogue (``armed=True``: ``hexdojo/ArmedDuel-v0``, or any fight with an armed
   fighter) continues with every weapon maneuver (``armed_only`` in the rules data: Stand
   and attack, Block, Ready weapon...) the same way, so its first ids are exactly the
@@ -29,8 +32,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from hexdojo.envs.rules import Choice, param_domain
+from hexdojo.envs.rules import Choice, _core
 from hexdojo.envs.rules.notation import FIXED_WORDS, choice_words
+from hexdojo.envs.rules.to_core import compile_tables
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import State, Tables
@@ -60,19 +64,23 @@ class Catalogue:
             templates.append(Choice("risk", risk=r))
             names.append(choice_words(tables, templates[-1]))
         self.first_maneuver = len(templates)
-        self.maneuvers: tuple[str, ...] = catalogue_maneuvers(tables, self.armed)
+        ct = compile_tables(tables)
+        core = _core.Catalogue(ct, self.armed)  # the core owns the layout: read it back
+        if core.first_maneuver != self.first_maneuver:
+            raise AssertionError("the core's catalogue has another risk range")
+        by_id = tuple(tables.maneuvers)  # the core's maneuver ids are the data's order
+        self.maneuvers: tuple[str, ...] = tuple(by_id[m] for m in core.maneuvers)
         maneuver_of = [-1] * len(templates)
         attack = []
-        for k, name in enumerate(self.maneuvers):
-            turns, locs, opts = param_domain(tables, name)
-            for tu in turns:
-                for loc in locs:
-                    for op in opts:
-                        templates.append(Choice("maneuver", name, None, loc, tu, op))
-                        names.append(choice_words(tables, templates[-1]))
-                        maneuver_of.append(k)
-                        if tables.is_attack(name):
-                            attack.append(len(templates) - 1)
+        for i in range(core.first_maneuver, core.n):
+            _, _, m, tu, loc, op = core.decode(ct, i)
+            name = by_id[m]
+            where = None if loc < 0 else tables.locations[loc]
+            templates.append(Choice("maneuver", name, None, where, tu, op))
+            names.append(choice_words(tables, templates[-1]))
+            maneuver_of.append(self.maneuvers.index(name))
+            if tables.is_attack(name):
+                attack.append(i)
         self.n = len(templates)
         self.templates: tuple[Choice, ...] = tuple(templates)
         self.names: tuple[str, ...] = tuple(names)
@@ -145,18 +153,6 @@ class Catalogue:
         """Indices into ``maneuvers`` of the maneuver ids among ``ids`` (others dropped)."""
         of = self._maneuver_of_list
         return [of[i] for i in ids if of[i] >= 0]
-
-
-def catalogue_maneuvers(tables: Tables, armed: bool) -> tuple[str, ...]:
-    """The maneuvers of a catalogue: the unarmed ones (Duel-v0/v1), then, if ``armed``,
-    every other available maneuver in the rules data's order (the weapon maneuvers), so
-    that the unarmed ids stay a prefix of the armed ones."""
-    unarmed = tables.unarmed_maneuvers
-    if not armed:
-        return unarmed
-    extra = tuple(n for n, m in tables.data.maneuvers.items()
-                  if m.available and n not in unarmed)
-    return unarmed + extra
 
 
 def is_armed(game: Any) -> bool:

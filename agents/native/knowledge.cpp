@@ -601,7 +601,7 @@ double Knowledge::follow_threat(Fight& s, int x, int y, int after, int y_ap, int
         }
         for (int opt : attack_options(s, x, name)) {
             if (hexdojo::cost(*t, s.s, x, name, opt) > ap) continue;
-            // tables.allowed_locations, as seal() tabulated it by maneuver and posture
+            // allowed_locations, as seal() tabulated it by maneuver and posture
             const bool prone = floored || s.s.fighters[ux(y)].prone;
             const std::vector<int>& locs = prone ? t->allowed_prone[ux(name)] : t->allowed_upright[ux(name)];
             if (locs.empty()) throw std::invalid_argument("follow_threat: " + m.name + " has no location");

@@ -18,7 +18,8 @@ from .formulas import attack_basic, defence_basic, defence_bonus, knockback_band
 from .model import DECISION_KINDS, END, PASS, RELEASE, RISK_ABOUT, Choice, Decision, Hold
 from .ruleset import RulesError, load_rules_data
 from .state import Game, IllegalChoice, State
-from .tables import Tables, load_tables, param_domain
+from .tables import Tables, load_tables
+from .to_core import param_domain
 
 __all__ = [
     "DECISION_KINDS", "END", "PASS", "RELEASE", "RISK_ABOUT", "Choice", "Decision", "Dice", "Game", "Hold",

@@ -21,7 +21,7 @@ from ._core import explain as _core_explain
 from ._core import maneuver_choices as _core_choices
 from ._core import reason_names
 from .model import Choice
-from .to_core import Ids, compile_tables, core_state, core_window
+from .to_core import Ids, compile_tables, core_state, core_window, param_domain
 from .weapons import HAND_NAMES
 
 TEMPLATES: dict[str, str] = {
@@ -168,8 +168,8 @@ _NAMED: dict[str, Callable[[_Context], Any]] = {
     "aim": lambda c: ", ".join(c.m.aim),
     "prone_allowed": lambda c: ", ".join(c.t.data.prone.allowed),
     "locations": lambda c: ", ".join(c.t.locations),
-    "turns": lambda c: c.t.domain[c.name][0],
-    "opts": lambda c: c.t.domain[c.name][2],
+    "turns": lambda c: param_domain(c.t, c.name)[0],
+    "opts": lambda c: param_domain(c.t, c.name)[2],
     "only": lambda c: ", ".join(c.mnames[k] for k in c.w.reactions_only),
     "after": lambda c: c.man(c.w.after),
     "follows": lambda c: ", ".join(c.t.follow_ons.get(c.man(c.w.after) or "", ())) or "none",

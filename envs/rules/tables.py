@@ -72,11 +72,6 @@ class Tables:
         )
         self.attack_categories = frozenset({"strike", "grab", "lock", "throw", "pull_down"})
         self.attack = {n: m.category in self.attack_categories for n, m in self.maneuvers.items()}
-        self.domain = {n: param_domain(self, n) for n in self.maneuvers}
-        self.allowed_locs = {
-            n: {False: allowed_locations(self, n, False), True: allowed_locations(self, n, True)}
-            for n in self.maneuvers
-        }
         self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
         #: the costliest maneuver's AP: more AP than this allow nothing more (fighter_status)
         self.max_ap_cost = max([m.ap for m in self.maneuvers.values()]
@@ -106,63 +101,6 @@ class Tables:
 
     def is_attack(self, name: str) -> bool:
         return self.attack[name]
-
-
-TURN_STEPS = (1, -1, 2, -2, 3)
-MAY_TURN = (0, 1, -1)
-
-
-def param_domain(t: Tables, name: str) -> tuple[tuple[int, ...], tuple[str | None, ...], tuple[int, ...]]:
-    """All (turns, locations, options) a maneuver can ever take (the action catalogue)."""
-    m = t.maneuvers[name]
-    if m.category == "turn":
-        turns: tuple[int, ...] = TURN_STEPS
-    elif m.may_turn:
-        turns = MAY_TURN
-    else:
-        turns = (0,)
-    if t.is_attack(name) and m.aim != "whole":
-        if m.aim == "any" or (m.kick and t.data.prone.kick_any_location):
-            locs: tuple[str | None, ...] = t.locations
-        else:
-            locs = tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
-    else:
-        locs = (None,)
-    if m.weapon in ("melee", "close"):
-        opts: tuple[int, ...] = tuple(range(2 * t.max_modes))  # hand x mode (§2.1)
-    elif m.weapon is not None or m.category == "drop":
-        opts = (0, 1)  # the hand
-    elif m.category == "ready":
-        opts = tuple(range(len(t.weapon_ids)))  # the weapon
-    elif m.category == "move":
-        opts = tuple(range(1, t.data.movement.move_forward_max + 1)) + tuple(
-            -k for k in range(1, t.data.movement.move_back_max + 1)
-        )
-    elif m.moves == "side":
-        opts = tuple(range(len(t.data.movement.side_step_offsets_adjacent)))
-    elif m.may_advance:
-        opts = (0, 1)
-    elif len(m.damage_types) > 1:
-        opts = tuple(range(len(m.damage_types)))
-    elif m.category == "throw":
-        opts = tuple(t.data.movement.throw_landing)
-    elif m.category == "break":
-        opts = tuple(range(len(t.data.break_hold.escaper_methods)))
-    else:
-        opts = (0,)
-    return turns, locs, opts
-
-
-
-
-def allowed_locations(t: Tables, name: str, prone: bool) -> tuple[str | None, ...]:
-    """Where maneuver ``name`` may be aimed (aom317; a Kick anywhere at a prone target, aom3213)."""
-    m = t.maneuvers[name]
-    if not t.is_attack(name) or m.aim == "whole":
-        return (None,)
-    if m.aim == "any" or (m.kick and prone and t.data.prone.kick_any_location):
-        return t.locations
-    return tuple(loc for loc in t.locations if t.loc_aim[loc] in m.aim)
 
 
 @lru_cache(maxsize=32)

@@ -446,6 +446,18 @@ def compile_tables(t: Any) -> _core.Tables:
     return ct
 
 
+def param_domain(t: Any, name: str) -> tuple[tuple[int, ...], tuple[str | None, ...], tuple[int, ...]]:
+    """All (turns, locations, options) maneuver ``name`` can ever take (the action
+    catalogue's blocks, a reason's "turns"/"opts"), as the core derives them (``Tables::seal``,
+    ``param_domain`` in tables.cpp: the one derivation, issue 32), in Python's names."""
+    t_ids = list(t.maneuvers)
+    if name not in t.maneuvers:
+        raise ValueError(f"maneuver {name!r}: unknown; allowed: {t_ids}")
+    dom = compile_tables(t).domain[t_ids.index(name)]
+    locs = tuple(None if k < 0 else t.locations[k] for k in dom.locations)
+    return tuple(dom.turns), locs, tuple(dom.options)
+
+
 def compile_profile(ct: _core.Tables, p: Any) -> _core.Profile:
     """The core's ``Profile`` of fighter sheet ``p`` for compiled tables ``ct`` (chars,
     skills and PV by id; the specialisms the rules roll, 0 where the sheet has none)."""

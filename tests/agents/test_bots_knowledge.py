@@ -30,7 +30,7 @@ from hexdojo.agents.knowledge_core import native_knowledge
 from hexdojo.agents.odds import odds_for
 from hexdojo.envs.rules import formulas as fm
 from hexdojo.envs.rules.pairings import make_game
-from hexdojo.envs.rules.tables import allowed_locations
+from hexdojo.envs.rules.to_core import compile_tables
 
 PAIRINGS = ["chu-boris", "urlik-cogan", "novice-chu", "guard-spearman", "knife_fighter-guard",
             "chu-knife_fighter", "rider_vs_foot", "two_vs_one"]
@@ -142,9 +142,16 @@ def record_decision(rec: Record, s, seen: Counter) -> None:
         dtype = opt if len(t.maneuvers[name].damage_types) > 1 else 0
         rec("aims", s, i, tgt, name, dtype, tuple(ls))
         seen["aims over many locations"] += len(ls) > AIMS
-        every = allowed_locations(t, name, s.fighters[tgt].prone)
+        every = allowed_locations(t, name, s.fighters[tgt].prone)  # the core's (aom317)
         if None not in every and len(every) > AIMS:
             rec("aims", s, i, tgt, name, dtype, tuple(every))
+
+
+def allowed_locations(t: Any, name: str, prone: bool) -> tuple[str | None, ...]:
+    """Where ``name`` may be aimed at an upright or prone target, as the core derived it."""
+    ct = compile_tables(t)
+    ids = (ct.allowed_prone if prone else ct.allowed_upright)[list(t.maneuvers).index(name)]
+    return tuple(None if k == -1 else t.locations[k] for k in ids)
 
 
 def record_threats(rec: Record, s, i: int, name: str, ap: int, seen: Counter) -> None:

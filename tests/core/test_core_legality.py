@@ -31,7 +31,7 @@ from hexdojo.envs.rules import Game, _core
 from hexdojo.envs.rules import hexgrid as hx
 from hexdojo.envs.rules import reason_texts as nr
 from hexdojo.envs.rules.model import Choice, Hold, Window
-from hexdojo.envs.rules.to_core import Ids, compile_tables, core_state, core_window
+from hexdojo.envs.rules.to_core import Ids, compile_tables, core_state, core_window, param_domain
 
 
 def test_every_reason_code_has_a_template() -> None:
@@ -181,7 +181,7 @@ def _usable(s: Any, w: Window, view: Any) -> list[str]:
 
 def _well_formed(s: Any, name: str, rng: np.random.Generator) -> Choice:
     """A choice of maneuver ``name`` in its own domain, against any fighter if an attack."""
-    turns, locs, opts = s.t.domain[name]
+    turns, locs, opts = param_domain(s.t, name)
     target = _pick(rng, range(len(s.fighters))) if s.t.is_attack(name) else None
     return Choice("maneuver", name, target, _pick(rng, locs), _pick(rng, turns), _pick(rng, opts))
 

@@ -164,16 +164,37 @@ def test_derived_lookups_equal_tables_py(rules) -> None:
     assert {names[i]: ns(f) for i, f in enumerate(ct.follow_ons) if f} == t.follow_ons
 
 
-def test_param_domains_and_allowed_locations_equal_tables_py(rules) -> None:
-    """tables.param_domain (the action catalogue) and allowed_locations (aom317; a Kick
-    anywhere at a prone target, aom3213) for every maneuver, upright and prone."""
-    t, ct = rules
+def test_param_domains_and_allowed_locations_by_hand() -> None:
+    """The core derives every maneuver's parameter domain (the action catalogue) and where
+    it may be aimed (aom317; a Kick anywhere at a prone target, aom3213); Python reads them
+    (``to_core.param_domain``). Checked by hand against the rules data of a few maneuvers."""
+    t = load_tables()
+    ct = to_core.compile_tables(t)
+    names = list(t.maneuvers)
     locs = lambda ids: tuple(None if i == -1 else t.locations[i] for i in ids)  # noqa: E731
-    for n, dom, up, prone in zip(t.maneuvers, ct.domain, ct.allowed_upright,
-                                 ct.allowed_prone, strict=True):
-        assert (tuple(dom.turns), locs(dom.locations), tuple(dom.options)) == t.domain[n], n
-        assert locs(up) == t.allowed_locs[n][False], n
-        assert locs(prone) == t.allowed_locs[n][True], n
+    aimed = lambda *aims: tuple(loc for loc in t.locations if t.loc_aim[loc] in aims)  # noqa: E731
+    mv = t.data.movement
+    # Turn: the turn steps; Move: may turn, forward 1..max then back 1..max, unaimed
+    assert to_core.param_domain(t, "Turn") == ((1, -1, 2, -2, 3), (None,), (0,))
+    steps = (*range(1, mv.move_forward_max + 1), *(-k for k in range(1, mv.move_back_max + 1)))
+    assert to_core.param_domain(t, "Move") == ((0, 1, -1), (None,), steps)
+    # Kick: aimed at abdomen, groin or a leg standing; anywhere at a prone target (aom3213)
+    k = names.index("Kick")
+    assert locs(ct.allowed_upright[k]) == aimed("Abdomen", "Groin", "Leg")
+    assert locs(ct.allowed_prone[k]) == t.locations
+    assert to_core.param_domain(t, "Kick")[1] == t.locations  # the catalogue holds every aim
+    # Punch: never anywhere, prone or not; Martial Strike: anywhere (aim "any")
+    p = names.index("Punch")
+    punch = aimed("Chest", "Abdomen", "Arm", "Head")
+    assert locs(ct.allowed_upright[p]) == locs(ct.allowed_prone[p]) == punch
+    assert to_core.param_domain(t, "Martial Strike")[1] == t.locations
+    # a weapon attack's option is hand x mode (§2.1); Ready weapon's the weapon; Grapple unaimed
+    assert to_core.param_domain(t, "Stand and attack")[2] == tuple(range(2 * t.max_modes))
+    assert to_core.param_domain(t, "Ready weapon")[2] == tuple(range(len(t.weapon_ids)))
+    assert to_core.param_domain(t, "Grapple")[1] == (None,)
+    assert to_core.param_domain(t, "Martial Throw")[2] == tuple(mv.throw_landing)
+    with pytest.raises(ValueError, match="maneuver 'Nope': unknown"):
+        to_core.param_domain(t, "Nope")
 
 
 @pytest.mark.parametrize("preset", PRESETS)

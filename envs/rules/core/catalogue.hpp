@@ -1,9 +1,9 @@
 // The flat action catalogue of a duel (envs/catalogue.py): every choice a duellist can ever
 // make as one integer id, and the exact mask of a decision written into a byte buffer. Ids
 // are computed, not looked up: a maneuver's block of ids starts at its base and runs over
-// its parameter domain (tables.param_domain) turn-major, then location, then option, in the
-// order the Python catalogue enumerates them, so the two catalogues give every choice the
-// same id (tests/core/test_core_catalogue.py).
+// its parameter domain (param_domain, tables.cpp) turn-major, then location, then option. The
+// core owns this layout: envs/catalogue.py reads it back id by id (decode) and adds the names
+// and Choice objects (issue 32: one owner, no second enumeration).
 #pragma once
 
 #include <cstdint>

@@ -143,7 +143,7 @@ void check_armed(Checker& c, const Tables& t) {
     if (t.dice.max_risk < 0 && c.problem.empty()) c.problem = "dice.max_risk: allowed 0 or more";
 }
 
-// tables.param_domain's options: hand x mode, hand, weapon, move distance, side-step,
+// param_domain's options: hand x mode, hand, weapon, move distance, side-step,
 // advance, damage type, landing hex, Break Hold method, or none (0).
 std::vector<int> domain_options(const Tables& t, const Maneuver& m) {
     std::vector<int> o;
@@ -178,9 +178,9 @@ Domain param_domain(const Tables& t, int id) {
     const Maneuver& m = t.maneuvers[static_cast<std::size_t>(id)];
     Domain d;
     if (m.category == kTurn) {
-        d.turns = {1, -1, 2, -2, 3};  // tables.TURN_STEPS
+        d.turns = {1, -1, 2, -2, 3};  // a Turn's steps: right, left, two each way, about
     } else if (m.may_turn) {
-        d.turns = {0, 1, -1};  // tables.MAY_TURN
+        d.turns = {0, 1, -1};  // a maneuver that may turn: none, right, left
     } else {
         d.turns = {0};
     }

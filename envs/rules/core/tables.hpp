@@ -3,9 +3,10 @@
 //
 // Python loads and validates the rules data (pydantic), turns every name into a dense int id
 // in the Python data's order and fills these structs once per rule set
-// (native.compile_tables); Tables::seal() then checks every id against its table, derives
-// what tables.py derives (attack flags, candidate lists, param domains, allowed locations,
-// reaches) and makes the tables read-only. Numbers are half points (tables.h2), as in Python.
+// (to_core.compile_tables); Tables::seal() then checks every id against its table, derives
+// attack flags, candidate lists, param domains and allowed locations (their one derivation:
+// Python reads them back, to_core.param_domain, the catalogue) and reaches, and makes the
+// tables read-only. Numbers are half points (tables.h2), as in Python.
 // An absent name (Python None) is the id -1 (kNone).
 #pragma once
 
@@ -234,7 +235,7 @@ struct ArmedRules { HX_FIELDS_ArmedRules(HX_MEMBER) };  // §1.7, §1.12, §1.15
     X(bool, dodge_triggers_attacker, false) X(bool, follow_no_farther, true)
 struct MovementRules { HX_FIELDS_MovementRules(HX_MEMBER) };
 
-// tables.param_domain: every (turns, locations, options) a maneuver can ever take.
+// param_domain: every (turns, locations, options) a maneuver can ever take (the catalogue).
 struct Domain {
     std::vector<int> turns, locations, options;  // a location kNone: unaimed
 };
@@ -301,7 +302,7 @@ struct Tables {
     int n_locations() const { return static_cast<int>(locations.size()); }
 };
 
-// tables.allowed_locations: where maneuver m may be aimed (aom317; a Kick anywhere at a prone
+// allowed_locations: where maneuver m may be aimed (aom317; a Kick anywhere at a prone
 // target, aom3213). {kNone}: unaimed.
 inline std::vector<int> allowed_locations(const Tables& t, int m, bool prone) {
     const Maneuver& mv = t.maneuvers[static_cast<std::size_t>(m)];
