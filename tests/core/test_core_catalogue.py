@@ -1,6 +1,7 @@
 """The core owns the catalogue's layout and envs/catalogue.py reads it back id by id
 (``decode``); encoding each choice it read (``maneuver_id``) gives the same id again (fixed
-choices, risk levels, then each maneuver over its parameter domain), unarmed (Duel-v0/v1: 369 ids) and armed (ArmedDuel-v0: 824), under the shipped rules
+choices, risk levels, then each maneuver over its parameter domain), unarmed (Duel-v0/v1:
+369 ids) and armed (ArmedDuel-v0: 824), under the shipped rules
 and a variant whose domains differ; and its mask writer marks exactly the ids it is given."""
 
 from __future__ import annotations
