@@ -8,16 +8,35 @@ for a while, is gone (issue 32); ``tests/agents/search_fights.py`` pins the choi
 The agents hold the parameters and the numpy generator whose per-decision seeds the search
 draws (where the Python search drew them), so a seeded agent replays its fights.
 
-What the search plays must have a native form (:func:`native_policy`): the scripted styles,
-random play (as an opponent model), the tests' ``FirstChoice`` and ``Rotate``, any agent
-with a ``native_policy(game)`` method, and for ``GuidedMCTS`` a learned SB3 MlpPolicy
-actor whose layers are copied out of torch once per game into a ``_bots.PriorPolicy``
-(:func:`prior_policy`). Anything else is one :class:`~.base.AgentError` line saying so.
+What the search plays (the rollout policy, an opponent model) must have a native form
+(:func:`native_policy`): the scripted styles, random play (as an opponent model), the tests'
+``FirstChoice`` and ``Rotate``, or any agent with a ``native_policy(game)`` method; anything
+else is one :class:`~.base.AgentError` line saying so.
+
+``GuidedMCTS``'s prior (the tree's ranking only; the search's pluggable evaluator, as in
+OpenSpiel's ``MCTSBot``) is one of (:func:`prior_policy`):
+
+- a learned SB3 MlpPolicy actor (a ``LearnedAgent``; ``GuidedMCTS`` loads a checkpoint path
+  into one): its layers are copied out of torch once per game into a ``_bots.PriorPolicy``
+  that runs inside the core, duels only;
+- a Python prior, asked through ``_bots.CallbackPrior`` each time the tree expands a node
+  (:func:`prior_scorer`): an object with a ``prior(state)`` method or a plain callable
+  ``f(state)``, answering one finite score per ``state.legal_choices()`` entry (legal order;
+  higher ranks first, ties keep the legal order), or an agent with ``ranked(state)`` (every
+  legal choice once, best first: the scripted styles, plug-ins). ``state`` is a ``State``
+  over a copy of the searched fight (the prior may play it out). Duels and groups alike; a
+  Python call per expansion (``scripts/bench_mcts.py --prior callable`` measures it).
+
+A prior that is none of these, a wrong answer or an exception inside the prior is one
+AgentError line naming the prior, the decision and what was wrong.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from hexdojo.envs.observation import encoder_for
 from hexdojo.envs.observation_layout import native_layout
@@ -184,7 +203,6 @@ def actor_layers(model: Any) -> list[tuple[Any, Any, str]] | None:
     """An SB3 MlpPolicy actor as dense layers ``(W, b, activation)`` (float32, W rows =
     outputs): its ``mlp_extractor.policy_net`` then ``action_net``; None for another shape
     (a Dict observation, another activation, a custom network)."""
-    import numpy as np
     from gymnasium import spaces
     from torch import nn
 
@@ -206,9 +224,10 @@ def actor_layers(model: Any) -> list[tuple[Any, Any, str]] | None:
 
 
 def prior_policy(agent: Any, game: Any) -> Any:
-    """``agent`` (a GuidedMCTS) prior's network over ``game``'s observation, its rollout
-    policy native (``_bots.PriorPolicy``, cached per game on the agent); AgentError where
-    either has no native form."""
+    """``agent`` (a GuidedMCTS)'s prior for ``game``'s fights, its rollout policy native:
+    a ``_bots.PriorPolicy`` over a learned network, else a ``_bots.CallbackPrior`` over a
+    Python prior (cached per game on the agent); AgentError where the prior is neither or
+    the rollout policy has no native form."""
     cache = agent.__dict__.setdefault("_native_priors", {})
     hit = cache.get(id(game))
     if hit is not None and hit[0] is game:
@@ -221,13 +240,20 @@ def prior_policy(agent: Any, game: Any) -> Any:
 
 
 def _make_prior(agent: Any, game: Any) -> Any:
+    """The native network where the prior is one (the fast form), else its Python scores."""
     prior = agent.prior
     rollout, _ = _policies(agent, game, model=False)
     layers = None if getattr(prior, "model", None) is None else actor_layers(prior.model)
     if layers is None:
-        raise AgentError(f"{agent.name}: its prior {_named(prior)} is not an SB3 MlpPolicy "
-                         "actor on flat observations with tanh or relu layers, the network "
-                         "the native search can run")
+        score = prior_scorer(agent)
+        return _bots.CallbackPrior(rollout, lambda fight: score(State.from_core(game, fight)))
+    return _network_prior(agent, game, rollout, layers)
+
+
+def _network_prior(agent: Any, game: Any, rollout: Any, layers: Any) -> Any:
+    """A learned actor's ``_bots.PriorPolicy`` on ``game``'s observation (the duel NPC's
+    layout and scaling, or the general NPC's armed layout plus both sheets)."""
+    prior = agent.prior
     if len(game.profiles) != 2:
         raise AgentError(f"{agent.name}: a learned prior ranks duel decisions; this fight has "
                          f"{len(game.profiles)} fighters")
@@ -256,12 +282,92 @@ def style_lean(prior: Any, t: Any, cat: Any) -> list[float]:
 
 
 def prior_choice(agent: Any, state: Any) -> Choice:
-    """``GuidedMCTS.act``: the tree's children are the prior network's best ``width``
-    (``_bots.PriorPolicy``), the rollouts the scripted policy's."""
+    """``GuidedMCTS.act``: the tree's children are the prior's best ``width``
+    (:func:`prior_policy`), the rollouts the scripted policy's."""
     return mcts_choice(agent, state, prior_policy(agent, getattr(state, "unrestricted", state).game))
 
 
 def prior_player(agent: Any, game: Any) -> Any | None:
-    """A GuidedMCTS as a native player of ``game``'s duels (``_bots.SearchPlayer`` over its
-    ``PriorPolicy``), starting from its generator's state (see :func:`search_player`)."""
+    """A GuidedMCTS as a native player of ``game``'s fights (``_bots.SearchPlayer`` over its
+    prior, :func:`prior_policy`), starting from its generator's state (see :func:`search_player`)."""
     return search_player(agent, game, True, prior_policy(agent, game))
+
+
+# ------------------------------------------------------------------ a Python prior
+def prior_scorer(agent: Any) -> Callable[[State], list[float]]:
+    """``agent`` (a GuidedMCTS)'s Python prior as ``score(state) -> one float per legal
+    choice``, its answers checked and its failures one AgentError line (the search calls it
+    from inside the core, where a traceback would point at C++)."""
+    prior, who = agent.prior, f"{agent.name}: its prior {_prior_name(agent.prior)}"
+    raw = _raw_scorer(prior)
+    if raw is None:
+        raise AgentError(f"{who} is not a prior the search can ask: allowed a learned SB3 "
+                         "MlpPolicy actor on flat observations with tanh or relu layers (a "
+                         "LearnedAgent, or its checkpoint path), an object with prior(state), "
+                         "an agent with ranked(state), or a callable f(state) -> one score per "
+                         "legal choice")
+
+    def score(state: State) -> list[float]:
+        where = (state.turn, state.decision, len(state.legal_choices()))  # the prior may play on
+        try:
+            got = raw(state)
+        except AgentError:
+            raise
+        except Exception as err:  # the user's code: any failure is reported as one line
+            raise AgentError(f"{who} failed at {_at(*where)}: {type(err).__name__}: "
+                             f"{err}") from err
+        return _checked(who, where, got)
+
+    return score
+
+
+def _raw_scorer(prior: Any) -> Callable[[State], Any] | None:
+    """The prior's unchecked scores: its ``prior(state)``, its ranking's places (an agent's
+    ``ranked(state)``), or the prior itself called (a plain callable; an agent called gives a
+    Choice, not scores); None for none of these."""
+    method = getattr(prior, "prior", None)
+    if callable(method) and not isinstance(method, Agent):
+        return method
+    ranked = getattr(prior, "ranked", None)
+    if callable(ranked):
+        return lambda state: rank_scores(state, ranked(state))
+    if callable(prior) and not isinstance(prior, Agent):
+        return prior
+    return None
+
+
+def rank_scores(state: State, ranked: list[Choice]) -> list[float]:
+    """A ranking (every legal choice once, best first) as scores in legal order: the first
+    gets n, the last 1; ValueError for another list."""
+    legal = state.legal_choices()
+    place = {c: k for k, c in enumerate(ranked)}
+    if len(ranked) != len(legal) or len(place) != len(legal) or any(c not in place for c in legal):
+        raise ValueError(f"ranked(state) listed {len(ranked)} choices, the decision has "
+                         f"{len(legal)} legal ones: allowed each legal choice once, best first")
+    return [float(len(legal) - place[c]) for c in legal]
+
+
+def _checked(who: str, where: tuple[int, Any, int], got: Any) -> list[float]:
+    """The prior's answer at ``where`` (turn, decision, legal count) as floats, or one
+    AgentError line saying what was wrong."""
+    n = where[2]
+    try:
+        z = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        z = None
+    if z is None or z.shape != (n,) or not np.isfinite(z).all():
+        text = repr(got)
+        text = text if len(text) <= 60 else text[:57] + "..."
+        raise AgentError(f"{who} answered {text} at {_at(*where)}: allowed {n} finite numbers, "
+                         "one per state.legal_choices() entry, higher first")
+    return z.tolist()
+
+
+def _at(turn: int, decision: Any, n: int) -> str:
+    return f"turn {turn}, fighter {decision.fighter}'s {decision.kind} decision ({n} legal)"
+
+
+def _prior_name(prior: Any) -> str:
+    if isinstance(prior, Agent) or hasattr(prior, "name"):
+        return _named(prior)
+    return repr(getattr(prior, "__qualname__", None) or type(prior).__name__)

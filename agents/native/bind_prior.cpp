@@ -1,11 +1,18 @@
-// Bindings of the search's learned prior (prior.hpp): hexdojo.agents._bots.PriorPolicy.
-// agents/search_core.py copies an SB3 actor's layers out of torch and builds one per game.
+// Bindings of the search's priors (prior.hpp): hexdojo.agents._bots.PriorPolicy and
+// CallbackPrior. agents/search_core.py copies an SB3 actor's layers out of torch and builds a
+// PriorPolicy per game, or a CallbackPrior over a Python prior (a callable, an agent's ranking).
+//
+// The search holds the GIL throughout (no binding of agents/native releases it); the scorer
+// acquires it anyway (a no-op then), so a future release around the search stays safe. A
+// Python exception in the callable leaves the search as nb::python_error and reaches the
+// caller as itself.
 #include <nanobind/ndarray.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
 
 #include <cstring>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -73,6 +80,31 @@ void make_prior(PriorPolicy* self, Policy& rollout, const Catalogue& cat, const 
     new (self) PriorPolicy(rollout, std::move(pi), std::move(net));
 }
 
+// A Python callable as a Scorer: it gets a copy of the fight (a _core.Fight it owns, so it may
+// keep or play it) and answers a sequence of numbers. The callable is held (and released) with
+// the GIL held.
+Scorer scorer_of(nb::callable fn) {
+    auto held = std::make_shared<nb::callable>(std::move(fn));
+    return [held](const Fight& c) {
+        nb::gil_scoped_acquire gil;
+        nb::object got = (*held)(nb::cast(Fight(c), nb::rv_policy::move));
+        std::vector<double> out;
+        if (!nb::try_cast(got, out)) {
+            throw nb::type_error("prior: the callable's answer is not a sequence of numbers");
+        }
+        return out;
+    };
+}
+
+void make_callback(CallbackPrior* self, Policy& rollout, nb::callable score) {
+    new (self) CallbackPrior(rollout, scorer_of(std::move(score)));
+}
+
+Fight& open_fight(Fight& c) {
+    if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
+    return c;
+}
+
 }  // namespace
 
 void bind_prior(nb::module_& m) {
@@ -94,6 +126,14 @@ void bind_prior(nb::module_& m) {
             if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
             return p.inputs(c);
         }, nb::arg("fight"), "The network's input at the open decision (observation, extra).");
+    nb::class_<CallbackPrior, Policy>(m, "CallbackPrior",
+                                      "A Python scorer's ranking as a search's prior; the rollout "
+                                      "policy plays (kept alive with it).")
+        .def("__init__", &make_callback, nb::arg("rollout"), nb::arg("score"), nb::keep_alive<1, 2>(),
+             "score(fight) -> one number per legal choice (legal order), higher first (ties: legal "
+             "order); fight: a copy of the searched _core.Fight.")
+        .def("scores", [](const CallbackPrior& p, Fight& c) { return p.scores(open_fight(c)); },
+             nb::arg("fight"), "The scorer's checked answer at the open decision.");
 }
 
 }  // namespace hexdojo::bots

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "vector_env.hpp"
@@ -71,6 +72,30 @@ std::vector<float> PriorPolicy::legal_logits(Fight& c) {
 
 std::vector<int> PriorPolicy::ranked(Fight& c) {
     const std::vector<float> z = legal_logits(c);
+    std::vector<int> order(z.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&z](int a, int b) {
+        return z[static_cast<std::size_t>(a)] > z[static_cast<std::size_t>(b)];
+    });
+    return order;
+}
+
+std::vector<double> CallbackPrior::scores(const Fight& c) const {
+    if (!c.has_pending) throw std::invalid_argument("prior: the fight is over");
+    std::vector<double> z = score_(c);
+    const std::size_t n = c.legal().size();
+    if (z.size() != n) {
+        throw std::invalid_argument("prior: " + std::to_string(z.size()) + " scores for " +
+                                    std::to_string(n) + " legal choices: allowed one per legal choice");
+    }
+    for (double v : z) {
+        if (!std::isfinite(v)) throw std::invalid_argument("prior: a score is not finite: allowed finite numbers");
+    }
+    return z;
+}
+
+std::vector<int> CallbackPrior::ranked(Fight& c) {
+    const std::vector<double> z = scores(c);
     std::vector<int> order(z.size());
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&z](int a, int b) {

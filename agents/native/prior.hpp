@@ -12,10 +12,17 @@
 // A styled policy (the general NPC's --style) ranks by its logits plus the style's lean, as
 // LearnedAgent.act chooses. Only the ranking is learned: act() (rollouts, and the decisions a search leaves to its
 // policy: forced ones, risk, soak, hold) is the rollout policy's, whose odds are exact there.
+//
+// The prior's other form, CallbackPrior, asks a scorer for the ranking (OpenSpiel's MCTSBot
+// with a pluggable Evaluator): bind_prior.cpp makes the scorer from a Python callable, which
+// agents/search_core.py wraps so that it sees a Python State over a copy of the fight; for
+// plug-ins and experiments, at the price of a Python call per tree node expanded.
 #pragma once
 
 #include <array>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "catalogue.hpp"
@@ -64,6 +71,26 @@ private:
     std::vector<Dense> net_;
     ObsContext ctx_;            // the open decision's (its legal ids)
     std::vector<float> x_, y_;  // scratch: the layers' inputs and outputs
+};
+
+// One score per legal choice (legal order) at the fight's open decision, higher first.
+using Scorer = std::function<std::vector<double>(const Fight&)>;
+
+// A ranking asked of a scorer: the legal choices sorted by score, higher first, ties in legal
+// order (the sort is stable); the rollout policy plays, as for PriorPolicy.
+class CallbackPrior final : public Policy {
+public:
+    CallbackPrior(Policy& rollout, Scorer score) : rollout_(&rollout), score_(std::move(score)) {}
+    int act(Fight& c) override { return rollout_->act(c); }
+    std::vector<int> ranked(Fight& c) override;
+    void check(const Fight& c) const override { rollout_->check(c); }
+    // The scorer's answer at c's open decision, checked: one finite score per legal choice
+    // (else std::invalid_argument saying what came back).
+    std::vector<double> scores(const Fight& c) const;
+
+private:
+    Policy* rollout_;
+    Scorer score_;
 };
 
 }  // namespace hexdojo::bots

@@ -141,8 +141,9 @@ def test_a_guided_search_plays_whole_fights_inside_the_core() -> None:
 
 
 def test_what_the_native_search_cannot_run_is_one_line(tmp_path) -> None:
-    """A group fight, a prior that is not an MlpPolicy actor, an opponent model without a
-    native form: one AgentError line each."""
+    """A group fight for the network (a Python prior plays groups:
+    test_search_callable_prior.py), a prior that is neither a network nor a Python prior, an
+    opponent model without a native form: one AgentError line each."""
     from hexdojo.agents.base import Agent
 
     class Plain(Agent):
@@ -154,7 +155,8 @@ def test_what_the_native_search_cannot_run_is_one_line(tmp_path) -> None:
     game = Game.create(["chu", "boris"])
     with pytest.raises(AgentError, match="ranks duel decisions; this fight has 3 fighters"):
         GuidedMCTS(LearnedAgent.load(GENERAL)).act(Game.create(["chu", "boris", "urlik"]).new_state(1))
-    with pytest.raises(AgentError, match="is not an SB3 MlpPolicy actor"):
+    with pytest.raises(AgentError, match="'plain' .* is not a prior the search can ask: allowed "
+                                         "a learned SB3 MlpPolicy actor"):
         GuidedMCTS(Plain()).act(game.new_state(1))
     modelled = GuidedMCTS(LearnedAgent.load(GENERAL), opponent_model=Plain())
     with pytest.raises(AgentError, match="opponent model 'plain' .* no native form"):
