@@ -2,7 +2,10 @@
 
 The duel's catalogue and observation (``catalogue.py``, ``observation.py``) assume one
 opponent: attacks carry no target and the observation is "self" against "opp". A scene
-of three or more fighters needs both to name *whom*. Both are built on the duel's code:
+of three or more fighters needs both to name *whom*. This module *declares* them (the
+layout, the spaces, the field bounds, the slot order and the action ids); the numbers and
+the mask are written by the core (``envs/rules/core/observe_group.cpp``, issue 32: one
+writer, in C++):
 
 * **Target slots.** Each fighter sees the others in a fixed order (``slot_order``): first
   his allies, then his enemies, each group by distance, then by fighter index. Slot ``s``
@@ -11,46 +14,39 @@ of three or more fighters needs both to name *whom*. Both are built on the duel'
 * **Actions** (``GroupCatalogue``): the duel's catalogue ids ``0 .. N-1`` unchanged, where an
   attack id means "at slot 0", then, for each further slot ``s = 1 .. K-1``, one more id
   per attack of the catalogue (``N + (s - 1) * A + rank of the attack``). With two
-  fighters (``K = 1``) the ids are exactly the duel's. The mask is exact: an id is 1 iff
-  the engine would accept its choice (one dict lookup per legal engine choice).
-* **Observation** (``GroupEncoder``): the duel encoder's decision fields (what is asked,
-  the incoming attack, the roll, the follow-ons, the turn) read through
-  ``ObservationEncoder.encode_flat(..., opponent=)``, then ``self_*`` fields and one block
-  per slot (``others_*``: offset and distance, arcs both ways, facing, AP, flags, height,
-  hexes to the edge, wounds, ally flag, holds both ways, attacker / phasing / first to
-  act flags). Every number is divided by its bound (Duel-v1's ``"unit"`` scaling), so the
-  whole observation lies in [-1, 1].
+  fighters (``K = 1``) the ids are exactly the duel's. The mask is exact: the core maps
+  each legal engine choice to its id through ``GroupCatalogue.id_table`` (``id_of`` for
+  every slot and duel id), so an id is 1 iff the engine would accept its choice.
+* **Observation** (``GroupEncoder``): the duel observation's decision fields (what is
+  asked, the incoming attack, the roll, the follow-ons, the turn: the duel writer's numbers
+  for ``me`` against the last slot, copied), then ``self_*`` fields and one block per slot
+  (``others_*``: offset and distance, arcs both ways, facing, AP, flags, height, hexes to
+  the edge, wounds, ally flag, holds both ways, attacker / phasing / first to act flags).
+  Every number is divided by its bound (Duel-v1's ``"unit"`` scaling), so the whole
+  observation lies in [-1, 1].
 * **Weapons.** When a fighter is armed (the armed catalogue, ``catalogue.is_armed``: the
   scenes ``monk_vs_guard``, ``monk_vs_two_guards``) the observation gains the duel's weapon
   fields (``observation.ARMED_FIELDS``): the incoming attack's weapon and mode (copied from
-  the duel encoding like the other decision fields), and ``self_``/``others_`` ``hands``,
+  the duel's numbers like the other decision fields), and ``self_``/``others_`` ``hands``,
   ``usable``, ``sheathed``, ``stuck``, ``dropped_here`` and ``dropped_near`` per fighter,
-  written by the duel encoder's own writer (``observation.put_fighter_weapons``). Unarmed
-  scenes keep their layout number for number.
+  written by the duel's own per-fighter writer (``put_fighter_weapons`` in observe.cpp).
+  Unarmed scenes keep their layout number for number.
 """
 
 from __future__ import annotations
 
-from array import array
 from typing import TYPE_CHECKING
 
 import numpy as np
 from gymnasium import spaces
 
-from hexdojo.envs.rules import Choice
+from hexdojo.envs.rules import Choice, _core
 from hexdojo.envs.rules import hexgrid as hx
+from hexdojo.envs.rules.to_core import compile_tables
 
 from .catalogue import Catalogue, is_armed
-from .observation import (
-    AP_MAX,
-    FLAGS,
-    ObservationEncoder,
-    _direction,
-    encoder_for,
-    locked_hands,
-    put_fighter_weapons,
-    scale_of,
-)
+from .observation import AP_MAX, FLAGS, ObservationEncoder, encoder_for, scale_of
+from .observation_layout import native_layout
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game, State, Tables
@@ -62,8 +58,8 @@ DECISION_FIELDS: tuple[str, ...] = (
     "roll_reaction", "roll_location", "roll_basics", "soak_wound", "turn")
 #: The armed duel observation's decision fields, copied too when a fighter is armed.
 ARMED_DECISION_FIELDS: tuple[str, ...] = ("incoming_weapon", "incoming_mode")
-#: The per-fighter weapon fields (``observation.ARMED_FIELDS``), in the order
-#: ``observation.put_fighter_weapons`` takes their offsets.
+#: The per-fighter weapon fields (``observation.ARMED_FIELDS``), in the order the core's
+#: ``put_fighter_weapons`` takes their offsets (``GroupLayout.self_weapons``).
 WEAPON_FIELDS: tuple[str, ...] = ("hands", "usable", "sheathed", "stuck", "dropped_here",
                                   "dropped_near")
 
@@ -130,19 +126,11 @@ class GroupCatalogue:
         s = self.slot_of[action_id]
         return c if s < 0 else c._replace(target=slots[s])
 
-    def mask(self, state: State, me: int, slots: tuple[int, ...]) -> np.ndarray:
-        """The exact int8 mask of ``me`` (all zeros when ``me`` is not deciding)."""
-        d = state.decision
-        if d is None or d.fighter != me:
-            return np.zeros(self.n, dtype=np.int8)
-        return self.mask_from_ids(self.ids(state.legal_choices(), slots))
-
-    def mask_from_ids(self, ids: list[int]) -> np.ndarray:
-        """A fresh int8 mask of size ``n`` with 1 at ``ids``."""
-        buf = bytearray(self.n)
-        for i in ids:
-            buf[i] = 1
-        return np.frombuffer(buf, dtype=np.int8)
+    def id_table(self) -> list[int]:
+        """``id_of(duel id, slot)`` for every slot and duel id, slot-major: the table the
+        core's mask writer looks ids up in (``_core.GroupObserver``), so the mapping has one
+        declaration, this class's."""
+        return [self.id_of(b, s) for s in range(self.n_slots) for b in range(self.base.n)]
 
 
 def _per_fighter(game: Game) -> dict[str, tuple[int, float, float]]:
@@ -158,7 +146,12 @@ def _per_fighter(game: Game) -> dict[str, tuple[int, float, float]]:
          "holds_me": (n_hold, 0, 1), "held_by_me": (n_hold, 0, 1)}
 
 
+#: A fighter's own fields (``self_*``, and ``others_*`` per slot), in the order the core's
+#: ``GroupLayout.self_fighter`` takes their offsets.
 SELF_FIELDS = ("facing", "ap", "flags", "height", "edge", "wounds", "worst", "phasing", "first")
+#: What lies between the observer and a slot (``others_*``), in ``GroupLayout.others_pair``'s order.
+PAIR_FIELDS = ("offset", "distance", "arc_of", "arc_of_me", "ally", "attacker", "holds_me",
+               "held_by_me")
 
 
 def _layout(game: Game, duel: ObservationEncoder) -> dict[str, tuple[int, float, float]]:
@@ -183,11 +176,13 @@ def _layout(game: Game, duel: ObservationEncoder) -> dict[str, tuple[int, float,
 
 
 class GroupEncoder:
-    """Encodes a group fight for one fighter (module docstring), unit-scaled, flat or Dict."""
+    """The group observation's declaration (module docstring): its fields, spaces and unit
+    factors, flat or Dict; the core's ``GroupObserver`` writes its numbers and the mask."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, catalogue: GroupCatalogue | None = None) -> None:
         self.game = game
         self.duel = encoder_for(game)
+        self.armed = self.duel.armed
         layout = _layout(game, self.duel)
         self.offset: dict[str, int] = {}
         self.slices: list[tuple[str, slice]] = []
@@ -206,32 +201,32 @@ class GroupEncoder:
         self.space = spaces.Dict(subs)
         self.flat_space = spaces.Box(np.concatenate(lows), np.concatenate(highs), dtype=np.float32)
         self.factor = np.concatenate(factors).astype(np.float32)
-        self._zero = array("f", bytes(4 * off))
-        d_idx, g_idx = [], []
-        for f in decision_fields(self.duel):
-            s = self.duel.offset[f]
-            n = self.duel.space[f].shape[0]
-            d_idx.extend(range(s, s + n))
-            g_idx.extend(range(self.offset[f], self.offset[f] + n))
-        self._from_duel = np.asarray(d_idx, dtype=np.intp)
-        self._to_group = np.asarray(g_idx, dtype=np.intp)
-        per = _per_fighter(game)
-        self._sizes = {f: n for f, (n, _, _) in per.items()}
-        self._loc_index = {n: i for i, n in enumerate(game.tables.locations)}
-        self._hold_index = {k: i for i, k in enumerate(game.tables.hold_kinds)}
-        self.armed = self.duel.armed
-        if self.armed:
-            self._weapon_offsets(len(game.profiles) - 1)
+        cat = catalogue or GroupCatalogue(game.tables, len(game.profiles), self.armed)
+        tables = compile_tables(game.tables)
+        self.n_ids = cat.n
+        self._core = _core.GroupObserver(
+            tables, _core.Catalogue(tables, self.armed), self.core_layout(),
+            native_layout(self.duel), self.factor.tolist(), cat.id_table(), cat.n)
 
-    def _weapon_offsets(self, k: int) -> None:
-        """Offsets of the weapon fields: ``self_`` ones, then one tuple per slot, each in
-        ``WEAPON_FIELDS`` order (``put_fighter_weapons``)."""
-        sizes = {f: self.duel.space[f"self_{f}"].shape[0] for f in WEAPON_FIELDS}
-        self._weapon_index = {w: i for i, w in enumerate(self.game.tables.weapon_ids)}
-        self._w_self = tuple(self.offset[f"self_{f}"] for f in WEAPON_FIELDS)
-        self._w_slots = tuple(
-            tuple(self.offset[f"others_{f}"] + s * sizes[f] for f in WEAPON_FIELDS)
-            for s in range(k))
+    def core_layout(self) -> _core.GroupLayout:
+        """The field offsets and sizes as the core takes them (``observe_group.hpp``)."""
+        at, per, duel = self.offset, _per_fighter(self.game), self.duel
+        lay = _core.GroupLayout()
+        lay.size, lay.n_slots = self.size, len(self.game.profiles) - 1
+        lay.decision = [(duel.offset[f], at[f], duel.space[f].shape[0])
+                        for f in decision_fields(duel)]
+        lay.self_pos = at["self_pos"]
+        lay.self_fighter = [at[f"self_{f}"] for f in SELF_FIELDS]
+        lay.others_fighter = [at[f"others_{f}"] for f in SELF_FIELDS]
+        lay.fighter_size = [per[f][0] for f in SELF_FIELDS]
+        lay.others_pair = [at[f"others_{f}"] for f in PAIR_FIELDS]
+        lay.pair_size = [per[f][0] for f in PAIR_FIELDS]
+        lay.armed = self.armed
+        if self.armed:
+            lay.self_weapons = [at[f"self_{f}"] for f in WEAPON_FIELDS]
+            lay.others_weapons = [at[f"others_{f}"] for f in WEAPON_FIELDS]
+            lay.weapon_size = [duel.space[f"self_{f}"].shape[0] for f in WEAPON_FIELDS]
+        return lay
 
     def observation_space(self, flat: bool = False) -> spaces.Space:
         return self.flat_space if flat else self.space
@@ -240,88 +235,20 @@ class GroupEncoder:
         """The ``Dict`` form: one view of ``flat`` per field."""
         return {k: flat[s] for k, s in self.slices}
 
-    def encode_flat(self, state: State, me: int, slots: tuple[int, ...],
-                    legal_ids: list[int] | None = None) -> np.ndarray:
-        """The unit-scaled observation of ``me`` (slots in ``slots`` order), one fresh vector.
+    def observe(self, state: State, me: int, slots: tuple[int, ...]
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """The unit-scaled observation of ``me`` (slots in ``slots`` order) and his exact
+        int8 mask (all zeros unless he decides), fresh arrays written by the core."""
+        out = np.empty(self.size, dtype=np.float32)
+        mask = np.empty(self.n_ids, dtype=np.int8)
+        self._core.observe(state._core, me, slots, out, mask)
+        return out, mask
 
-        ``legal_ids`` are *duel* catalogue ids (for the follow-ons field), if known."""
-        b = array("f", self._zero)
-        self._fighter(b, state, me, me, "self_", 0)
-        for s, j in enumerate(slots):
-            self._fighter(b, state, me, j, "others_", s)
-            self._pair(b, state, me, j, s)
-        if self.armed:
-            self._weapons(b, state, me, slots)
-        out = np.frombuffer(b, dtype=np.float32).copy()
-        duel = self.duel.encode_flat(state, me, legal_ids, opponent=slots[-1])
-        out[self._to_group] = duel[self._from_duel]
-        out *= self.factor
+    def encode_flat(self, state: State, me: int, slots: tuple[int, ...]) -> np.ndarray:
+        """The unit-scaled observation of ``me`` alone, one fresh vector."""
+        out = np.empty(self.size, dtype=np.float32)
+        self._core.observe(state._core, me, slots, out)
         return out
-
-    def _weapons(self, b: array, state: State, me: int, slots: tuple[int, ...]) -> None:
-        """Each fighter's weapon fields (raw units; ``encode_flat`` scales them), by the
-        duel encoder's writer, for ``me`` and then each slot."""
-        locked = locked_hands(state) if state.decision is not None else {}
-        wi, li = self._weapon_index, self._loc_index
-        put_fighter_weapons(b, state, me, self._w_self, wi, li, locked.get(me))
-        for offsets, j in zip(self._w_slots, slots, strict=True):
-            put_fighter_weapons(b, state, j, offsets, wi, li, locked.get(j))
-
-    def _put(self, b: array, field: str, s: int, k: int, value: float) -> None:
-        b[self.offset[field] + s * self._sizes[field.split("_", 1)[1]] + k] = value
-
-    def _fighter(self, b: array, state: State, me: int, j: int, pre: str, s: int) -> None:
-        """The fields of fighter ``j`` (self or slot ``s``)."""
-        f = state.fighters[j]
-        put = self._put
-        if pre == "self_":
-            b[self.offset["self_pos"]] = f.pos[0]
-            b[self.offset["self_pos"] + 1] = f.pos[1]
-        put(b, pre + "facing", s, f.facing, 1)
-        put(b, pre + "ap", s, 0, min(f.ap, AP_MAX))
-        flags = (f.prone, f.mounted, f.phased, f.status == "staggered", f.status == "stunned",
-                 f.out is not None)
-        for k, on in enumerate(flags):
-            if on:
-                put(b, pre + "flags", s, k, 1)
-        put(b, pre + "height", s, 0, f.height)
-        put(b, pre + "edge", s, 0, self.game.radius - hx.distance((0, 0), f.pos))
-        for loc, lvl in f.wounds:
-            k = self._loc_index[loc]
-            i = self.offset[pre + "wounds"] + s * self._sizes["wounds"] + k
-            b[i] = max(b[i], lvl)
-        put(b, pre + "worst", s, f.worst, 1)
-        if state.phasing == j:
-            put(b, pre + "phasing", s, 0, 1)
-        if state.order and state.order[0] == j:
-            put(b, pre + "first", s, 0, 1)
-
-    def _pair(self, b: array, state: State, me: int, j: int, s: int) -> None:
-        """What lies between ``me`` and the fighter ``j`` of slot ``s``."""
-        put = self._put
-        fm, fj = state.fighters[me], state.fighters[j]
-        dq, dr = fj.pos[0] - fm.pos[0], fj.pos[1] - fm.pos[1]
-        put(b, "others_offset", s, 0, dq)
-        put(b, "others_offset", s, 1, dr)
-        put(b, "others_distance", s, 0, hx.distance(fm.pos, fj.pos))
-        put(b, "others_arc_of", s, (_direction(state, j, me) - fm.facing) % 6, 1)
-        put(b, "others_arc_of_me", s, (_direction(state, me, j) - fj.facing) % 6, 1)
-        if state.game.sides[j] == state.game.sides[me]:
-            put(b, "others_ally", s, 0, 1)
-        d = state.decision
-        if d is not None and d.fighter == me and state.context().get("attacker") == j:
-            put(b, "others_attacker", s, 0, 1)
-        n_kinds = len(self._hold_index)
-        for h in state.holds:
-            if (h.holder, h.held) == (j, me):
-                field = "others_holds_me"
-            elif (h.holder, h.held) == (me, j):
-                field = "others_held_by_me"
-            else:
-                continue
-            put(b, field, s, self._hold_index[h.kind], 1)
-            if h.from_behind:
-                put(b, field, s, n_kinds, 1)
 
 
 _CACHE: dict[tuple[int, int, int, int, bool], tuple[object, GroupCatalogue, GroupEncoder]] = {}
@@ -336,23 +263,16 @@ def spaces_for(game: Game) -> tuple[GroupCatalogue, GroupEncoder]:
         return hit[1], hit[2]
     if len(_CACHE) > 64:
         _CACHE.clear()
-    cat, enc = GroupCatalogue(game.tables, len(game.profiles), armed), GroupEncoder(game)
+    cat = GroupCatalogue(game.tables, len(game.profiles), armed)
+    enc = GroupEncoder(game, cat)
     _CACHE[key] = (game.tables, cat, enc)
     return cat, enc
 
 
 def observe(state: State, me: int, flat: bool = False
             ) -> tuple[np.ndarray | dict[str, np.ndarray], np.ndarray, tuple[int, ...]]:
-    """Observation, exact int8 mask and slot order of fighter ``me`` in one pass."""
-    cat, enc = spaces_for(state.game)
+    """Observation, exact int8 mask and slot order of fighter ``me``, in one core call."""
+    _, enc = spaces_for(state.game)
     slots = slot_order(state, me)
-    d = state.decision
-    if d is not None and d.fighter == me:
-        legal = state.legal_choices()
-        mask = cat.mask_from_ids(cat.ids(legal, slots))
-        duel_ids: list[int] | None = cat.base.ids(legal)
-    else:
-        mask = np.zeros(cat.n, dtype=np.int8)
-        duel_ids = None
-    vec = enc.encode_flat(state, me, slots, duel_ids)
+    vec, mask = enc.observe(state, me, slots)
     return (vec if flat else enc.to_dict(vec)), mask, slots
