@@ -4,12 +4,17 @@ The agent plays one side; an *opponent* plays the other inside ``step()``. Every
 the engine asks of the agent (phase, action, reaction, follow-on, soak, risk, hold) is one
 step; the opponent's decisions and all dice resolve between the agent's steps.
 
-Opponents: ``None``/``"random"`` (uniform over the legal choices, drawn from the env's
-``np_random``), any object with ``act(state) -> Choice`` or any callable
-``f(state) -> Choice``; the fighter to move is ``state.decision.fighter`` and the
-opponent must not modify ``state``. If the opponent object has a ``reset(seed=...)``
-method (the agents' interface), the env's ``reset`` calls it with a seed drawn from
-``np_random``, so seeded episodes stay reproducible with stochastic scripted opponents.
+Opponents: ``None``/``"random"`` (uniform over the legal choices, drawn by the core from
+the episode's generator), an agent name, any object with ``act(state) -> Choice`` or any
+callable ``f(state) -> Choice``. Every opponent plays on one step path, the core's
+(``envs/fast_duel.py``, issue 32): one with a native player (``native_player(game)``: the
+scripted styles, mcts, search) is played inside the core; any other is asked at each of its
+decisions on a ``State`` over a copy of the fight (``state.decision.fighter`` is the
+opponent), and its choice must be one of ``state.legal_choices()`` (else one ``ValueError``
+line naming the opponent and the choice). If the opponent object has a ``reset(seed=...)``
+method (the agents' interface), it is called at the start of every episode with the seed
+the core drew for it, the seed a native player gets: the same agent plays the same
+episodes natively or from Python (``native=False``).
 
 Illegal actions (the policy the README documents): an in-range action that the mask
 forbids is *rejected*: the fight does not change, the reward is ``illegal_penalty``
@@ -29,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
+from time import perf_counter
 from typing import Any
 
 import gymnasium as gym
@@ -47,8 +53,8 @@ from .boundary import (
     result_info,
 )
 from .catalogue import Catalogue, catalogue_for, resolve_armed
-from .fast_duel import FastDuel, fixed_start
-from .fight_env import FightEnv, Policy
+from .fast_duel import FastDuel
+from .fight_env import AgentEnv, Policy
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .opponents import resolve_opponent
 
@@ -120,7 +126,7 @@ def terminal_reward(state: State, i: int) -> float:
     return 1.0 if w == i else -1.0
 
 
-class DuelEnv(FightEnv):
+class DuelEnv(AgentEnv):
     """One fighter of a hex-board duel against an opponent played inside ``step()``.
 
     ## Description
@@ -189,10 +195,19 @@ class DuelEnv(FightEnv):
 
     ## Starting State
 
-    A fresh fight of the two ``fighters`` drawn from ``np_random`` (dice, initiative), set
-    up two hexes apart facing each other or as the ``scene`` says; the agent's side is
-    ``agent_side`` or, by default, random each episode. ``reset`` never returns a finished
-    fight.
+    A fresh fight of the two ``fighters`` (dice, initiative), set up two hexes apart facing
+    each other or as the ``scene`` says (a distance range drawn each episode); the agent's
+    side is ``agent_side`` or, by default, random each episode. ``reset`` never returns a
+    finished fight.
+
+    ## Seeding
+
+    ``reset(seed=s)`` seeds ``np_random``, from which come, in this order, the agent's side
+    (unless fixed), a ranged start's seed (a scene whose ``distance`` is a range only; the
+    start is ``Game.start_positions(Dice(seed))``), and the core's generator (four 64-bit
+    draws); from that generator come the fight's dice, the random opponent's choices and a
+    scripted or Python opponent's seed (its ``reset(seed=...)``). Same seed, same actions:
+    the same episodes, whatever the opponent's language (``envs/fast_duel.py``).
 
     ## Episode End
 
@@ -222,7 +237,7 @@ class DuelEnv(FightEnv):
     | ``illegal_limit`` | 100 | 100 | truncate after that many rejections in a row (None: never) |
     | ``render_mode`` | None | None | "ansi", "human" (prints the ANSI board) or "rgb_array" |
     | ``armed`` | None | None | armed catalogue + observation; None: if a fighter is armed (v2: True) |
-    | ``native`` | None | None | step in the native core (random or a native opponent); None: when it can |
+    | ``native`` | None | None | None: a native opponent natively; False: through ``act``; True: native only |
 
     ``scene`` (``docs/scenes.md``) sets where the two start (``"duel_1"``/``"duel_3"``: one
     or three hexes apart; ``"ambush"``: the second in the first's rear hex, behind his
@@ -230,15 +245,15 @@ class DuelEnv(FightEnv):
     overrides; ``fighters`` take its two places (pass ``fighters=None`` for the scene's
     own, e.g. Boris ambushed by Chu). ``scene="duel_2"`` is exactly the default set-up.
 
-    ``native`` (issue 15's fast path, ``envs/fast_duel.py``): against the random opponent,
-    or an opponent with a native player (``native_player(game)``: the scripted styles, mcts,
-    search; issue 30), and a start that rolls no dice, ``step()`` is one call into the native
-    core (the agent's choice, the opponent's, the observation and the mask); ``env.fight`` is then a
-    ``State`` over a copy of the core's fight, built when read. Same rules, spaces,
-    rewards and illegal-action policy; the random opponent draws from the core's generator
-    (seeded from ``np_random``), so a seed plays other (equally distributed) fights than
-    with ``native=False``, the env's Python path. ``native=True`` where the fast path
-    cannot run is refused in one line.
+    ``native``: every opponent plays on one step path, the core's (``envs/fast_duel.py``:
+    one call into it per ``step()``, which plays the opponent and writes the observation and
+    the mask; ``env.fight`` is a ``State`` over a copy of the core's fight, built when read).
+    The random opponent is the core's. An agent with a native player
+    (``native_player(game)``: the scripted styles, mcts, search; issue 30) is played inside
+    the core (None, the default) or asked through its Python ``act`` on a ``State`` of each
+    of its decisions (False: the same episodes, slower; for tests and agents whose Python
+    ``act`` is the reference); any other opponent through its ``act``. ``native=True``
+    refuses an opponent without a native player in one line.
 
     ``DuelEnv(...)`` itself has Duel-v0's defaults; ``gymnasium.make("hexdojo/Duel-v1")``
     passes ``hexdojo.envs.DUEL_V1_DEFAULTS`` and ``"hexdojo/ArmedDuel-v0"``
@@ -257,6 +272,12 @@ class DuelEnv(FightEnv):
       the policy. Same actions, masks, rules and reward; SB3's MaskablePPO with its
       default hyper-parameters learns it (91-93 % against random play in 100k steps).
     * v0: initial version (natural-unit observation, Chu vs Urlik).
+
+    Issue 32 (no new version: the spaces, rules and rewards did not change): every opponent
+    steps in the core, so seeded episodes against a Python opponent (or with
+    ``native=False``, or a scene's ranged start) changed: the opponent's seed and the
+    random opponent's choices come from the core's generator instead of ``np_random``;
+    the episodes against the random opponent or a native player are unchanged.
 
     ``hexdojo/ArmedDuel`` (the duel with weapons, another task):
 
@@ -314,56 +335,57 @@ class DuelEnv(FightEnv):
         self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
         self._flat = np.zeros(self.encoder.size, dtype=np.float32)
         self._native = native
-        self._fast = self._fast_path(native)
+        self._fast: FastDuel = self._core_duel(native)
 
-    def _fast_path(self, native: bool | None) -> FastDuel | None:
-        """The native fast path where it can run: the random opponent or one with a native
-        player (the scripted styles, the search: issue 30), a fixed start."""
+    def _core_duel(self, native: bool | None) -> FastDuel:
+        """The core's duel with this env's opponent: random play, its native player (the
+        scripted styles, the search: issue 30) or, for a Python one (or any with
+        ``native=False``), an external player the env answers for (issue 32)."""
         if native not in (None, True, False):
             raise ValueError(f"native {native!r}: allowed None (when possible), True or False")
         player = None
         if self._opponent_policy is not None and native is not False:
             ask = getattr(self.opponent, "native_player", None)
             player = ask(self.game) if callable(ask) else None
-        why = ("an opponent without a native player" if self._opponent_policy is not None and player is None
-               else "a start that rolls dice" if not fixed_start(self.game) else None)
-        if native is True and why is not None:
-            raise ValueError(f"native=True: the fast path plays the random opponent or one with a "
-                             f"native player from a fixed start, not {why}; pass native=None or False")
-        if native is False or why is not None:
-            return None
-        return FastDuel(self, events=True, opponent=player)
+        if native is True and self._opponent_policy is not None and player is None:
+            raise ValueError(f"native=True: opponent {self._opponent_label()!r} has no native player "
+                             "(native_player(game)) for the core to play; pass native=None to ask "
+                             "its act(state) from Python")
+        return FastDuel(self, events=True, player=player,
+                        external=self._opponent_policy is not None and player is None)
+
+    def _opponent_label(self) -> str:
+        """The opponent's name for an error line (an agent's ``name``, else its repr)."""
+        return str(getattr(self.opponent, "name", None) or self._opponent_name or self.opponent)
 
     # ------------------------------------------------------------------ pickling
     def __getstate__(self) -> dict[str, Any]:
         """Pickle, deepcopy and cloudpickle (SubprocVecEnv with spawn, Ray workers): the
-        env's options and its Python state; the fast path's core is rebuilt on unpickling,
-        and an episode under way on it is not carried (``reset()`` the copy, as Gymnasium's
+        env's options and its Python state; the core's duel is rebuilt on unpickling, and
+        an episode under way in it is not carried (``reset()`` the copy, as Gymnasium's
         EzPickle envs are); an opponent named by a string is made again from its name."""
         state = dict(self.__dict__)
         if state.get("_opponent_name") is not None:  # a named agent (a native bot) is made again
             state.update(opponent=None, _opponent_policy=None)
-        if state.get("_fast") is not None:
-            state.update(_fast=None, _fight=None, _fight_stale=False, _rebuild_fast=True)
+        state.update(_fast=None, _fight=None, _fight_stale=False)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        rebuild = state.pop("_rebuild_fast", False)
         self.__dict__.update(state)
         if self.__dict__.get("_opponent_name") is not None:
             self.opponent = resolve_opponent(self._opponent_name)
             self._opponent_policy = as_policy(self.opponent)
-        if rebuild:
-            self._fast = self._fast_path(self._native)
+        self._fast = self._core_duel(self._native)
 
     # ------------------------------------------------------------------ env.fight
-    _fast: FastDuel | None = None
+    _fight: State | None = None
     _fight_stale = False
 
     @property
     def fight(self) -> State | None:
-        """The fight (on the fast path: a ``State`` over a copy of the core's, built when read)."""
-        if self._fight_stale and self._fast is not None:
+        """The fight: a ``State`` over a copy of the core's, built when read (None before
+        the first ``reset``)."""
+        if self._fight_stale:
             self._fight, self._fight_stale = self._fast.state(), False
         return self._fight
 
@@ -376,16 +398,19 @@ class DuelEnv(FightEnv):
         """The readable text of ``info``'s codes (``boundary``'s tables)."""
         return {"result.reason": RESULT_REASONS, "illegal_reason": ILLEGAL_REASONS}
 
-    # ------------------------------------------------------------------ the fast path
+    # ------------------------------------------------------------------ the step path
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
-        """``FightEnv.reset``; on the fast path the core starts the fight (the side drawn
-        from ``np_random`` first, then the core's generator, ``fast_duel.core_generator``)."""
-        if self._fast is None:
-            return super().reset(seed=seed, options=options)
-        gym.Env.reset(self, seed=seed)
+        """Start a fight in the core (the side drawn from ``np_random`` first, then a ranged
+        start, then the core's generator: ``fast_duel``). Never a finished one: should it end
+        before the agent is asked anything, the core starts another from its generator."""
+        super().reset(seed=seed)
         key, place = self._place(options)
-        self._flat, self._mask = self._fast.reset(self.np_random, self.side)
+        fast = self._fast
+        self._flat, self._mask = fast.reset(self.np_random, self.side)
+        if fast.external:
+            self._answer_opponent((False, 0))
+            self._flat, self._mask = fast.obs_row.copy(), fast.mask_row.copy()
         self._fight_stale = True
         self._illegal = self._streak = self._log_from = 0
         if self.render_mode == "human":
@@ -393,10 +418,9 @@ class DuelEnv(FightEnv):
         return self._as_obs(self._flat), {"action_mask": self._mask, key: place}
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """``FightEnv.step``; on the fast path one call into the core for a legal action."""
+        """One call into the core for a legal action (and, with a Python opponent, one
+        ``act`` and answer per decision of his); an illegal one is rejected here."""
         fast = self._fast
-        if fast is None:
-            return super().step(action)
         if self._fight is None and not self._fight_stale:
             raise RuntimeError("call reset() before step()")
         kind, n = type(action), fast.n  # check_action's common case inline: the hot path
@@ -408,6 +432,8 @@ class DuelEnv(FightEnv):
         if self.render_mode is not None:
             self._log_from = fast.n_events()
         terminated, outcome = fast.core.step_bound(a)
+        if fast.external:
+            terminated, outcome = self._answer_opponent((terminated, outcome))
         self._flat, self._mask = flat, mask = fast.obs_row.copy(), fast.mask_row.copy()
         self._fight_stale = True
         reward = float(outcome) + (self.shaping * fast.delta() if self.shaping else 0.0)
@@ -422,7 +448,52 @@ class DuelEnv(FightEnv):
     def _as_obs(self, flat: np.ndarray) -> Any:
         return flat if self.flat_observation else self.encoder.to_dict(flat)
 
-    # ------------------------------------------------------------------ FightEnv's hooks
+    # ------------------------------------------------------------------ a Python opponent
+    def _answer_opponent(self, got: tuple[bool, int]) -> tuple[bool, int]:
+        """While the core waits for the Python opponent: its ``act`` on a ``State`` over a
+        copy of the fight (timed into ``opponent_seconds``), answered as a catalogue id.
+        Returns the core's (terminated, outcome) once the agent must decide (``got`` if the
+        opponent had nothing to decide)."""
+        fast = self._fast
+        core, policy = fast.core, self._opponent_policy
+        while True:
+            self._seed_opponent()
+            if not core.waits(0):
+                return got
+            st = fast.state()
+            t0 = perf_counter()
+            choice = policy(st)
+            self.opponent_seconds += perf_counter() - t0
+            got = core.answer_bound(self._opponent_id(st, choice))
+
+    def _seed_opponent(self) -> None:
+        """A new episode in the core (a reset, or a restart of a fight that ended before the
+        agent decided): the opponent's ``reset`` with the seed the core drew for it."""
+        fast = self._fast
+        episode = fast.core.episode(0)
+        if episode == fast.seeded:
+            return
+        fast.seeded = episode
+        reset = getattr(self.opponent, "reset", None)
+        if callable(reset):
+            reset(seed=fast.core.opponent_seed(0))
+
+    def _opponent_id(self, st: State, choice: Any) -> int:
+        """The catalogue id of the opponent's choice; not a legal choice of his now: one
+        ``ValueError`` line naming the opponent, the choice and why."""
+        me = 1 - self.side
+        try:
+            i = self.catalogue.id_for(choice)
+        except (ValueError, TypeError, AttributeError):
+            i = -1
+        if i >= 0 and self._fast.opp_mask_row[i] and self.catalogue.choices_for(me)[i] == choice:
+            return i
+        why = st.why_illegal(choice) if isinstance(choice, Choice) else \
+            f"a {type(choice).__name__}, not a Choice of state.legal_choices()"
+        raise ValueError(f"opponent {self._opponent_label()!r} (fighter {me}) returned {choice!r}: "
+                         f"not a legal choice now ({why or 'not the catalogue choice of the opponent'})")
+
+    # ------------------------------------------------------------------ the agent's place
     def _place(self, options: dict[str, Any] | None) -> tuple[str, int]:
         """Option ``side`` (0/1) fixes the agent's side for this episode."""
         side = check_options(options, ("side",)).get("side", self.agent_side)
@@ -434,44 +505,11 @@ class DuelEnv(FightEnv):
         self._choices = self.catalogue.choices_for(side)
         return "side", side
 
-    def _agent(self) -> int:
-        return self.side
-
-    def _policy(self, fighter: int) -> Policy | None:
-        return self._opponent_policy
-
-    def _opponents(self) -> list[Any]:
-        return [self.opponent]
-
     def _choice(self, a: int) -> Choice:
         return self._choices[a]
 
-    def _before(self, st: State) -> int | None:
-        """Wound levels inflicted minus taken so far (what shaping rewards the change of)."""
-        if not self.shaping:
-            return None
-        return wound_total(st, 1 - self.side) - wound_total(st, self.side)
-
-    def _reward(self, st: State, terminated: bool, before: int | None) -> float:
-        me, op = self.side, 1 - self.side
-        reward = terminal_reward(st, me) if terminated else 0.0
-        if self.shaping:
-            reward += self.shaping * (wound_total(st, op) - wound_total(st, me) - before)
-        return reward
-
-    def _observe(self) -> Any:
-        """Fresh mask and observation of the agent's current decision."""
-        assert self.fight is not None
-        self._flat, self._mask = self.encoder.encode_with_mask(self.fight, self.side)
-        if self.observation_scale != "raw":
-            self.encoder.rescale(self._flat, self.observation_scale)
-        return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
-
     def _observe_rejected(self) -> Any:
+        """The core's own rows (what was returned may have been written), unchanged."""
         fast = self._fast
-        if fast is not None:  # the core's own rows (what was returned may have been written)
-            self._flat, self._mask = fast.obs_row.copy(), fast.mask_row.copy()
-        else:
-            self._mask = self._mask.copy()  # returned data is never shared between steps
-            self._flat = self._flat.copy()
-        return self._flat if self.flat_observation else self.encoder.to_dict(self._flat)
+        self._flat, self._mask = fast.obs_row.copy(), fast.mask_row.copy()
+        return self._as_obs(self._flat)

@@ -1,19 +1,27 @@
-"""The single duel env's fast path (issue 15): ``DuelEnv`` against the default random
-opponent, or an opponent with a native player (a scripted style, mcts, search: issue 30),
-steps in the native core, one call per ``step()``.
+"""The single duel env's one step path (issue 15; issue 32 made it the only one): ``DuelEnv``
+steps in the native core, one call per ``step()``, whatever its opponent.
 
 A one-slot ``_core.DuelVector`` without autoreset does the work: it applies the agent's
-choice, plays the random opponent until the agent must decide again (or the fight ends),
-and writes the observation (already scaled) and the exact mask into fresh numpy arrays.
-What the core does not do stays in ``DuelEnv``: the action's checks, the rejection of an
-illegal action (the core is only handed legal ones), the counters, ``info``, render.
-``env.fight`` is a ``State`` over a copy of the slot's fight, built only when asked.
+choice, plays the opponent until the agent must decide again (or the fight ends), and writes
+the observation (already scaled) and the exact mask into bound numpy rows. The opponent is
+the core's uniform random legal play (the default), a native player (``native_player(game)``:
+the scripted styles, mcts, search; issue 30) played inside the core, or a Python opponent
+(any ``act(state)`` object or callable): the slot's pool then holds one *external* player,
+the core stops at each of its decisions, and ``DuelEnv`` asks it on a ``State`` over a copy of
+the slot's fight and answers with the choice's catalogue id (``answer_bound``). What the core
+does not do stays in ``DuelEnv``: the action's checks, the rejection of an illegal action (the
+core is only handed legal ones), the counters, ``info``, render. ``env.fight`` is a ``State``
+over a copy of the slot's fight, built only when asked.
 
-Seeding: ``reset(seed=s)`` seeds the env's ``np_random``; the agent's side is drawn from it
-as on the Python path, then four 64-bit integers, the slot's PCG64 state and increment
-(``core_generator``), from which the fight's dice and the random opponent's choices come. Same
-seed, same actions: the same episodes; not the Python path's episodes (its opponent draws
-from ``np_random``), equally distributed.
+Seeding: ``reset(seed=s)`` seeds the env's ``np_random``; the agent's side is drawn from it,
+then (a scene whose start distance is a range only) the start's seed (``Dice(seed)`` rolls
+the distance, the episode's prototype is set to that start: an episode the core restarts
+keeps it), then four 64-bit integers, the slot's PCG64 state and increment
+(``core_generator``). From the slot's generator come the fight's dice, the random
+opponent's choices and, for a pool's opponent, its seed: a native player is reset with it
+inside the core, a Python one by ``DuelEnv`` (``reset(seed=core.opponent_seed(0))``) at the
+start of every episode, restarts included. A native player and a Python one draw the same,
+so the same agent gives the same episode in either language (``native=False``).
 """
 
 from __future__ import annotations
@@ -49,10 +57,11 @@ def core_generator(rng: np.random.Generator) -> _core.Pcg64:
     return g
 
 
-def unstarted_fight(game: Game) -> _core.Fight:
+def unstarted_fight(game: Game, start: Dice | None = None) -> _core.Fight:
     """A native fight of ``game`` set up at its start and not started (no turn, no dice
-    rolled): the prototype every episode of a ``DuelVector`` copies before its first turn."""
-    board = ScenarioBoard(game, game.start_positions(Dice(0)))  # the start: turn 0, no frame
+    rolled): the prototype every episode of a ``DuelVector`` copies before its first turn.
+    ``start``: the dice a scene's distance range is drawn from (a fixed start rolls none)."""
+    board = ScenarioBoard(game, game.start_positions(Dice(0) if start is None else start))
     ct = compile_tables(game.tables)
     return _core.Fight.from_state(ct, [_profile(ct, p) for p in game.profiles],
                                   list(game.side_names), game.turn_limit, core_state(board),
@@ -78,17 +87,30 @@ def make_vector(env: Any, n: int, *, autoreset: bool, events: bool) -> _core.Due
 
 
 class FastDuel:
-    """One native duel for ``DuelEnv``'s fast path (see the module docstring)."""
+    """One native duel for ``DuelEnv`` (see the module docstring): the bound one-slot vector
+    and its opponent (``player``: a native one the core plays; ``external``: a Python one the
+    env answers for; neither: the core's random play)."""
 
-    def __init__(self, env: Any, events: bool, opponent: Any = None) -> None:
+    def __init__(self, env: Any, events: bool, player: Any = None, external: bool = False) -> None:
         self.game = env.game
         self.core = make_vector(env, 1, autoreset=False, events=events)
-        if opponent is not None:  # a native player (issue 30): the core plays it
-            self.core.set_pool(0, [opponent])
-        self.opponent = opponent
-        size = env.encoder.size
+        size, n = env.encoder.size, env.catalogue.n
+        self._opp = {"opp_obs": np.zeros((1, size), np.float32), "opp_mask": np.zeros((1, n), np.int8),
+                     "waiting": np.zeros(1, np.int32)}
+        if player is not None:  # a native player (issue 30): the core plays it
+            self.core.set_pool(0, [player])
+        elif external:  # a Python opponent (issue 32): the core waits for it, every episode
+            self.core.bind_external(**self._opp)  # before bind(): the bound buffers take them
+            self.core.set_pool(0, [], 1.0, 1)
+        self.player, self.external = player, external
+        #: the waiting opponent's mask row (what an answer is checked against)
+        self.opp_mask_row = self._opp["opp_mask"][0]
+        #: the episode (``core.episode(0)``) whose Python opponent was last reset
+        self.seeded = -1
+        #: does the start roll dice (a scene's distance range): a prototype per episode
+        self.ranged = not fixed_start(self.game)
         # bound once: a step hands the core one integer, and copies out what it returns
-        self._obs, self._mask = np.zeros((1, size), np.float32), np.zeros((1, env.catalogue.n), np.int8)
+        self._obs, self._mask = np.zeros((1, size), np.float32), np.zeros((1, n), np.int8)
         self.core.bind(obs=self._obs, mask=self._mask, reward=np.zeros(1, np.float32),
                        terminated=np.zeros(1, np.uint8), truncated=np.zeros(1, np.uint8),
                        final_obs=np.zeros((1, size), np.float32), has_final=np.zeros(1, np.uint8),
@@ -98,20 +120,23 @@ class FastDuel:
         #: shared between steps); ``DuelEnv.step`` reads them and calls ``core.step_bound``
         #: itself, one Python call less a step than through ``step``
         self.obs_row, self.mask_row = self._obs[0], self._mask[0]
-        self.n = env.catalogue.n
+        self.n = n
         #: is id ``a`` legal now (a numpy int8 of the bound mask; 0 once the episode ended)
         self.legal = self.mask_row.item
 
     def reset(self, rng: np.random.Generator, side: int) -> tuple[np.ndarray, np.ndarray]:
-        """Start an episode with the agent as ``side``, the core's generator drawn from
-        ``rng`` (``core_generator``): (observation, mask), fresh arrays."""
+        """Start an episode with the agent as ``side``: a ranged start drawn from ``rng``
+        first, then the core's generator (``core_generator``). (observation, mask), fresh
+        arrays; with a Python opponent the slot may wait for it (``DuelEnv`` answers)."""
         self.core.side = side
+        if self.ranged:
+            self.core.set_proto(unstarted_fight(self.game, Dice(int(rng.integers(2**63 - 1)))))
         self.core.reset_bound([core_generator(rng)])
         return self.obs_row.copy(), self.mask_row.copy()
 
     def step(self, a: int) -> tuple[np.ndarray, np.ndarray, int, bool]:
-        """Apply legal id ``a``, play the opponent: (observation, mask, outcome, over) with
-        outcome +1 won, -1 lost, 0 a draw or not over; fresh arrays."""
+        """Apply legal id ``a``, play the core's opponent: (observation, mask, outcome, over)
+        with outcome +1 won, -1 lost, 0 a draw or not over; fresh arrays."""
         over, outcome = self.core.step_bound(a)
         return self.obs_row.copy(), self.mask_row.copy(), outcome, over
 

@@ -1,11 +1,15 @@
 """What the single-agent environments share (``DuelEnv``, ``SkirmishEnv``): the Gymnasium
-step/reset scaffolding around one fighter of an engine fight.
+scaffolding around one fighter of an engine fight.
 
-The agent plays one place; every other place is played inside ``step()`` by its policy
-(uniform random legal play from the env's ``np_random`` when None). A subclass says which
-place the agent plays (``_place``), how an action id becomes a ``Choice`` (``_choice``),
-what it observes (``_observe``) and its reward (``_reward``); the checks, the rejection of
-illegal actions, the counters, the opponents' turns and rendering are here, once.
+``AgentEnv`` is what both have, once: the options and counters, the rejection of illegal
+actions (``_reject``), rendering, ``action_masks``. ``FightEnv`` adds the step path of a
+fight played in Python, which ``SkirmishEnv`` (a group fight) uses: the agent plays one
+place; every other place is played inside ``step()`` by its policy (uniform random legal
+play from the env's ``np_random`` when None), on the ``State``. A subclass says which place
+the agent plays (``_place``), how an action id becomes a ``Choice`` (``_choice``), what it
+observes (``_observe``) and its reward (``_reward``). ``DuelEnv`` steps in the core instead
+(``envs/fast_duel.py``: one path for every opponent, issue 32) and derives from
+``AgentEnv`` only.
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from .render import render_frame
 Policy = Callable[[State], Choice]
 
 
-class FightEnv(gym.Env):
-    """One fighter of an engine fight against (and beside) places played in ``step()``."""
+class AgentEnv(gym.Env):
+    """One fighter of an engine fight as a Gymnasium env: what every such env has."""
 
     metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 4}
     catalogue: Catalogue
@@ -54,6 +58,55 @@ class FightEnv(gym.Env):
         self.opponent_seconds = 0.0
 
     # ------------------------------------------------------------------ what a subclass says
+    def _choice(self, a: int) -> Choice:
+        """The engine ``Choice`` action id ``a`` means for the agent now."""
+        raise NotImplementedError
+
+    def _observe_rejected(self) -> Any:
+        """The unchanged observation after a rejection, in fresh arrays (``self._mask`` too)."""
+        raise NotImplementedError
+
+    def render(self) -> str | np.ndarray | None:
+        """The frame of ``render_mode``; "human" prints the ANSI board and returns None."""
+        return render_frame(self.fight, self.render_mode, self._log_from)
+
+    def close(self) -> None:
+        """Nothing to release (idempotent)."""
+
+    def action_masks(self) -> np.ndarray:
+        """The exact legality mask of the current decision (what MaskablePPO reads)."""
+        return self._mask.astype(bool)
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        """Readable name of every action id."""
+        return self.catalogue.names
+
+    # ------------------------------------------------------------------ internals
+    def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """An illegal action: no change (or ``IllegalChoice`` in strict mode)."""
+        st = self.fight
+        assert st is not None
+        choice = self._choice(a)
+        reason = st.why_illegal(choice) or "not legal now"
+        if self.strict:
+            raise IllegalChoice(choice, reason)
+        self.last_reason = f"{self.catalogue.names[a]}: {reason}"
+        self._illegal += 1
+        self.illegal_total += 1
+        self._streak += 1
+        obs = self._observe_rejected()
+        truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
+        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal,
+                                "illegal": a, "illegal_reason": illegal_code(st, choice)}
+        return obs, self.illegal_penalty, st.is_over, truncated, info
+
+
+class FightEnv(AgentEnv):
+    """One fighter of an engine fight played in Python, against (and beside) places played in
+    ``step()`` by Python policies on the ``State`` (``SkirmishEnv``)."""
+
+    # ------------------------------------------------------------------ what a subclass says
     def _agent(self) -> int:
         """The fighter the agent plays this episode."""
         raise NotImplementedError
@@ -68,9 +121,6 @@ class FightEnv(gym.Env):
 
     def _opponents(self) -> Iterable[Any]:
         """The opponent objects, each once, in a fixed order (their ``reset`` is seeded)."""
-        raise NotImplementedError
-
-    def _choice(self, a: int) -> Choice:
         raise NotImplementedError
 
     def _observe(self) -> Any:
@@ -134,22 +184,6 @@ class FightEnv(gym.Env):
             self.render()
         return obs, reward, terminated, False, info
 
-    def render(self) -> str | np.ndarray | None:
-        """The frame of ``render_mode``; "human" prints the ANSI board and returns None."""
-        return render_frame(self.fight, self.render_mode, self._log_from)
-
-    def close(self) -> None:
-        """Nothing to release (idempotent)."""
-
-    def action_masks(self) -> np.ndarray:
-        """The exact legality mask of the current decision (what MaskablePPO reads)."""
-        return self._mask.astype(bool)
-
-    @property
-    def action_names(self) -> tuple[str, ...]:
-        """Readable name of every action id."""
-        return self.catalogue.names
-
     # ------------------------------------------------------------------ internals
     def _run_others(self) -> None:
         """Let the other places decide until the agent must, or the fight is over (an
@@ -169,21 +203,3 @@ class FightEnv(gym.Env):
                 self.opponent_seconds += perf_counter() - t0
                 st.apply(choice)
             d = st.decision
-
-    def _reject(self, a: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """An illegal action: no change (or ``IllegalChoice`` in strict mode)."""
-        st = self.fight
-        assert st is not None
-        choice = self._choice(a)
-        reason = st.why_illegal(choice) or "not legal now"
-        if self.strict:
-            raise IllegalChoice(choice, reason)
-        self.last_reason = f"{self.catalogue.names[a]}: {reason}"
-        self._illegal += 1
-        self.illegal_total += 1
-        self._streak += 1
-        obs = self._observe_rejected()
-        truncated = self.illegal_limit is not None and self._streak >= self.illegal_limit
-        info: dict[str, Any] = {"action_mask": self._mask, "illegal_actions": self._illegal,
-                                "illegal": a, "illegal_reason": illegal_code(st, choice)}
-        return obs, self.illegal_penalty, st.is_over, truncated, info

@@ -108,13 +108,17 @@ def test_fast_path_replays_in_the_python_engine(kwargs) -> None:
     assert steps > 100 and rejected > 5 and ends == 20
 
 
-def test_fast_path_is_taken_where_it_can_run_and_refused_in_one_line_elsewhere() -> None:
-    assert DuelEnv()._fast is not None
-    assert DuelEnv(native=False)._fast is None
-    assert gym.make("hexdojo/ArmedDuel-v0").unwrapped._fast is not None
-    assert DuelEnv(opponent="greedy")._fast is not None  # a native player (issue 30)
-    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast is None  # Python only
-    with pytest.raises(ValueError, match="native=True: the fast path plays the random"):
+def test_every_opponent_steps_in_the_core_and_native_true_refuses_a_python_one() -> None:
+    """One step path (issue 32): random play, a native player and a Python opponent all run
+    in the core (a Python one as its external player); ``native=False`` asks even a
+    native-capable agent through its ``act``; ``native=True`` refuses a Python-only one."""
+    assert not DuelEnv()._fast.external and DuelEnv()._fast.player is None
+    assert not DuelEnv(native=False)._fast.external  # random play: the core's own
+    assert gym.make("hexdojo/ArmedDuel-v0").unwrapped._fast.player is None
+    assert DuelEnv(opponent="greedy")._fast.player is not None  # a native player (issue 30)
+    assert DuelEnv(opponent="greedy", native=False)._fast.external
+    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast.external  # Python only
+    with pytest.raises(ValueError, match="native=True: opponent .* has no native player"):
         DuelEnv(opponent=lambda s: s.legal_choices()[0], native=True)
     with pytest.raises(ValueError, match="native 'yes': allowed None"):
         DuelEnv(native="yes")

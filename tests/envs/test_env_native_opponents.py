@@ -94,7 +94,8 @@ def test_a_seed_gives_the_same_episodes_whatever_the_number_of_slots() -> None:
 
 def test_a_pool_draws_native_players_and_batched_policies() -> None:
     """A pool with a batched policy answers its episodes in batches; a pool of scripted bots
-    only never waits; the fast path of the single env takes a native opponent."""
+    only never waits; the single env plays a native opponent inside the core and a Python
+    one as its external player."""
     pool = PoolOpponent(["greedy", "striker"], None, 0.0)
     players, external, policies = pool.native_pool(NativeDuelVectorEnv(2).single_env.game)
     assert len(players) == 2 and external == 0.0 and policies == []
@@ -103,8 +104,8 @@ def test_a_pool_draws_native_players_and_batched_policies() -> None:
     for _ in range(20):
         env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
         assert not env._ext["waiting"].any()
-    assert DuelEnv(opponent="greedy")._fast is not None
-    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast is None  # Python only
+    assert DuelEnv(opponent="greedy")._fast.player is not None  # played inside the core
+    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast.external  # Python only
 
 
 def test_an_opponent_only_python_can_play_is_refused_in_one_line() -> None:

@@ -52,11 +52,19 @@ def test_every_registered_env_copies_and_replays_its_seed(env_id: str, how: str)
     assert twin.unwrapped.observation_space == env.unwrapped.observation_space
 
 
-def test_a_fast_path_copy_asks_for_reset_and_keeps_its_native_opponent() -> None:
-    env = gym.make("hexdojo/Duel-v1", opponent="greedy")
-    _, info = env.reset(seed=3)
-    assert env.unwrapped._fast is not None
+@pytest.mark.parametrize("native", [None, False])
+def test_a_copy_asks_for_reset_and_keeps_its_opponent(native: bool | None) -> None:
+    """A copy rebuilds the core's duel with the same opponent: greedy played inside the core
+    (native=None) or asked through its Python act (native=False, issue 32), and replays the
+    original's seeded episode."""
+    env = gym.make("hexdojo/Duel-v1", opponent="greedy", native=native)
+    obs, info = env.reset(seed=3)
+    fast = env.unwrapped._fast
+    assert (fast.player is not None) == (native is None) and fast.external == (native is False)
     twin = pickle.loads(pickle.dumps(env.unwrapped))
-    assert twin._fast is not None and twin._fast.opponent is not None
+    assert (twin._fast.player is not None, twin._fast.external) == (fast.player is not None, fast.external)
     with pytest.raises(RuntimeError, match="reset"):
         twin.step(int(np.flatnonzero(info["action_mask"])[0]))
+    got, info2 = twin.reset(seed=3)
+    assert np.array_equal(_flat(got), _flat(obs))
+    assert np.array_equal(info2["action_mask"], info["action_mask"])

@@ -126,6 +126,27 @@ void bind_vector(nb::module_& m) {
             if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
             return v.slot(k).delta;
         }, nb::arg("slot"), "Slot k's last step: wound levels inflicted - taken (shaping's unit).")
+        .def("episode", [](DuelVector& v, int k) {
+            if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
+            return v.slot(k).episode;
+        }, nb::arg("slot"), "Episodes slot k has begun (an episode restarted before the agent "
+                            "decided counts: its opponent was drawn and seeded again).")
+        .def("opponent_seed", [](DuelVector& v, int k) {
+            if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
+            return v.slot(k).opponent_seed;
+        }, nb::arg("slot"), "The seed slot k's episode gave its pool's opponent (a native player "
+                            "was reset with it; an external one's caller resets it with it).")
+        .def("waits", [](DuelVector& v, int k) {
+            if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
+            return v.slot(k).waiting;
+        }, nb::arg("slot"), "Does slot k wait for its external opponent's answer?")
+        .def("set_proto", [](DuelVector& v, const Fight& proto) {
+            if (proto.has_pending || !proto.stack.empty() || !proto.events.empty()) {
+                throw nb::value_error("proto: a fight set up and not started");
+            }
+            guarded([&] { v.set_proto(proto); });
+        }, nb::arg("proto"), "The fight every episode started from now on copies (a set-up, "
+                             "not started: a start drawn per episode).")
         .def("n_events", [](DuelVector& v, int k) {
             if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
             return v.slot(k).fight.events.size();
@@ -171,6 +192,13 @@ void bind_vector(nb::module_& m) {
             guarded([&] { v.step(&action, v.bound); });
             return std::pair<bool, int>(v.bound.terminated[0] != 0, v.bound.outcome[0]);
         }, nb::arg("action"), "Step slot 0 with its bound buffers: (terminated, outcome).")
+        .def("answer_bound", [](DuelVector& v, std::int64_t action) {
+            if (v.bound.obs == nullptr) throw nb::value_error("answer_bound: bind() the buffers first");
+            if (v.n() != 1) throw nb::value_error("answer_bound: one answer, for a one-slot vector");
+            guarded([&] { v.answer(&action, v.bound); });
+            return std::pair<bool, int>(v.bound.terminated[0] != 0, v.bound.outcome[0]);
+        }, nb::arg("action"), "Answer slot 0's waiting external opponent (a catalogue id) with "
+                              "the bound buffers, then go on as step_bound: (terminated, outcome).")
         .def("set_pool", [](DuelVector& v, int k, std::vector<Player*> players, double external,
                             int n_external) {
             OpponentPool pool{std::move(players), external, n_external};

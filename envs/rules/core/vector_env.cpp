@@ -107,6 +107,13 @@ DuelVector::DuelVector(const Fight& proto, Catalogue cat, ObsLayout layout,
     }
 }
 
+void DuelVector::set_proto(const Fight& proto) {
+    if (proto.s.n() != 2) throw std::invalid_argument("proto: a duel, two fighters");
+    if (proto.t != t_) throw std::invalid_argument("proto: a fight of the vector's rules (tables)");
+    proto_ = proto;
+    proto_.record_events = opt_.events;
+}
+
 void DuelVector::set_pool(int k, OpponentPool pool) {
     if (k < 0 || k >= n()) throw std::out_of_range("slot: outside the vector");
     if (pool.external < 0.0 || pool.external > 1.0) throw std::invalid_argument("external: a probability");
@@ -137,16 +144,23 @@ void DuelVector::begin_episode(Slot& s, int k) {
     d.rng.has_uint32 = false;
     d.pos = d.len = 0;
     ++episodes_;
+    ++s.episode;
     s.opponent = kRandomOpponent;
+    s.opponent_seed = 0;
     if (!pools_.empty()) {
         OpponentPool& pool = pools_[static_cast<std::size_t>(k)];
         if (!pool.players.empty() || pool.n_external > 0) {
             const double u = static_cast<double>(s.rng.next64() >> 11) * 0x1.0p-53;
+            // a native player and an external one draw alike (which one, then its seed): the
+            // caller re-seeds its own with opponent_seed, so the same agent gives the same
+            // episode in either language
             if (u < pool.external) {
                 s.opponent = kExternalBase + static_cast<int>(s.rng.bounded(static_cast<std::uint32_t>(pool.n_external - 1)));
+                s.opponent_seed = s.rng.next64();
             } else {
                 s.opponent = static_cast<int>(s.rng.bounded(static_cast<std::uint32_t>(pool.players.size() - 1)));
-                pool.players[static_cast<std::size_t>(s.opponent)]->reset(s.rng.next64());
+                s.opponent_seed = s.rng.next64();
+                pool.players[static_cast<std::size_t>(s.opponent)]->reset(s.opponent_seed);
             }
         }
     }

@@ -63,6 +63,9 @@ struct Slot {
     bool scoring = false;      // the step's reward is still to be written (after the opponent)
     bool fresh = true;         // the agent has not decided yet this episode
     bool end_pending = false;  // the episode ended this step: restart it (autoreset)
+    std::uint64_t episode = 0;        // episodes this slot has begun (restarts included)
+    std::uint64_t opponent_seed = 0;  // this episode's seed of a pool's opponent, native or
+                                      // external (drawn alike: the same seed, the same fight)
     int inflicted = 0, taken = 0;  // wound levels before the step's action
     std::vector<int> opp_legal;    // catalogue ids of a waiting opponent's legal choices
     int streak = 0;            // rejected actions in a row
@@ -106,6 +109,9 @@ class DuelVector {
     void answer(const std::int64_t* actions, const VectorBuffers& b);
     // Slot k's opponents from its next episode on (an empty pool: random play).
     void set_pool(int k, OpponentPool pool);
+    // The fight every episode started from now on copies (a set-up, not started: the single
+    // env's start drawn per episode, a scene's distance range).
+    void set_proto(const Fight& proto);
     bool has_external() const { return external_; }
     // Nanoseconds the native players have thought (training's time profile).
     std::int64_t opponent_ns() const { return opponent_ns_; }
