@@ -210,6 +210,11 @@ class GroupEncoder:
             tables, _core.Catalogue(tables, self.armed), self.core_layout(),
             native_layout(self.duel), self.factor.tolist(), cat.id_table(), cat.n)
 
+    def __reduce__(self) -> tuple[type[GroupEncoder], tuple[Game]]:
+        """Pickled as its game (the core's observer is no Python object): an env holding
+        it copies, pickles and replays like any other (tests/envs/test_env_pickle.py)."""
+        return GroupEncoder, (self.game,)
+
     def core_layout(self) -> _core.GroupLayout:
         """The field offsets and sizes as the core takes them (``observe_group.hpp``)."""
         at, per, duel = self.offset, _per_fighter(self.game), self.duel
