@@ -46,15 +46,17 @@ class GuidedMCTS(MCTSAgent):
 
     def __init__(self, prior: Any, sims: int = 96, width: int = 2, horizon: int = 2,
                  c: float = 0.7, seed: int | None = 0, name: str = "guided",
-                 opponent_model: Any = None, time: float = 0.0) -> None:
+                 opponent_model: Any = None, time: float = 0.0, caution: float = 0.0) -> None:
         """``prior``: a :class:`~.policy.LearnedAgent` (an SB3 MlpPolicy actor), a checkpoint
         path (``*.zip``, or a run folder holding ``npc.zip``), or a Python prior
         (:func:`.search_core.prior_scorer`); ``opponent_model`` (an agent with a native form)
         plays the other fighter inside the simulations instead of the tree searching his
-        choices (see :class:`MCTSAgent`)."""
+        choices (see :class:`MCTSAgent`). A prior the search cannot ask is one AgentError
+        line here, not at the first decision."""
         super().__init__(sims=sims, width=width, horizon=horizon, c=c, seed=seed, name=name,
-                         opponent_model=opponent_model, time=time)
+                         opponent_model=opponent_model, time=time, caution=caution)
         self.prior = load_prior(prior) if isinstance(prior, str | os.PathLike) else prior
+        search_core.check_prior(self)
 
     def act(self, state: State) -> Choice:
         """The native search with the prior's network as the tree's ranking."""
@@ -82,4 +84,6 @@ def load_prior(path: str | os.PathLike[str]) -> LearnedAgent:
     if not p.is_file():
         raise AgentError(f"prior {str(path)!r}: no checkpoint there; allowed a checkpoint file "
                          "(*.zip) or a run folder holding npc.zip")
-    return LearnedAgent.load(p)
+    agent = LearnedAgent.load(p)
+    agent.spec = str(p)  # as the registry's checkpoints (registry.spec_of records it)
+    return agent

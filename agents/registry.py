@@ -2,8 +2,9 @@
 
 One registry for the CLI, tournaments and the environments' opponent slot, so that an
 agent is named the same way everywhere. A spec is ``NAME`` or ``NAME:KEY=VALUE,...``, or
-the path of a learned checkpoint (``*.zip``). Bad specs raise :class:`AgentError` with a
-message that names the bad part and lists what is allowed.
+the path of a learned checkpoint (``*.zip``), or ``guided:prior=SPEC[,sims=N,...]`` (the
+MCTS search over a prior made from another spec: :func:`make_guided`). Bad specs raise
+:class:`AgentError` with a message that names the bad part and lists what is allowed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .base import Agent, AgentError, FunctionAgent, key_values
+from .guided import GuidedMCTS, load_prior
 from .levels import level_agent, split_level_spec
 from .mcts import MCTS_PARAMS, MCTSAgent
 from .plugins import PluginAgent, is_plugin_spec
@@ -152,6 +154,9 @@ def make_agent(spec: str) -> Agent:
     if split_team(spec) is not None:  # a side's places, one agent each: greedy+runs/npc:hard
         return make_team(spec, make_agent)
 
+    if is_guided_spec(spec):  # the search over a prior: guided:prior=runs/npc/npc.zip
+        return make_guided(spec)
+
     if split_level_spec(spec) is not None:  # a calibrated run's level: runs/npc:hard
         return level_agent(spec, make_agent)
 
@@ -175,6 +180,35 @@ def make_agent(spec: str) -> Agent:
     name, params = parse_spec(spec)
     agent = AGENTS[name][1](params)
     agent.name = canonical(name, params)
+    return agent
+
+
+#: the spec form of :class:`~.guided.GuidedMCTS` (not a registered name: it needs a prior)
+GUIDED = "guided"
+
+
+def is_guided_spec(spec: str) -> bool:
+    return spec.strip().partition(":")[0].strip().lower() == GUIDED
+
+
+def make_guided(spec: str) -> Agent:
+    """``guided:prior=SPEC[,sims=N,width=W,horizon=H,c=C,time=MS,caution=X]``: GuidedMCTS
+    (defaults 96 simulations, width 2) over the prior SPEC makes: a checkpoint ``*.zip`` or a
+    run folder (its ``npc.zip``), a level ``RUN:LEVEL``, a registered name without parameters
+    (its ranking) or a plug-in ``FILE.py:Class`` (its ``prior(state)`` or ``ranked(state)``).
+    Its name keeps the prior as given, its spec the prior's own spec (a path made absolute)."""
+    rest = spec.strip().partition(":")[2]
+    raw = key_values(spec, rest, {"prior": None, **MCTS_PARAMS}, lambda k: f"unknown parameter {k!r}")
+    given = raw.pop("prior", "")
+    if not given:
+        raise AgentError(f"agent {spec!r}: name the search's prior, e.g. "
+                         "guided:prior=runs/npc/npc.zip,sims=96; allowed a checkpoint (*.zip), "
+                         "a run folder, a level RUN:LEVEL, an agent name or a plug-in FILE.py:Class")
+    params = {k: _parse_value(GUIDED, k, v, MCTS_PARAMS[k]) for k, v in raw.items()}
+    prior = load_prior(given) if Path(given).is_dir() and not is_checkpoint(given) else make_agent(given)
+    agent = GuidedMCTS(prior, **params)
+    agent.name = canonical(GUIDED, {**params, "prior": given})
+    agent.spec = canonical(GUIDED, {**params, "prior": spec_of(prior)})
     return agent
 
 

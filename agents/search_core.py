@@ -298,14 +298,13 @@ def prior_scorer(agent: Any) -> Callable[[State], list[float]]:
     """``agent`` (a GuidedMCTS)'s Python prior as ``score(state) -> one float per legal
     choice``, its answers checked and its failures one AgentError line (the search calls it
     from inside the core, where a traceback would point at C++)."""
-    prior, who = agent.prior, f"{agent.name}: its prior {_prior_name(agent.prior)}"
-    raw = _raw_scorer(prior)
+    who = f"{agent.name}: its prior {_prior_name(agent.prior)}"
+    raw = check_prior(agent)
     if raw is None:
-        raise AgentError(f"{who} is not a prior the search can ask: allowed a learned SB3 "
-                         "MlpPolicy actor on flat observations with tanh or relu layers (a "
-                         "LearnedAgent, or its checkpoint path), an object with prior(state), "
-                         "an agent with ranked(state), or a callable f(state) -> one score per "
-                         "legal choice")
+        raise AgentError(f"{who} is a learned policy whose network the core cannot run (not "
+                         "an SB3 MlpPolicy actor on flat observations with tanh or relu "
+                         "layers); give the search a callable f(state) returning its logits "
+                         "of state.legal_choices() instead")
 
     def score(state: State) -> list[float]:
         where = (state.turn, state.decision, len(state.legal_choices()))  # the prior may play on
@@ -321,10 +320,29 @@ def prior_scorer(agent: Any) -> Callable[[State], list[float]]:
     return score
 
 
+def check_prior(agent: Any) -> Callable[[State], Any] | None:
+    """``agent`` (a GuidedMCTS)'s Python prior unchecked (:func:`_raw_scorer`), None for a
+    learned policy (its network runs in the core, or says why not); AgentError for a prior
+    that is neither (``GuidedMCTS`` asks at once, so a bad prior fails where it is given)."""
+    prior = agent.prior
+    raw = _raw_scorer(prior)
+    if raw is None and getattr(prior, "model", None) is None:
+        raise AgentError(f"{agent.name}: its prior {_prior_name(prior)} is not a prior the "
+                         "search can ask: allowed a learned SB3 MlpPolicy actor on flat "
+                         "observations with tanh or relu layers (a LearnedAgent, or its "
+                         "checkpoint path), an object with prior(state), an agent with "
+                         "ranked(state), or a callable f(state) -> one score per legal choice")
+    return raw
+
+
 def _raw_scorer(prior: Any) -> Callable[[State], Any] | None:
     """The prior's unchecked scores: its ``prior(state)``, its ranking's places (an agent's
     ``ranked(state)``), or the prior itself called (a plain callable; an agent called gives a
-    Choice, not scores); None for none of these."""
+    Choice, not scores); a plug-in (``PluginAgent``) is asked through the user's object
+    (``inner``); None for none of these."""
+    inner = getattr(prior, "inner", None)
+    if inner is not None and isinstance(prior, Agent):
+        return _raw_scorer(inner)
     method = getattr(prior, "prior", None)
     if callable(method) and not isinstance(method, Agent):
         return method

@@ -225,3 +225,77 @@ def test_the_scorer_sees_a_copy_it_may_play_out() -> None:
     a = GuidedMCTS(greedy_then_rotate, sims=8, seed=3).act(state)
     assert state.legal_choices() == before
     assert a == GuidedMCTS(_rotate_scores, sims=8, seed=3).act(state)
+
+
+PLUGIN = '''
+class Kicks:
+    """A plug-in whose prior prefers Martial Kick (its act is never asked by the search)."""
+
+    def act(self, state):
+        return state.legal_choices()[0]
+
+    def prior(self, state):
+        return [2.0 if c.maneuver == "Martial Kick" else 0.0 for c in state.legal_choices()]
+'''
+
+
+def _searched_positions(n: int = 8) -> list[State]:
+    state, greedy, out = make_game("chu-boris").new_state(7), make_agent("greedy"), []
+    while not state.is_over and len(out) < n:
+        if len(state.legal_choices()) > 1 and state.decision.kind in ("action", "reaction"):
+            out.append(state.clone())
+        state.apply(greedy.act(state))
+    return out
+
+
+def test_a_guided_spec_is_the_search_over_the_prior_its_spec_makes(duel_npc, tmp_path) -> None:
+    """``guided:prior=SPEC,...`` (the CLI's and the tournaments' spec): a checkpoint, an agent
+    name, a plug-in's prior(state); the same choices as GuidedMCTS built by hand, and a spec
+    that rebuilds it from anywhere (the checkpoint's path absolute)."""
+    from hexdojo.agents.registry import spec_of
+
+    (tmp_path / "kicks.py").write_text(PLUGIN)
+    made = make_agent(f"guided:prior={duel_npc.path},sims=8,width=3")
+    assert made.sims == 8 and made.width == 3 and made.prior.path == duel_npc.path
+    assert made.name == f"guided:prior={duel_npc.path},sims=8,width=3" == spec_of(made)
+    pairs = [(made, GuidedMCTS(duel_npc, sims=8, width=3)),
+             (make_agent("guided:prior=greedy,sims=8,width=3,c=0.5"),
+              GuidedMCTS(make_agent("greedy"), sims=8, width=3, c=0.5)),
+             (make_agent(f"guided:prior={tmp_path / 'kicks.py'}:Kicks,sims=8,width=1"),
+              GuidedMCTS(_preferred, sims=8, width=1))]
+    for state in _searched_positions():
+        for a, b in pairs:
+            a.reset(3)
+            b.reset(3)
+            assert a.act(state) == b.act(state)
+
+
+@pytest.mark.parametrize("spec,match", [
+    ("guided", r"agent 'guided': name the search's prior, e.g. guided:prior=runs/npc/npc.zip"),
+    ("guided:prior=greedy,depth=2", r"unknown parameter 'depth'; allowed: prior, sims"),
+    ("guided:prior=greedy,sims=0", r"sims=0: allowed 1..100000"),
+    ("guided:prior=random", r"its prior 'random' \(RandomAgent\) is not a prior the search can ask"),
+    ("guided:prior=tests", r"prior 'tests': no checkpoint there; allowed a checkpoint file"),
+])
+def test_a_bad_guided_spec_is_one_line(spec, match) -> None:
+    with pytest.raises(AgentError, match=match) as got:
+        make_agent(spec)
+    assert "\n" not in str(got.value)
+
+
+def test_a_learned_policy_the_core_cannot_run_is_one_line() -> None:
+    """A learned policy of another shape (here a Dict observation) is named as such, with
+    the way out: a callable of its logits."""
+    from types import SimpleNamespace
+
+    from gymnasium import spaces
+
+    from hexdojo.agents.base import Agent
+
+    class Odd(Agent):
+        name = "odd"
+        model = SimpleNamespace(observation_space=spaces.Dict({}), policy=None)
+
+    with pytest.raises(AgentError, match=r"'odd' \(Odd\) is a learned policy whose network the "
+                                         r"core cannot run .* a callable f\(state\) returning"):
+        GuidedMCTS(Odd(), sims=4).act(_state())
