@@ -361,17 +361,19 @@ class DuelEnv(AgentEnv):
     # ------------------------------------------------------------------ pickling
     def __getstate__(self) -> dict[str, Any]:
         """Pickle, deepcopy and cloudpickle (SubprocVecEnv with spawn, Ray workers): the
-        env's options and its Python state; the core's duel is rebuilt on unpickling, and
-        an episode under way in it is not carried (``reset()`` the copy, as Gymnasium's
-        EzPickle envs are); an opponent named by a string is made again from its name."""
+        env's options and its Python state; the core's duel and the encoder (which holds
+        core objects) are rebuilt on unpickling, and an episode under way in the core is not
+        carried (``reset()`` the copy, as Gymnasium's EzPickle envs are); an opponent named
+        by a string is made again from its name."""
         state = dict(self.__dict__)
         if state.get("_opponent_name") is not None:  # a named agent (a native bot) is made again
             state.update(opponent=None, _opponent_policy=None)
-        state.update(_fast=None, _fight=None, _fight_stale=False)
+        state.update(_fast=None, _fight=None, _fight_stale=False, encoder=None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.encoder = encoder_for(self.game, self.armed)
         if self.__dict__.get("_opponent_name") is not None:
             self.opponent = resolve_opponent(self._opponent_name)
             self._opponent_policy = as_policy(self.opponent)
