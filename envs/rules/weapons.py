@@ -6,65 +6,45 @@ weapon fills both), carries others sheathed, and may have impaling weapons stuck
 (``FighterState.stuck``). Dropped weapons lie on the board (``State.dropped``). A weapon
 maneuver's option names the hand, and for an attack also the mode:
 ``option = hand x Tables.max_modes + mode``. Everything here reads the rules data
-(``[weapons.*]``, ``[armed]``). The core has the rules' own copies (weapons.hpp: legality
-and resolution ask those); what is left here reads a choice for people (notation, menus:
-which weapon, which mode, its AP) and the observation's hands, over the same data.
+(``[weapons.*]``, ``[armed]``). The rules about weapons are the core's (weapons.hpp: legality,
+resolution and the observation ask those); this module only reads them for people (the
+notation and menus: which weapon, which mode, its AP) through ``_core.fight_weapon_use``.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from . import _core
+
 if TYPE_CHECKING:
-    from .ruleset import Weapon
     from .state import State
     from .tables import Tables
 
 HAND_NAMES = ("right", "left")
 
 
-def is_weapon_attack(m: Any) -> bool:
-    """A maneuver whose skill, AP, damage and reach come from a weapon in hand."""
-    return m.weapon in ("melee", "close")
-
-
-def split(t: Tables, m: Any, option: int) -> tuple[int, int]:
-    """(hand, mode) a weapon maneuver's ``option`` names (a Block's or Parry's: the hand)."""
-    if is_weapon_attack(m):
-        return divmod(option, t.max_modes)
-    return option, 0
-
-
-def weapon_in(s: State, i: int, hand: int) -> Weapon | None:
-    """The weapon in fighter ``i``'s ``hand`` (0 right, 1 left), if any."""
-    wid = s.fighters[i].hands[hand]
-    return None if wid is None else s.t.weapons[wid]
+def _use(s: State, i: int, name: str, option: int) -> tuple[int, int, int]:
+    """(weapon id, mode index, AP) of fighter ``i``'s maneuver ``name`` with ``option``, as
+    the core reads it (``_core.fight_weapon_use``: weapons.hpp, the rules' one copy)."""
+    return _core.fight_weapon_use(s._core, i, list(s.t.maneuvers).index(name), option)
 
 
 def used_weapon(s: State, i: int, name: str, option: int) -> str | None:
     """The id of the weapon fighter ``i``'s maneuver ``name`` with ``option`` is made with."""
-    m = s.t.maneuvers[name]
-    if m.weapon is None:
-        return None
-    hand, _ = split(s.t, m, option)
-    return s.fighters[i].hands[hand] if 0 <= hand < 2 else None
+    wid = _use(s, i, name, option)[0]
+    return None if wid < 0 else s.t.weapon_ids[wid]
 
 
 def attack_mode(s: State, i: int, name: str, option: int) -> Any:
     """The weapon mode (AP, damage, type) of a weapon attack, or None."""
-    m = s.t.maneuvers[name]
-    wid = used_weapon(s, i, name, option) if is_weapon_attack(m) else None
-    if wid is None:
-        return None
-    modes = s.t.weapons[wid].modes
-    _, mode = split(s.t, m, option)
-    return modes[mode] if mode < len(modes) else None
+    wid, mode, _ = _use(s, i, name, option)
+    return None if mode < 0 else s.t.weapons[s.t.weapon_ids[wid]].modes[mode]
 
 
 def cost(s: State, i: int, name: str, option: int) -> int:
     """AP of a maneuver: a weapon attack's mode's (aom3142: 2-4 by mode), else its own."""
-    mode = attack_mode(s, i, name, option)
-    return mode.ap if mode is not None else s.t.maneuvers[name].ap
+    return _use(s, i, name, option)[2]
 
 
 def held_hands(s: State, hold_on: Any) -> frozenset[int]:

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from hexdojo.envs.rules import PASS, Choice, attack_basic
+from hexdojo.envs.rules import PASS, Choice, Game, attack_basic
+from hexdojo.envs.rules import weapons as wp
 from hexdojo.envs.rules.model import Window
 from hexdojo.envs.rules.notation import choice_words, parse, words
 from hexdojo.envs.rules.reason_texts import NativeView
@@ -455,3 +456,22 @@ def test_the_board_names_each_fighters_weapons():
     assert "sword" not in status_line(state, 0) and "sheathed" not in status_line(state, 0)
     spear, _ = duel(armed("S", right="spear"), fighter("M"))
     assert "spear both" in status_line(spear, 0)
+
+
+def test_a_weapon_maneuvers_weapon_mode_and_ap_are_read_from_the_core_aom3142() -> None:
+    """§2.1: a weapon attack's option is hand x max_modes + mode; aom3142: its AP is the
+    mode's (the guard's sword: cut 3, thrust 2); a Block's option is the hand (the shield,
+    left); an unarmed maneuver has no weapon and costs its own AP. The notation and menus
+    read these through the core (``weapons.py`` over ``_core.fight_weapon_use``)."""
+    s = Game.create(["chu", "guard"]).new_state(seed=0)
+    n = s.t.max_modes
+    assert wp.used_weapon(s, 1, "Stand and attack", 0 * n + 0) == "sword"
+    assert wp.attack_mode(s, 1, "Stand and attack", 0 * n + 0).name == "cut"
+    assert wp.cost(s, 1, "Stand and attack", 0 * n + 0) == 3
+    assert wp.attack_mode(s, 1, "Stand and attack", 0 * n + 1).name == "thrust"
+    assert wp.cost(s, 1, "Stand and attack", 0 * n + 1) == 2
+    assert wp.used_weapon(s, 1, "Block", 1) == "shield"
+    assert wp.attack_mode(s, 1, "Block", 1) is None
+    assert wp.used_weapon(s, 0, "Punch", 0) is None
+    assert wp.cost(s, 0, "Punch", 0) == s.t.maneuvers["Punch"].ap
+    assert wp.used_weapon(s, 0, "Stand and attack", 0) is None  # Chu's hands are empty
