@@ -30,15 +30,12 @@ Duel-v1) are unchanged number for number.
 
 from __future__ import annotations
 
-from array import array
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from gymnasium import spaces
 
 from hexdojo.envs.rules import DECISION_KINDS, RISK_ABOUT, _core
-from hexdojo.envs.rules import hexgrid as hx
-from hexdojo.envs.rules import weapons as wp
 from hexdojo.envs.rules.to_core import compile_tables
 
 from .catalogue import Catalogue, catalogue_for, resolve_armed
@@ -150,22 +147,6 @@ def _armed_layout(t: Any) -> dict[str, tuple[int, float, float]]:
     return fields
 
 
-_NEAREST: dict[tuple[int, int], int] = {}
-
-
-def _direction(state: State, a: int, t: int) -> int:
-    """``state.attack_direction(a, t)`` with the non-adjacent case memoised per offset."""
-    pa, pt = state.fighters[a].pos, state.fighters[t].pos
-    if pa == pt:
-        return state.attack_direction(a, t)
-    key = (pa[0] - pt[0], pa[1] - pt[1])
-    d = _NEAREST.get(key)
-    if d is None:  # the engine's rule: the first direction whose neighbour is nearest
-        d = min(range(6), key=lambda k: hx.distance(hx.DIRECTIONS[k], key))
-        _NEAREST[key] = d
-    return d
-
-
 class ObservationEncoder:
     """Encodes a ``State`` for one fighter. One encoder per (rules, radius, turn limit)."""
 
@@ -208,13 +189,11 @@ class ObservationEncoder:
         self._core_layout = native_layout(self)
 
     # ------------------------------------------------------------------ encoding
-    def encode_flat(self, state: State, fighter: int, legal_ids: Any = None,
-                    opponent: int | None = None) -> np.ndarray:
+    def encode_flat(self, state: State, fighter: int, opponent: int | None = None) -> np.ndarray:
         """The observation as one fresh float32 vector (the flat ``Box`` form), raw units,
         written by the core (``_core.observe_fight``: the numbers have one writer, issue 32).
 
         ``opponent``: the fighter seen as "opp" (default: the other of a duel).
-        ``legal_ids``: ignored (TRANSITIONAL: the group encoder still passes it).
         """
         out = np.empty(self.size, dtype=np.float32)
         op = (1 - fighter) if opponent is None else opponent
@@ -259,66 +238,6 @@ class ObservationEncoder:
     def encode(self, state: State, fighter: int) -> dict[str, np.ndarray]:
         """The ``Dict`` observation of ``state`` seen by ``fighter``."""
         return self.to_dict(self.encode_flat(state, fighter))
-
-
-def put_incoming_weapon(b: array, state: State, me: int, o_weapon: int, o_mode: int,
-                        weapon_index: dict[str, int]) -> None:
-    """``incoming_weapon`` / ``incoming_mode`` (one-hots at ``o_weapon`` / ``o_mode``): the
-    weapon and mode of the attack ``me`` reacts to or rolls for (``State.context()``), shared
-    by the duel and group encoders. A follow-on answers no attack: nothing."""
-    d = state.decision
-    if d is None or d.fighter != me or d.kind not in ("reaction", "risk", "soak"):
-        return
-    ctx = state.context()
-    wid = ctx.get("weapon")
-    if wid is not None:
-        b[o_weapon + weapon_index[wid]] = 1
-        b[o_mode + ctx["mode"]] = 1
-
-
-def put_fighter_weapons(b: array, state: State, i: int, offsets: tuple[int, ...],
-                        weapon_index: dict[str, int], loc_index: dict[str, int],
-                        locked: int | None) -> None:
-    """Fighter ``i``'s per-fighter weapon fields (``ARMED_FIELDS``) in raw units, at
-    ``offsets`` = (hands, usable, sheathed, stuck, dropped_here, dropped_near): one writer
-    for the duel's ``self_``/``opp_`` and the group fight's ``self_``/``others_`` blocks.
-    ``locked``: the hand a block locked (``locked_hands``), not usable now."""
-    o_hands, o_usable, o_sheathed, o_stuck, o_here, o_near = offsets
-    wi, n_w = weapon_index, len(weapon_index)
-    f = state.fighters[i]
-    held = wp.held_hands(state, state.hold_on(i)) if state.holds else frozenset()
-    for hand, wid in enumerate(f.hands):
-        b[o_hands + hand * (n_w + 1) + (n_w if wid is None else wi[wid])] = 1
-        if wid is not None and hand not in held and locked != hand:
-            b[o_usable + hand] = 1
-    for wid in f.sheathed:
-        k = o_sheathed + wi[wid]
-        b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
-    for _, loc in f.stuck:
-        b[o_stuck + loc_index[loc]] = 1
-    for h, wid in state.dropped:
-        dist = hx.distance(h, f.pos)
-        if dist <= 1:
-            k = (o_here if dist == 0 else o_near) + wi[wid]
-            b[k] = min(b[k] + 1, WEAPON_COUNT_MAX)
-
-
-def locked_hands(state: State) -> dict[int, int]:
-    """Fighter -> the hand whose weapon a block locked in the open window (aom3145,
-    aom322e): in a follow-on window the target's (``context()["locked"]``), in the reaction
-    to a follow-on the reacting fighter's (the window's restriction, read, never changed).
-    The follow-on window names the blocked attacker (``locked_fighter``), also in a group."""
-    w = state.window
-    if w is None or w.restrict is None:
-        return {}
-    hand = wp.locked_hand(state.t, w.restrict)
-    if hand is None:
-        return {}
-    if w.kind == "follow_on":
-        if w.locked_fighter is not None:
-            return {w.locked_fighter: hand}
-        return {1 - w.fighter: hand} if len(state.fighters) == 2 else {}
-    return {w.fighter: hand}
 
 
 def _same_box_layout(a: spaces.Space, b: spaces.Space) -> bool:

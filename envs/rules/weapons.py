@@ -19,7 +19,6 @@ from . import _core
 
 if TYPE_CHECKING:
     from .state import State
-    from .tables import Tables
 
 HAND_NAMES = ("right", "left")
 
@@ -45,23 +44,3 @@ def attack_mode(s: State, i: int, name: str, option: int) -> Any:
 def cost(s: State, i: int, name: str, option: int) -> int:
     """AP of a maneuver: a weapon attack's mode's (aom3142: 2-4 by mode), else its own."""
     return _use(s, i, name, option)[2]
-
-
-def held_hands(s: State, hold_on: Any) -> frozenset[int]:
-    """The hands whose arm a hold on the fighter immobilises (aom3225: the grabbed arm;
-    aom3216: both in a grapple)."""
-    if hold_on is None:
-        return frozenset()
-    free = s.t.hold_kinds[hold_on.kind].free_arms
-    if free >= 2:
-        return frozenset()
-    if free == 0:
-        return frozenset({0, 1})
-    arms = s.t.data.armed.arm_locations
-    return frozenset({arms.index(hold_on.location)}) if hold_on.location in arms else frozenset({0})
-
-
-def locked_hand(t: Tables, restrict: str | None) -> int | None:
-    """The hand whose arm a block locked (``restrict`` an arm location, aom3145, aom322e)."""
-    arms = t.data.armed.arm_locations
-    return arms.index(restrict) if restrict in arms else None

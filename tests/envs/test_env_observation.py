@@ -15,7 +15,6 @@ from hexdojo.envs.catalogue import catalogue_for
 from hexdojo.envs.observation import (
     FLAGS,
     RISK_ABOUT,
-    _direction,
     encode_observation,
     encoder_for,
 )
@@ -173,8 +172,10 @@ def test_turn_and_initiative(game: Game) -> None:
     assert encode_observation(s, 0)["turn"][0] == 3
 
 
-def test_memoised_arc_direction_agrees_with_the_engine() -> None:
-    """The encoder's fast copy of ``State.attack_direction`` (all arcs, all distances)."""
+def test_the_arcs_are_the_engines_at_every_distance() -> None:
+    """``arc_of_opp``/``arc_of_self``: the engine's attack direction of each fighter at the
+    other, relative to the other's facing (aom3141's arcs), at every distance of a radius-5
+    arena (the core's memoised direction for non-adjacent fighters included)."""
     g = Game.create(["chu", "boris"], radius=5)
     rng = np.random.default_rng(4)
     seen = set()
@@ -182,7 +183,9 @@ def test_memoised_arc_direction_agrees_with_the_engine() -> None:
         s = g.new_state(seed)
         while not s.is_over:
             for a in (0, 1):
-                assert _direction(s, a, 1 - a) == s.attack_direction(a, 1 - a)
+                o, f = encode_observation(s, a), s.fighters
+                assert o["arc_of_opp"].argmax() == (s.attack_direction(1 - a, a) - f[a].facing) % 6
+                assert o["arc_of_self"].argmax() == (s.attack_direction(a, 1 - a) - f[1 - a].facing) % 6
                 seen.add(s.arc(a, 1 - a))
             legal = s.legal_choices()
             s.apply(legal[int(rng.integers(len(legal)))])
