@@ -188,6 +188,12 @@ class ObservationEncoder:
         self._core_cat = _core.Catalogue(compile_tables(t), self.armed)
         self._core_layout = native_layout(self)
 
+    def __reduce__(self) -> tuple[Any, tuple[Game, bool]]:
+        """Pickled as its game and catalogue kind (the core's catalogue and layout are no
+        Python objects): anything holding an encoder (an env, the OpenSpiel game, an agent)
+        copies and pickles (tests/envs/test_env_pickle.py, the OpenSpiel random sim test)."""
+        return _rebuilt_encoder, (self.game, self.armed)
+
     # ------------------------------------------------------------------ encoding
     def encode_flat(self, state: State, fighter: int, opponent: int | None = None) -> np.ndarray:
         """The observation as one fresh float32 vector (the flat ``Box`` form), raw units,
@@ -252,6 +258,11 @@ def _same_box_layout(a: spaces.Space, b: spaces.Space) -> bool:
 
 
 _CACHE: dict[tuple[int, int, int, bool], tuple[Any, ObservationEncoder]] = {}
+
+
+def _rebuilt_encoder(game: Game, armed: bool) -> ObservationEncoder:
+    """An unpickled encoder: a fresh one of the same game and catalogue kind."""
+    return ObservationEncoder(game, catalogue_for(game.tables, armed))
 
 
 def encoder_for(game: Game, armed: bool | None = None) -> ObservationEncoder:
