@@ -7,7 +7,7 @@ step; the opponent's decisions and all dice resolve between the agent's steps.
 Opponents: ``None``/``"random"`` (uniform over the legal choices, drawn by the core from
 the episode's generator), an agent name, any object with ``act(state) -> Choice`` or any
 callable ``f(state) -> Choice``. Every opponent plays on one step path, the core's
-(``envs/fast_duel.py``, issue 32): one with a native player (``native_player(game)``: the
+(``envs/duel_core.py``, issue 32): one with a native player (``native_player(game)``: the
 scripted styles, mcts, search) is played inside the core; any other is asked at each of its
 decisions on a ``State`` over a copy of the fight (``state.decision.fighter`` is the
 opponent), and its choice must be one of ``state.legal_choices()`` (else one ``ValueError``
@@ -53,7 +53,7 @@ from .boundary import (
     result_info,
 )
 from .catalogue import Catalogue, catalogue_for, resolve_armed
-from .fast_duel import FastDuel
+from .duel_core import DuelCore
 from .fight_env import AgentEnv, Policy
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .opponents import resolve_opponent
@@ -207,7 +207,7 @@ class DuelEnv(AgentEnv):
     start is ``Game.start_positions(Dice(seed))``), and the core's generator (four 64-bit
     draws); from that generator come the fight's dice, the random opponent's choices and a
     scripted or Python opponent's seed (its ``reset(seed=...)``). Same seed, same actions:
-    the same episodes, whatever the opponent's language (``envs/fast_duel.py``).
+    the same episodes, whatever the opponent's language (``envs/duel_core.py``).
 
     ## Episode End
 
@@ -245,7 +245,7 @@ class DuelEnv(AgentEnv):
     overrides; ``fighters`` take its two places (pass ``fighters=None`` for the scene's
     own, e.g. Boris ambushed by Chu). ``scene="duel_2"`` is exactly the default set-up.
 
-    ``native``: every opponent plays on one step path, the core's (``envs/fast_duel.py``:
+    ``native``: every opponent plays on one step path, the core's (``envs/duel_core.py``:
     one call into it per ``step()``, which plays the opponent and writes the observation and
     the mask; ``env.fight`` is a ``State`` over a copy of the core's fight, built when read).
     The random opponent is the core's. An agent with a native player
@@ -335,9 +335,9 @@ class DuelEnv(AgentEnv):
         self._mask = np.zeros(self.catalogue.n, dtype=np.int8)
         self._flat = np.zeros(self.encoder.size, dtype=np.float32)
         self._native = native
-        self._fast: FastDuel = self._core_duel(native)
+        self._duel: DuelCore = self._core_duel(native)
 
-    def _core_duel(self, native: bool | None) -> FastDuel:
+    def _core_duel(self, native: bool | None) -> DuelCore:
         """The core's duel with this env's opponent: random play, its native player (the
         scripted styles, the search: issue 30) or, for a Python one (or any with
         ``native=False``), an external player the env answers for (issue 32)."""
@@ -351,7 +351,7 @@ class DuelEnv(AgentEnv):
             raise ValueError(f"native=True: opponent {self._opponent_label()!r} has no native player "
                              "(native_player(game)) for the core to play; pass native=None to ask "
                              "its act(state) from Python")
-        return FastDuel(self, events=True, player=player,
+        return DuelCore(self, events=True, player=player,
                         external=self._opponent_policy is not None and player is None)
 
     def _opponent_label(self) -> str:
@@ -368,7 +368,7 @@ class DuelEnv(AgentEnv):
         state = dict(self.__dict__)
         if state.get("_opponent_name") is not None:  # a named agent (a native bot) is made again
             state.update(opponent=None, _opponent_policy=None)
-        state.update(_fast=None, _fight=None, _fight_stale=False, encoder=None)
+        state.update(_duel=None, _fight=None, _fight_stale=False, encoder=None)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -377,7 +377,7 @@ class DuelEnv(AgentEnv):
         if self.__dict__.get("_opponent_name") is not None:
             self.opponent = resolve_opponent(self._opponent_name)
             self._opponent_policy = as_policy(self.opponent)
-        self._fast = self._core_duel(self._native)
+        self._duel = self._core_duel(self._native)
 
     # ------------------------------------------------------------------ env.fight
     _fight: State | None = None
@@ -388,7 +388,7 @@ class DuelEnv(AgentEnv):
         """The fight: a ``State`` over a copy of the core's, built when read (None before
         the first ``reset``)."""
         if self._fight_stale:
-            self._fight, self._fight_stale = self._fast.state(), False
+            self._fight, self._fight_stale = self._duel.state(), False
         return self._fight
 
     @fight.setter
@@ -404,15 +404,15 @@ class DuelEnv(AgentEnv):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[Any, dict[str, Any]]:
         """Start a fight in the core (the side drawn from ``np_random`` first, then a ranged
-        start, then the core's generator: ``fast_duel``). Never a finished one: should it end
+        start, then the core's generator: ``duel_core``). Never a finished one: should it end
         before the agent is asked anything, the core starts another from its generator."""
         super().reset(seed=seed)
         key, place = self._place(options)
-        fast = self._fast
-        self._flat, self._mask = fast.reset(self.np_random, self.side)
-        if fast.external:
+        duel = self._duel
+        self._flat, self._mask = duel.reset(self.np_random, self.side)
+        if duel.external:
             self._answer_opponent((False, 0))
-            self._flat, self._mask = fast.obs_row.copy(), fast.mask_row.copy()
+            self._flat, self._mask = duel.obs_row.copy(), duel.mask_row.copy()
         self._fight_stale = True
         self._illegal = self._streak = self._log_from = 0
         if self.render_mode == "human":
@@ -422,26 +422,26 @@ class DuelEnv(AgentEnv):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """One call into the core for a legal action (and, with a Python opponent, one
         ``act`` and answer per decision of his); an illegal one is rejected here."""
-        fast = self._fast
+        duel = self._duel
         if self._fight is None and not self._fight_stale:
             raise RuntimeError("call reset() before step()")
-        kind, n = type(action), fast.n  # check_action's common case inline: the hot path
+        kind, n = type(action), duel.n  # check_action's common case inline: the hot path
         a = action if (kind is int or kind is np.int64) and 0 <= action < n else \
             check_action(action, n)
-        if not fast.legal(a):
+        if not duel.legal(a):
             return self._reject(int(a))
         self._streak = 0
         if self.render_mode is not None:
-            self._log_from = fast.n_events()
-        terminated, outcome = fast.core.step_bound(a)
-        if fast.external:
+            self._log_from = duel.n_events()
+        terminated, outcome = duel.core.step_bound(a)
+        if duel.external:
             terminated, outcome = self._answer_opponent((terminated, outcome))
-        self._flat, self._mask = flat, mask = fast.obs_row.copy(), fast.mask_row.copy()
+        self._flat, self._mask = flat, mask = duel.obs_row.copy(), duel.mask_row.copy()
         self._fight_stale = True
-        reward = float(outcome) + (self.shaping * fast.delta() if self.shaping else 0.0)
+        reward = float(outcome) + (self.shaping * duel.delta() if self.shaping else 0.0)
         info: dict[str, Any] = {"action_mask": mask, "illegal_actions": self._illegal}
         if terminated:
-            info["result"] = result_info(fast.result())
+            info["result"] = result_info(duel.result())
         if self.render_mode == "human":
             self.render()
         return flat if self.flat_observation else self.encoder.to_dict(flat), reward, \
@@ -456,13 +456,13 @@ class DuelEnv(AgentEnv):
         copy of the fight (timed into ``opponent_seconds``), answered as a catalogue id.
         Returns the core's (terminated, outcome) once the agent must decide (``got`` if the
         opponent had nothing to decide)."""
-        fast = self._fast
-        core, policy = fast.core, self._opponent_policy
+        duel = self._duel
+        core, policy = duel.core, self._opponent_policy
         while True:
             self._seed_opponent()
             if not core.waits(0):
                 return got
-            st = fast.state()
+            st = duel.state()
             t0 = perf_counter()
             choice = policy(st)
             self.opponent_seconds += perf_counter() - t0
@@ -471,14 +471,14 @@ class DuelEnv(AgentEnv):
     def _seed_opponent(self) -> None:
         """A new episode in the core (a reset, or a restart of a fight that ended before the
         agent decided): the opponent's ``reset`` with the seed the core drew for it."""
-        fast = self._fast
-        episode = fast.core.episode(0)
-        if episode == fast.seeded:
+        duel = self._duel
+        episode = duel.core.episode(0)
+        if episode == duel.seeded:
             return
-        fast.seeded = episode
+        duel.seeded = episode
         reset = getattr(self.opponent, "reset", None)
         if callable(reset):
-            reset(seed=fast.core.opponent_seed(0))
+            reset(seed=duel.core.opponent_seed(0))
 
     def _opponent_id(self, st: State, choice: Any) -> int:
         """The catalogue id of the opponent's choice; not a legal choice of his now: one
@@ -488,7 +488,7 @@ class DuelEnv(AgentEnv):
             i = self.catalogue.id_for(choice)
         except (ValueError, TypeError, AttributeError):
             i = -1
-        if i >= 0 and self._fast.opp_mask_row[i] and self.catalogue.choices_for(me)[i] == choice:
+        if i >= 0 and self._duel.opp_mask_row[i] and self.catalogue.choices_for(me)[i] == choice:
             return i
         why = st.why_illegal(choice) if isinstance(choice, Choice) else \
             f"a {type(choice).__name__}, not a Choice of state.legal_choices()"
@@ -512,6 +512,6 @@ class DuelEnv(AgentEnv):
 
     def _observe_rejected(self) -> Any:
         """The core's own rows (what was returned may have been written), unchanged."""
-        fast = self._fast
-        self._flat, self._mask = fast.obs_row.copy(), fast.mask_row.copy()
+        duel = self._duel
+        self._flat, self._mask = duel.obs_row.copy(), duel.mask_row.copy()
         return self._as_obs(self._flat)

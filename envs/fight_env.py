@@ -8,7 +8,7 @@ place; every other place is played inside ``step()`` by its policy (uniform rand
 play from the env's ``np_random`` when None), on the ``State``. A subclass says which place
 the agent plays (``_place``), how an action id becomes a ``Choice`` (``_choice``), what it
 observes (``_observe``) and its reward (``_reward``). ``DuelEnv`` steps in the core instead
-(``envs/fast_duel.py``: one path for every opponent, issue 32) and derives from
+(``envs/duel_core.py``: one path for every opponent, issue 32) and derives from
 ``AgentEnv`` only.
 """
 

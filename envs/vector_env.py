@@ -40,8 +40,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from .duel import DuelEnv
-from .fast_duel import fixed_start, make_vector, unstarted_fight
-from .fast_duel import pcg64 as _pcg64
+from .duel_core import fixed_start, make_vector, unstarted_fight
+from .duel_core import pcg64 as _pcg64
 from .opponents import resolve_opponent
 
 __all__ = ["NativeDuelVectorEnv", "OpponentNotNative", "is_native", "unstarted_fight"]

@@ -8,7 +8,7 @@ and step. Duel-v0 is made with ``gymnasium.make`` (default wrappers), as users m
 its observation (the ``Dict``) and mask are computed on every step. Three Duel measures
 (issue 15): the per-decision path (``native=False``, the ``Dict``: DuelEnv's Python step
 over ``Game.new_state``'s default engine, named in the output), and the native fast
-path (the default against the random opponent, ``envs/fast_duel.py``) with the ``Dict``
+path (the default against the random opponent, ``envs/duel_core.py``) with the ``Dict``
 and with the flat observation (``flat_observation=True``), each as a ratio to
 connect_four_v3 measured in the same rounds.
 
@@ -108,7 +108,7 @@ def bench_floors(steps: int, seed: int, fighters: tuple[str, str]) -> dict[str, 
                     fighters=fighters).unwrapped
     noop = gym.make(_noop_env_id(duel.encoder.size, duel.catalogue.n))
     out = {"noop": bench_duel_env(noop, steps, seed)}
-    fast, rng = duel._fast, np.random.default_rng(seed)
+    fast, rng = duel._duel, np.random.default_rng(seed)
     rand, flatnonzero = rng.random, np.flatnonzero
     fast.reset(rng, 0)
     core, mask = fast.core, fast.mask_row

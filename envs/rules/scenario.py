@@ -50,7 +50,7 @@ class ScenarioBoard:
     """A scenario's board on plain records (``model.FighterState``, ``Hold``), with the names
     ``native.core_state`` reads, and the turn's frames as the core takes them over
     (``_core.Fight.from_state``). Fresh, it is a fight's start (turn 0, no frame: the
-    vector env's prototype, ``fast_duel.unstarted_fight``)."""
+    vector env's prototype, ``duel_core.unstarted_fight``)."""
 
     __slots__ = ("game", "t", "fighters", "holds", "dropped", "approach", "turn", "order",
                  "frames")

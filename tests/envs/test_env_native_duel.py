@@ -1,4 +1,5 @@
-"""The single duel env's fast path (issue 15, ``envs/fast_duel.py``): ``DuelEnv`` against
+"""The single duel env's core path (issue 15, ``envs/duel_core.py``; the only one since
+issue 32): ``DuelEnv`` against
 the random opponent stepped in the native core.
 
 The replay mirrors the env's seeding (``np_random`` gives the side, then the core's seed;
@@ -17,7 +18,7 @@ import pytest
 import hexdojo.envs  # noqa: F401 - registers the ids
 from hexdojo.envs.boundary import result_info
 from hexdojo.envs.duel import DuelEnv, terminal_reward, wound_total
-from hexdojo.envs.fast_duel import core_generator
+from hexdojo.envs.duel_core import core_generator
 from hexdojo.envs.rules import IllegalChoice
 
 from ..core.test_core_vector import Replay
@@ -112,12 +113,12 @@ def test_every_opponent_steps_in_the_core_and_native_true_refuses_a_python_one()
     """One step path (issue 32): random play, a native player and a Python opponent all run
     in the core (a Python one as its external player); ``native=False`` asks even a
     native-capable agent through its ``act``; ``native=True`` refuses a Python-only one."""
-    assert not DuelEnv()._fast.external and DuelEnv()._fast.player is None
-    assert not DuelEnv(native=False)._fast.external  # random play: the core's own
-    assert gym.make("hexdojo/ArmedDuel-v0").unwrapped._fast.player is None
-    assert DuelEnv(opponent="greedy")._fast.player is not None  # a native player (issue 30)
-    assert DuelEnv(opponent="greedy", native=False)._fast.external
-    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast.external  # Python only
+    assert not DuelEnv()._duel.external and DuelEnv()._duel.player is None
+    assert not DuelEnv(native=False)._duel.external  # random play: the core's own
+    assert gym.make("hexdojo/ArmedDuel-v0").unwrapped._duel.player is None
+    assert DuelEnv(opponent="greedy")._duel.player is not None  # a native player (issue 30)
+    assert DuelEnv(opponent="greedy", native=False)._duel.external
+    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._duel.external  # Python only
     with pytest.raises(ValueError, match="native=True: opponent .* has no native player"):
         DuelEnv(opponent=lambda s: s.legal_choices()[0], native=True)
     with pytest.raises(ValueError, match="native 'yes': allowed None"):

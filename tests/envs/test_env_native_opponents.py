@@ -104,8 +104,8 @@ def test_a_pool_draws_native_players_and_batched_policies() -> None:
     for _ in range(20):
         env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
         assert not env._ext["waiting"].any()
-    assert DuelEnv(opponent="greedy")._fast.player is not None  # played inside the core
-    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._fast.external  # Python only
+    assert DuelEnv(opponent="greedy")._duel.player is not None  # played inside the core
+    assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._duel.external  # Python only
 
 
 def test_an_opponent_only_python_can_play_is_refused_in_one_line() -> None:

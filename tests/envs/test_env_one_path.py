@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from hexdojo.agents.registry import make_agent
-from hexdojo.envs import fast_duel
+from hexdojo.envs import duel_core
 from hexdojo.envs.duel import DuelEnv
 from hexdojo.envs.fight_env import FightEnv
 from hexdojo.envs.observation import ObservationEncoder
@@ -82,11 +82,11 @@ def test_the_same_agent_plays_the_same_episodes_natively_and_from_python(name: s
     kwargs = PAIRINGS[pairing]
     native, env_n = episodes(make_agent(name), None, **kwargs)
     python, env_p = episodes(make_agent(name), False, **kwargs)
-    assert env_n._fast.player is not None and env_p._fast.external
+    assert env_n._duel.player is not None and env_p._duel.external
     assert native == python
     assert sum(len(t) for t, _ in native) > 4  # the agent decided more than once
     hidden, env_h = episodes(PythonOnly(make_agent(name)), None, **kwargs)  # no native_player
-    assert env_h._fast.external and hidden == native
+    assert env_h._duel.external and hidden == native
     assert env_n.opponent_seconds == 0.0 < env_p.opponent_seconds
 
 
@@ -95,8 +95,8 @@ def test_a_python_opponent_is_reset_once_per_episode_with_the_cores_seed() -> No
     _, env = episodes(opp, None, n=4, fighters=("chu", "boris"))
     assert len(opp.fighters) > 4
     # one reset per episode the core began (restarts included), with the seed it drew
-    assert len(opp.seeds) == env._fast.core.episode(0) >= 5
-    assert opp.seeds[-1] == env._fast.core.opponent_seed(0) and len(set(opp.seeds)) == len(opp.seeds)
+    assert len(opp.seeds) == env._duel.core.episode(0) >= 5
+    assert opp.seeds[-1] == env._duel.core.opponent_seed(0) and len(set(opp.seeds)) == len(opp.seeds)
 
 
 def test_the_opponent_is_always_the_fighter_to_move() -> None:
@@ -158,7 +158,7 @@ def test_a_ranged_start_is_drawn_per_episode_in_the_core(monkeypatch: pytest.Mon
     """A scene's distance range: each reset draws the start's dice from ``np_random`` and
     sets the core's prototype to it; the same seed, the same start."""
     drawn: list[int] = []
-    real = fast_duel.unstarted_fight
+    real = duel_core.unstarted_fight
 
     def spy(game: Any, start: Any = None) -> Any:
         if start is not None:
@@ -166,7 +166,7 @@ def test_a_ranged_start_is_drawn_per_episode_in_the_core(monkeypatch: pytest.Mon
             drawn.append(hx.distance(a, b))
         return real(game, start)
 
-    monkeypatch.setattr(fast_duel, "unstarted_fight", spy)
+    monkeypatch.setattr(duel_core, "unstarted_fight", spy)
     env = DuelEnv(scene=RANGED, fighters=None)
     for seed in range(24):
         env.reset(seed=seed)

@@ -59,10 +59,10 @@ def test_a_copy_asks_for_reset_and_keeps_its_opponent(native: bool | None) -> No
     original's seeded episode."""
     env = gym.make("hexdojo/Duel-v1", opponent="greedy", native=native)
     obs, info = env.reset(seed=3)
-    fast = env.unwrapped._fast
+    fast = env.unwrapped._duel
     assert (fast.player is not None) == (native is None) and fast.external == (native is False)
     twin = pickle.loads(pickle.dumps(env.unwrapped))
-    assert (twin._fast.player is not None, twin._fast.external) == (fast.player is not None, fast.external)
+    assert (twin._duel.player is not None, twin._duel.external) == (fast.player is not None, fast.external)
     with pytest.raises(RuntimeError, match="reset"):
         twin.step(int(np.flatnonzero(info["action_mask"])[0]))
     got, info2 = twin.reset(seed=3)

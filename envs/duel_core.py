@@ -86,7 +86,7 @@ def make_vector(env: Any, n: int, *, autoreset: bool, events: bool) -> _core.Due
                             native_layout(enc), enc.unit_factor.tolist(), opt, n)
 
 
-class FastDuel:
+class DuelCore:
     """One native duel for ``DuelEnv`` (see the module docstring): the bound one-slot vector
     and its opponent (``player``: a native one the core plays; ``external``: a Python one the
     env answers for; neither: the core's random play)."""
