@@ -28,6 +28,14 @@ struct DecisionContext {
     int weapon = kNone, mode = kNone, option = kNone;  // a weapon attack's
 };
 
+// State.context()'s "attacker": a roll's attacker when the roll is about an attack, else the
+// window's (an arc is known), kNone when neither says one (the Python dict and the group
+// observation's attacker flag read it here).
+inline int context_attacker(const DecisionContext& x) {
+    if (x.roll && x.r.attack) return x.r.attacker;
+    return x.arc != kNone ? x.attacker : kNone;
+}
+
 // The phasing fighter (State.phasing): the innermost phase frame's, kNone outside a phase.
 inline int phasing(const Fight& c) {
     for (auto it = c.stack.rbegin(); it != c.stack.rend(); ++it) {

@@ -12,14 +12,6 @@ namespace hexdojo {
 
 namespace {
 
-// State.context()'s "attacker" (bind_fight.cpp's context): a roll's attacker when the roll
-// is about an attack, else the window's attacker, kNone when neither is said.
-int context_attacker(Fight& c) {
-    const DecisionContext x = decision_context(c);
-    if (x.roll && x.r.attack) return x.r.attacker;
-    return x.arc != kNone ? x.attacker : kNone;
-}
-
 // Fighter j's board fields (put_fighter_board), phasing and first-to-act flags, in block s of
 // the fields at offsets o with sizes n (the self_ block: s = 0).
 void put_member(const Board& bd, int phasing, int j, const std::array<int, 9>& o,
@@ -80,7 +72,7 @@ void write_group_observation(const Tables& t, const Catalogue& cat, const GroupL
                              float* scratch, float* out) {
     std::fill(out, out + lay.size, 0.0F);
     const Board& bd = c.s;
-    const int attacker = ctx.fighter == me ? context_attacker(c) : kNone;
+    const int attacker = ctx.fighter == me ? context_attacker(decision_context(c)) : kNone;
     const FighterState& fm = bd.fighters[static_cast<std::size_t>(me)];
     out[lay.self_pos] = static_cast<float>(fm.pos.q);
     out[lay.self_pos + 1] = static_cast<float>(fm.pos.r);
