@@ -11,7 +11,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .model import Choice
 from .ruleset import Maneuver, RulesData, load_rules_data
 
 
@@ -56,28 +55,12 @@ class Tables:
             k: tuple(v) for k, v in data.follow_ons.items()
         }
         self.hold_kinds = data.holds.kinds
-        self.hold_by_maneuver = {m.hold: name for name, m in data.maneuvers.items() if m.hold}
-        #: the maneuver that soaks a hit (§1.11; the one of category "soak")
-        self.soak = next(n for n, m in data.maneuvers.items() if m.category == "soak")
-        # Candidates per decision window, in the data file's (stable) order.
-        self.action_maneuvers = tuple(
-            n for n, m in data.maneuvers.items() if "A" in m.tags and m.available
-        )
-        self.held_action_maneuvers = tuple(
-            n for n, m in data.maneuvers.items()
-            if m.available and ("A" in m.tags or m.usable_when_held)
-        )
-        self.reaction_maneuvers = tuple(
-            n for n, m in data.maneuvers.items() if "R" in m.tags and m.available
-        )
-        self.attack_categories = frozenset({"strike", "grab", "lock", "throw", "pull_down"})
-        self.attack = {n: m.category in self.attack_categories for n, m in self.maneuvers.items()}
-        self.risk_choices = tuple(Choice("risk", risk=n) for n in range(self.max_risk + 1))
-        #: the costliest maneuver's AP: more AP than this allow nothing more (fighter_status)
-        self.max_ap_cost = max([m.ap for m in self.maneuvers.values()]
-                               + [md.ap for w in data.weapons.values() for md in w.modes])
-        #: how far a Move can go in one direction
-        self.move_reach = max(1, data.movement.move_forward_max, data.movement.move_back_max)
+        # What the Python side reads by name (the catalogue's attack flags, the unarmed list);
+        # the core derives these and the rest (candidate lists, the soak maneuver, the hold
+        # each maneuver makes, the costliest AP, the reaches) in Tables::seal(), where the rules
+        # use them; tests/core/test_core_tables.py checks the two flags against the core's.
+        attack_categories = frozenset({"strike", "grab", "lock", "throw", "pull_down"})
+        self.attack = {n: m.category in attack_categories for n, m in self.maneuvers.items()}
         #: the maneuvers of a fight without weapons (the unarmed action catalogue)
         self.unarmed_maneuvers: tuple[str, ...] = tuple(
             n for n, m in data.maneuvers.items() if m.available and not m.armed_only)

@@ -236,7 +236,7 @@ def test_roll_result_and_soak_for_every_risk_level_and_ap(key: str) -> None:
         got = fm.roll_result(7, n, sums, t.per_die_h)
         assert isinstance(got, np.ndarray) and got.tolist() == [7 + 2 * s - t.per_die_h * n for s in sums]
         assert fm.roll_result(7, n, 3 * n, t.per_die_h) == 7 + 6 * n - t.per_die_h * n
-    soak_ap = t.maneuvers[t.soak].ap
+    soak_ap = t.maneuvers["Soak"].ap
     for level in range(t.fatal + 1):
         for ap in range(0, 9):
             for kind in ("attack", "lock", "self"):

@@ -156,7 +156,7 @@ def _window(s: Any, rng: np.random.Generator) -> Window:
                       follow=(int(rng.integers(6)), int(rng.integers(1, 3))) if "follow" in trig else None,
                       phasing=_pick(rng, [None, i, other]))
     if kind == "soak":
-        return Window("reaction", i, frozenset({"hit"}), reactions_only=(t.soak,))
+        return Window("reaction", i, frozenset({"hit"}), reactions_only=("Soak",))
     return Window("follow_on", i, after=_pick(rng, list(t.follow_ons)), restrict=limb,
                   own_hand=_pick(rng, [None, None, 0, 1]),
                   locked_fighter=other if limb is not None else None)

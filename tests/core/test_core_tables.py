@@ -144,23 +144,32 @@ def test_rule_numbers_are_half_points(rules) -> None:
         [list(t.maneuvers).index(n) for n in k.held_may] for k in d.holds.kinds.values()]
 
 
-def test_derived_lookups_equal_tables_py(rules) -> None:
-    """seal() derives what tables.py derives: attack flags (§1.8), the soak maneuver
-    (§1.11), the candidate lists, the hold each maneuver makes (§1.18), the costliest AP,
-    the reaches (§2.1) and the follow-on graph (§3)."""
+def test_derived_lookups(rules) -> None:
+    """seal() derives, once: attack flags (§1.8; the Python names read them too), the soak
+    maneuver (§1.11), the candidate lists of each window (tags A / R, available), the hold
+    each maneuver makes (§1.18), the costliest AP (a weapon mode's included, aom3142), the
+    reaches (§2.1) and the follow-on graph (§3), checked against the data by hand."""
     t, ct = rules
-    names = list(t.maneuvers)
+    d, names = t.data, list(t.maneuvers)
     ns = lambda ids: tuple(names[i] for i in ids)  # noqa: E731
     assert [bool(x) for x in ct.is_attack] == [t.is_attack(n) for n in names]
-    assert names[ct.soak_maneuver] == t.soak
-    assert ns(ct.action_maneuvers) == t.action_maneuvers
-    assert ns(ct.held_action_maneuvers) == t.held_action_maneuvers
-    assert ns(ct.reaction_maneuvers) == t.reaction_maneuvers
     assert ns(ct.unarmed_maneuvers) == t.unarmed_maneuvers
+    assert names[ct.soak_maneuver] == "Soak"
+    acts, reacts = set(ns(ct.action_maneuvers)), set(ns(ct.reaction_maneuvers))
+    assert {"Martial Strike", "Move", "Grapple", "Kick"} <= acts and "Forearm Block" not in acts
+    assert {"Forearm Block", "Jump back dodge", "Leg Grab", "Move"} <= reacts  # Move is A and R
+    assert not {"Kick", "Grapple", "Head Butt", "Martial Throw"} & reacts  # A only, or F only
+    assert "Speak" not in acts | reacts | set(ns(ct.held_action_maneuvers))  # not available
+    assert acts <= set(ns(ct.held_action_maneuvers))
+    held = {n for n, m in d.maneuvers.items() if m.available and m.usable_when_held}
+    assert held <= set(ns(ct.held_action_maneuvers))
     assert {ct.hold_kind_names[k]: names[m] for k, m in enumerate(ct.hold_by_maneuver)
-            if m != -1} == t.hold_by_maneuver
-    assert (ct.max_ap_cost, ct.move_reach, ct.max_modes, ct.attack_reach, ct.fatal) == (
-        t.max_ap_cost, t.move_reach, t.max_modes, t.attack_reach, t.fatal)
+            if m != -1} == {m.hold: n for n, m in d.maneuvers.items() if m.hold}
+    costs = [m.ap for m in t.maneuvers.values()] + [md.ap for w in d.weapons.values() for md in w.modes]
+    assert ct.max_ap_cost == max(costs)
+    assert ct.move_reach == max(1, d.movement.move_forward_max, d.movement.move_back_max)
+    assert ct.attack_reach == 1 + max([1] + [w.reach for w in d.weapons.values()])
+    assert (ct.max_modes, ct.fatal) == (t.max_modes, t.fatal)
     assert {names[i]: ns(f) for i, f in enumerate(ct.follow_ons) if f} == t.follow_ons
 
 

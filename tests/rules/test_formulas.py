@@ -114,7 +114,7 @@ def test_soak_basic_and_when_par_1_11(t, p):
     assert fm.spec_basic_of(t, p, t.data.soak.roll) == 10
     assert fm.spec_basic_of(t, p, t.data.soak.roll, -2) == 8
     assert fm.soak_basic_of(t, p, -2) == 8
-    soak_ap = t.maneuvers[t.soak].ap
+    soak_ap = t.maneuvers["Soak"].ap
     assert fm.can_soak(t, 1, soak_ap) and not fm.can_soak(t, 1, soak_ap - 1)
     assert not fm.can_soak(t, 0, 9) and not fm.can_soak(t, 3, 9, "self")
 
