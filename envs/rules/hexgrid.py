@@ -5,9 +5,15 @@ counter-clockwise starting east, so turning left by 60 degrees adds 1 and turnin
 subtracts 1 (mod 6). A fighter's *facing* is one of these directions: the hex it faces.
 
 The arena is a hexagon of configurable radius around ``(0, 0)``; nobody may leave it.
+
+The arithmetic is the core's (``hexgrid.hpp``, bound as ``_core.hexgrid``: the one copy the
+rules use); this module names the directions and arcs and hands the rendering, scenes,
+the table and the agents the same functions (issue 32: one owner).
 """
 
 from __future__ import annotations
+
+from ._core import hexgrid as _h
 
 Hex = tuple[int, int]
 
@@ -26,57 +32,44 @@ RELATIVE_NAMES: tuple[str, ...] = (
 
 def neighbour(h: Hex, direction: int) -> Hex:
     """The hex next to ``h`` in ``direction``."""
-    dq, dr = DIRECTIONS[direction % 6]
-    return (h[0] + dq, h[1] + dr)
+    return _h.neighbour(h, direction)
 
 
 def distance(a: Hex, b: Hex) -> int:
     """Number of steps between two hexes."""
-    dq = a[0] - b[0]
-    dr = a[1] - b[1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+    return _h.distance(a, b)
 
 
 def direction_to(a: Hex, b: Hex) -> int | None:
     """Direction from ``a`` to an adjacent hex ``b`` (None if not adjacent)."""
-    d = (b[0] - a[0], b[1] - a[1])
-    try:
-        return DIRECTIONS.index(d)
-    except ValueError:
-        return None
+    d = _h.direction_to(a, b)
+    return None if d < 0 else d
 
 
 def nearest_direction(a: Hex, b: Hex) -> int:
     """The direction from ``a`` whose neighbour is nearest to ``b`` (lowest on ties)."""
-    best, best_d = 0, 1 << 30
-    for k, (dq, dr) in enumerate(DIRECTIONS):
-        x = a[0] + dq - b[0]
-        y = a[1] + dr - b[1]
-        d = abs(x) + abs(y) + abs(x + y)
-        if d < best_d:
-            best, best_d = k, d
-    return best
+    return _h.nearest_direction(a, b)
 
 
 def turn(facing: int, steps: int) -> int:
     """Facing after turning ``steps`` x 60 degrees (positive = left)."""
-    return (facing + steps) % 6
+    return _h.turn(facing, steps)
 
 
 def relative(direction: int, facing: int) -> int:
     """Direction seen from a fighter with ``facing``: 0 front .. 3 rear."""
-    return (direction - facing) % 6
+    return _h.relative(direction, facing)
 
 
 def in_front_arc(direction: int, facing: int) -> bool:
     """True if something arriving from ``direction`` comes through the front three hexes."""
-    return (direction - facing) % 6 in FRONT_ARC
+    return _h.relative(direction, facing) in FRONT_ARC
 
 
 def opposite(direction: int) -> int:
-    return (direction + 3) % 6
+    return _h.opposite(direction)
 
 
 def in_arena(h: Hex, radius: int) -> bool:
     """True if ``h`` lies on a hexagonal arena of ``radius`` around the origin."""
-    return distance(h, (0, 0)) <= radius
+    return _h.in_arena(h, radius)
