@@ -53,7 +53,7 @@ from .boundary import (
     result_info,
 )
 from .catalogue import Catalogue, catalogue_for, resolve_armed
-from .duel_core import DuelCore
+from .duel_core import DuelCore, answer_id
 from .fight_env import AgentEnv, Policy
 from .observation import ObservationEncoder, check_scaling, encoder_for
 from .opponents import resolve_opponent
@@ -482,18 +482,8 @@ class DuelEnv(AgentEnv):
 
     def _opponent_id(self, st: State, choice: Any) -> int:
         """The catalogue id of the opponent's choice; not a legal choice of his now: one
-        ``ValueError`` line naming the opponent, the choice and why."""
-        me = 1 - self.side
-        try:
-            i = self.catalogue.id_for(choice)
-        except (ValueError, TypeError, AttributeError):
-            i = -1
-        if i >= 0 and self._duel.opp_mask_row[i] and self.catalogue.choices_for(me)[i] == choice:
-            return i
-        why = st.why_illegal(choice) if isinstance(choice, Choice) else \
-            f"a {type(choice).__name__}, not a Choice of state.legal_choices()"
-        raise ValueError(f"opponent {self._opponent_label()!r} (fighter {me}) returned {choice!r}: "
-                         f"not a legal choice now ({why or 'not the catalogue choice of the opponent'})")
+        ``ValueError`` line naming the opponent, the choice and why (``duel_core.answer_id``)."""
+        return answer_id(self.catalogue, self._duel.opp_mask_row, st, choice, self._opponent_label())
 
     # ------------------------------------------------------------------ the agent's place
     def _place(self, options: dict[str, Any] | None) -> tuple[str, int]:

@@ -30,8 +30,9 @@ from typing import Any
 
 import numpy as np
 
-from hexdojo.envs.rules import Dice, Game, State, _core
+from hexdojo.envs.rules import Choice, Dice, Game, State, _core
 from hexdojo.envs.rules.scenario import ScenarioBoard
+from hexdojo.envs.rules.scene import start_hexes
 from hexdojo.envs.rules.to_core import _profile, compile_tables, core_dice, core_state
 
 from .observation_layout import native_layout
@@ -61,7 +62,22 @@ def unstarted_fight(game: Game, start: Dice | None = None) -> _core.Fight:
     """A native fight of ``game`` set up at its start and not started (no turn, no dice
     rolled): the prototype every episode of a ``DuelVector`` copies before its first turn.
     ``start``: the dice a scene's distance range is drawn from (a fixed start rolls none)."""
-    board = ScenarioBoard(game, game.start_positions(Dice(0) if start is None else start))
+    return _fight_at(game, game.start_positions(Dice(0) if start is None else start))
+
+
+def start_fights(game: Game) -> list[_core.Fight]:
+    """One unstarted fight per start distance of the scene's range, nearest first (a fixed
+    start: its one): the vector env's prototypes, of which the core draws one per episode
+    (``DuelVector.set_protos``), uniformly as ``Game.start_positions`` draws a distance."""
+    if fixed_start(game):
+        return [unstarted_fight(game)]
+    lo, hi = game.scene.start.distance
+    return [_fight_at(game, start_hexes(game.scene, d)) for d in range(lo, hi + 1)]
+
+
+def _fight_at(game: Game, positions: list) -> _core.Fight:
+    """``game``'s native fight with its fighters at ``positions`` (hex, facing), not started."""
+    board = ScenarioBoard(game, positions)
     ct = compile_tables(game.tables)
     return _core.Fight.from_state(ct, [_profile(ct, p) for p in game.profiles],
                                   list(game.side_names), game.turn_limit, core_state(board),
@@ -71,6 +87,25 @@ def unstarted_fight(game: Game, start: Dice | None = None) -> _core.Fight:
 def fixed_start(game: Game) -> bool:
     """Does the start roll no dice (a scene's distance range does: the core cannot draw it)?"""
     return game.scene is None or isinstance(game.scene.start.distance, int)
+
+
+def answer_id(catalogue: Any, mask_row: np.ndarray, st: State, choice: Any, label: str,
+              where: str = "") -> int:
+    """The catalogue id of a Python opponent's ``choice`` on ``st`` (his decision); not a legal
+    choice of his now: one ``ValueError`` line naming the opponent (``label``; ``where``: a
+    prefix, the vector env's slot), the choice and why. The single env and the vector env
+    answer the core's stops with it."""
+    me = st.decision.fighter
+    try:
+        i = catalogue.id_for(choice)
+    except (ValueError, TypeError, AttributeError):
+        i = -1
+    if i >= 0 and mask_row[i] and catalogue.choices_for(me)[i] == choice:
+        return i
+    why = st.why_illegal(choice) if isinstance(choice, Choice) else \
+        f"a {type(choice).__name__}, not a Choice of state.legal_choices()"
+    raise ValueError(f"{where}opponent {label!r} (fighter {me}) returned {choice!r}: not a legal "
+                     f"choice now ({why or 'not the catalogue choice of the opponent'})")
 
 
 def make_vector(env: Any, n: int, *, autoreset: bool, events: bool) -> _core.DuelVector:

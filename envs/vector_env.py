@@ -10,28 +10,41 @@ in ``info["final_info"]``. ``action_masks()`` gives the N exact masks (MaskableP
 ``hexdojo.envs.sb3.NativeVecEnv`` wraps this env as SB3's ``VecEnv``).
 
 Seeding: ``reset(seed=s)`` seeds slot k with numpy's ``PCG64(s + k)`` (SeedSequence); each
-episode of a slot draws the agent's side (unless ``agent_side``), then its dice generator's
-128-bit state and increment from that generator, and the random opponent's choices come from
-it too. Same seed, same actions: the same episodes, whatever else runs in the process. The
-random opponent's draws differ from the single env's (``np_random.random()``), so the two
-envs play different (equally distributed) fights from the same seed.
+episode of a slot draws the agent's side (unless ``agent_side``), then (a scene whose start
+distance is a range only) its start: the core holds one prototype per distance of the range
+(``duel_core.start_fights``) and draws one uniformly from the slot's generator (an episode
+the core restarts because it ended before the agent decided draws again), then its dice
+generator's 128-bit state and increment, then (an opponent other than random play) its
+opponent and that opponent's seed; the random opponent's choices come from it too. Same
+seed, same actions: the same episodes, whatever else runs in the process and whatever the
+number of slots (slot k of a 4-slot and of an 8-slot vector play alike). The random
+opponent's draws and a ranged start's differ from the single env's (``np_random``), so the
+two envs play different (equally distributed) fights from the same seed.
 
-Opponents (issue 30): uniform random legal play by default; an agent with a native player
-(``native_player(game)``: the scripted styles, mcts, search) plays inside the core; an
+Opponents (issues 30, 32): uniform random legal play by default; an agent with a native
+player (``native_player(game)``: the scripted styles, mcts, search) plays inside the core; an
 opponent pool (``native_pool(game)``: ``(players, external, policies)``, e.g. the training
 pool ``hexdojo.agents.training.pool.PoolOpponent``) draws each episode one of its native
-players or, with probability ``external``, one of its ``policies``: objects with
-``batch_act(obs, masks) -> ids`` (a past self, a checkpoint) that the env asks once per
-vector step for every slot waiting on them, one batched forward instead of a Python call per
-decision; an object with ``batch_act`` alone is every episode's opponent. Each slot draws its
-opponent from its own generator (after the episode's dice), so the same seed gives the same
-episodes whatever the number of slots. Anything else (an agent only Python can play) is
-refused in one line, as are starts that roll dice (a scene's distance range).
-Arguments are Duel-v1's otherwise.
+players or, with probability ``external``, one of its ``policies``; any other opponent (an
+``act(state)`` object, a callable, a plug-in; or, with ``native=False``, any agent) is every
+episode's external player. An external player with ``batch_act(obs, masks) -> ids`` (a past
+self, a checkpoint) is asked once per vector step for every slot waiting on it, one batched
+forward instead of a Python call per decision; one without it is asked like the single env's
+Python opponent: its ``act`` on a ``State`` over a copy of the slot's fight, one call per
+decision of his, then one ``answer`` into the core for every waiting slot; a choice that is
+not legal is one ``ValueError`` line naming the slot, the opponent and the choice. Each slot
+plays its own copy of such an opponent (``copy.deepcopy``, made when the slot first meets it;
+the object passed in is never asked), reset with the seed the core drew for it
+(``reset(seed=...)``, if it has one) when it first decides in an episode: a native player
+draws the same, so the same agent gives the same episodes natively or through its ``act``
+(``native=False``), and the slots never share an opponent's state. ``native=True`` refuses an
+opponent without a native player or ``batch_act`` in one line. Arguments are Duel-v1's
+otherwise (no ``strict``, no ``render_mode``).
 """
 
 from __future__ import annotations
 
+import copy
 import time
 from typing import Any
 
@@ -39,8 +52,10 @@ import numpy as np
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from .duel import DuelEnv
-from .duel_core import fixed_start, make_vector, unstarted_fight
+from hexdojo.envs.rules import State
+
+from .duel import DuelEnv, as_policy
+from .duel_core import answer_id, fixed_start, make_vector, start_fights, unstarted_fight
 from .duel_core import pcg64 as _pcg64
 from .opponents import resolve_opponent
 
@@ -59,10 +74,6 @@ class NativeDuelVectorEnv(VectorEnv):
             if kwargs.get(bad):
                 raise ValueError(f"{bad}={kwargs[bad]!r}: not available in the native vector env")
         single = DuelEnv(**kwargs)  # the arguments' checks, the game, catalogue and spaces
-        game = single.game
-        if not fixed_start(game):
-            raise ValueError(f"scene {game.scene.name!r}: its start distance is drawn with the "
-                             "fight's dice; the native vector env takes fixed starts only")
         self.num_envs = int(num_envs)
         self.single_env = single
         self.encoder, self.catalogue = single.encoder, single.catalogue
@@ -72,10 +83,17 @@ class NativeDuelVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self.core = make_vector(single, self.num_envs, autoreset=True, events=False)
+        if not fixed_start(single.game):  # a ranged start: the core draws one per episode
+            self.core.set_protos(start_fights(single.game))
         enc = self.encoder
         n, size, m = self.num_envs, enc.size, self.catalogue.n
         self.opponent = resolve_opponent(opponent)
+        self._native: bool | None = kwargs.get("native")
         self._policies: list[Any] = []
+        #: each slot's own copy of an external player asked through ``act``, by (policy, slot)
+        self._copies: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+        #: the episode (``core.episode(k)``) whose copy slot k last reset
+        self._seeded = np.full(n, -1, np.int64)
         self._ext = {"opp_obs": np.zeros((n, size), np.float32), "opp_mask": np.zeros((n, m), np.int8),
                      "waiting": np.zeros(n, np.int32)}
         self.core.bind_external(**self._ext)
@@ -129,17 +147,34 @@ class NativeDuelVectorEnv(VectorEnv):
     def set_opponent_pool(self) -> None:
         """Ask the opponent for its players again (a training pool's new snapshots), for the
         episodes every slot starts from now on."""
-        got = opponent_pool(self.opponent, self.single_env.game)
+        got = opponent_pool(self.opponent, self.single_env.game, self._native)
         if got is None:
             return
         players, external, policies = got
-        self._players, self._policies = players, list(policies)
-        for k in range(self.num_envs):
-            self.core.set_pool(k, players, float(external) if policies else 0.0, len(policies))
+        for p in policies:  # each answers through batch_act or act: else one TypeError line
+            if not callable(getattr(p, "batch_act", None)):
+                as_policy(p)
+        self._policies = list(policies)
+        self._players = [players] + [self._own_players(len(players)) for _ in range(1, self.num_envs)]
+        for k, own in enumerate(self._players):
+            self.core.set_pool(k, own, float(external) if policies else 0.0, len(policies))
+
+    def _own_players(self, count: int) -> list[Any]:
+        """Another slot's native players, asked of the opponent again: a native player keeps
+        state between its decisions (random play's generator, the search's tree), so each
+        slot plays its own and slot k's episodes do not depend on the other slots."""
+        if count == 0:
+            return []
+        got = opponent_pool(self.opponent, self.single_env.game, self._native)
+        if got is None or len(got[0]) != count:
+            raise ValueError(f"opponent {getattr(self.opponent, 'name', self.opponent)!r}: its "
+                             f"pool gave {count} native players, then another number")
+        return list(got[0])
 
     def _answer_opponents(self, b: dict[str, np.ndarray]) -> None:
-        """Every slot waiting on an external opponent: one batched ``batch_act`` per policy,
-        until each slot waits on its agent again."""
+        """Every slot waiting on an external opponent: one batched ``batch_act`` per policy
+        that has it, one ``act`` on the slot's ``State`` per slot of one that has not; then
+        one ``answer`` for all, until each slot waits on its agent again."""
         waiting = self._ext["waiting"]
         if not waiting.any():
             return
@@ -148,11 +183,35 @@ class NativeDuelVectorEnv(VectorEnv):
             acts = np.zeros(self.num_envs, np.int64)
             for j in np.unique(waiting[waiting > 0]):
                 rows = np.flatnonzero(waiting == j)
-                got = self._policies[int(j) - 1].batch_act(self._ext["opp_obs"][rows],
-                                                           self._ext["opp_mask"][rows].astype(bool))
-                acts[rows] = np.asarray(got, dtype=np.int64).reshape(-1)
+                policy = self._policies[int(j) - 1]
+                if callable(getattr(policy, "batch_act", None)):
+                    got = policy.batch_act(self._ext["opp_obs"][rows],
+                                           self._ext["opp_mask"][rows].astype(bool))
+                    acts[rows] = np.asarray(got, dtype=np.int64).reshape(-1)
+                else:
+                    for k in rows.tolist():
+                        acts[k] = self._ask(policy, k)
             self.core.answer(acts, **b)
         self._external_seconds += time.perf_counter() - t0
+
+    def _ask(self, policy: Any, k: int) -> int:
+        """Slot k's own copy of ``policy`` (reset with the core's seed at its first decision
+        of an episode) asked on a ``State`` over a copy of the slot's fight: the choice's id."""
+        key = (id(policy), k)
+        held = self._copies.get(key)
+        if held is None or held[0] is not policy:
+            own = copy.deepcopy(policy)
+            held = self._copies[key] = (policy, own, as_policy(own))
+        own, act = held[1], held[2]
+        episode = self.core.episode(k)
+        if self._seeded[k] != episode:
+            self._seeded[k] = episode
+            reset = getattr(own, "reset", None)
+            if callable(reset):
+                reset(seed=self.core.opponent_seed(k))
+        st = State.from_core(self.single_env.game, self.core.fight(k))
+        return answer_id(self.catalogue, self._ext["opp_mask"][k], st, act(st),
+                         str(getattr(policy, "name", None) or policy), where=f"slot {k}: ")
 
     @property
     def opponent_seconds(self) -> float:
@@ -197,28 +256,42 @@ class NativeDuelVectorEnv(VectorEnv):
 
 
 class OpponentNotNative(ValueError):
-    """An opponent only Python can play (a plug-in, a pool holding one): the native vector
-    env refuses it in one line; ``hexdojo train`` then takes its Python envs."""
+    """``native=True`` and an opponent only Python can play (no native player, no
+    ``batch_act``): refused in one line."""
 
 
-def opponent_pool(opponent: Any, game: Any) -> tuple[list[Any], float, list[Any]] | None:
+def opponent_pool(opponent: Any, game: Any, native: bool | None = None
+                  ) -> tuple[list[Any], float, list[Any]] | None:
     """(native players, external probability, external policies) of an opponent; None for
-    random play; a ``ValueError`` in one line for an opponent only Python can play."""
+    random play. An opponent only Python can play (or any with ``native=False``) is every
+    episode's external policy, asked through ``batch_act`` or ``act``; with ``native=True``
+    it is an ``OpponentNotNative`` line instead."""
     if opponent is None or (isinstance(opponent, str) and opponent == "random"):
         return None
+    if native is not False:
+        got = native_pool(opponent, game)
+        if got is not None:
+            return got
+    label = getattr(opponent, "name", None) or opponent
+    if native is True and not callable(getattr(opponent, "batch_act", None)):
+        raise OpponentNotNative(f"native=True: opponent {label!r} has no native player "
+                                "(native_player(game)), pool or batch_act for the vector env "
+                                "to play; pass native=None to ask its act(state) from Python")
+    if not callable(getattr(opponent, "batch_act", None)):
+        as_policy(opponent)  # an object with act(state) or a callable, else one TypeError line
+    return [], 1.0, [opponent]
+
+
+def native_pool(opponent: Any, game: Any) -> tuple[list[Any], float, list[Any]] | None:
+    """The opponent's pool (``native_pool(game)``) or native player as a pool; None if it
+    has neither."""
     pool = getattr(opponent, "native_pool", None)
     got = pool(game) if callable(pool) else None
     if got is not None:
         return got
     ask = getattr(opponent, "native_player", None)
     player = ask(game) if callable(ask) else None
-    if player is not None:
-        return [player], 0.0, []
-    if callable(getattr(opponent, "batch_act", None)):
-        return [], 1.0, [opponent]
-    raise OpponentNotNative(f"opponent {getattr(opponent, 'name', opponent)!r}: the native vector env "
-                     "plays random play, agents with a native player (the scripted styles, mcts, "
-                     "search), pools and batch_act policies; use vectorization_mode='sync' for others")
+    return None if player is None else ([player], 0.0, [])
 
 
 def is_native(env: Any) -> bool:

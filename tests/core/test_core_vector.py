@@ -9,12 +9,15 @@ every step the replayed fight, seen through the Python encoders ``envs/observati
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import gymnasium as gym
 import numpy as np
 import pytest
 
 import hexdojo.envs  # noqa: F401 - registers the ids
-from hexdojo.envs.rules import Dice
+from hexdojo.envs.rules import Dice, Game
+from hexdojo.envs.rules.scene import StartRule
 from hexdojo.envs.vector_env import NativeDuelVectorEnv, _pcg64
 
 _M = (1 << 64) - 1
@@ -27,12 +30,15 @@ class Replay:
         self.single = env.single_env
         self.rng = _pcg64(seed)
         self.fixed_side = side
+        self.distances: list[int] = []
         self.new_episode()
 
     def new_episode(self) -> None:
         g = self.single.game
         while True:
             self.side = self.fixed_side if self.fixed_side is not None else self.rng.bounded(1)
+            if g.scene is not None and not isinstance(g.scene.start.distance, int):
+                g = self.ranged_start(self.single.game)
             hi, lo, ihi, ilo = (self.rng.next64() for _ in range(4))
             bg = np.random.PCG64()
             bg.state = {"bit_generator": "PCG64", "state": {"state": (hi << 64) | lo,
@@ -42,6 +48,14 @@ class Replay:
             self.opponent()
             if not self.s.is_over:
                 return
+
+    def ranged_start(self, game: Game) -> Game:
+        """The game at this episode's start distance, drawn as the core draws its prototype
+        (uniformly over the range, from the slot's generator, after the side)."""
+        lo, hi = game.scene.start.distance
+        d = lo + self.rng.bounded(hi - lo)
+        self.distances.append(d)
+        return replace(game, scene=game.scene.model_copy(update={"start": StartRule(distance=d)}))
 
     def opponent(self) -> None:
         s = self.s
@@ -55,11 +69,17 @@ class Replay:
         return enc.rescale(flat, self.single.observation_scale), mask
 
 
+#: a two-fighter scene whose start distance is drawn (1..4 hexes) each episode
+RANGED = {"name": "ranged", "start": {"distance": [1, 4]},
+          "fighters": [{"fighter": "chu"}, {"fighter": "boris"}]}
+
+
 @pytest.mark.parametrize("kwargs", [
     {},
     {"fighters": ("chu", "guard"), "armed": True},  # ArmedDuel-v0's
     {"agent_side": 1, "shaping": 0.1, "fighters": ("boris", "cogan")},
-], ids=["v1", "v2-armed", "side1-shaped"])
+    {"scene": RANGED, "fighters": None},  # the core draws the start per episode (issue 32)
+], ids=["v1", "v2-armed", "side1-shaped", "ranged-start"])
 def test_every_slot_replays_through_the_python_api(kwargs) -> None:
     n, seed = 4, 11
     env = NativeDuelVectorEnv(num_envs=n, flat_observation=True, observation_scale="unit",
@@ -99,6 +119,9 @@ def test_every_slot_replays_through_the_python_api(kwargs) -> None:
                 assert info["final_info"][k]["outcome"] == outcome
                 r.new_episode()
     assert ended >= 5  # episodes ended and restarted inside step, and replayed
+    if "scene" in kwargs:  # the starts drawn: the whole range, and what the core says it drew
+        assert {d for r in replays for d in r.distances} == {1, 2, 3, 4}
+        assert [env.core.start(k) + 1 for k in range(n)] == [r.distances[-1] for r in replays]
 
 
 def test_make_vec_gives_the_native_env_with_batched_spaces() -> None:
@@ -145,12 +168,14 @@ def test_the_same_seed_gives_the_same_episodes() -> None:
 
 
 def test_bad_arguments_are_one_line_errors() -> None:
-    with pytest.raises(ValueError, match="plays random play, agents with a native player"):
-        NativeDuelVectorEnv(num_envs=2, opponent=lambda s: s.legal_choices()[0])  # Python only
-    with pytest.raises(ValueError, match="fixed starts only"):
-        NativeDuelVectorEnv(num_envs=2, scene={"name": "x", "fighters": [{"fighter": "chu"},
-                                                                         {"fighter": "chu"}],
-                                               "start": {"distance": [1, 3]}})
+    """Python-only opponents and ranged starts are taken since issue 32; ``native=True``
+    without a native player, a non-opponent and bad actions are one line each."""
+    NativeDuelVectorEnv(num_envs=2, opponent=lambda s: s.legal_choices()[0])  # Python only: taken
+    NativeDuelVectorEnv(num_envs=2, scene=RANGED, fighters=None)  # a ranged start: taken
+    with pytest.raises(ValueError, match=r"^native=True: opponent .* has no native player"):
+        NativeDuelVectorEnv(num_envs=2, opponent=lambda s: s.legal_choices()[0], native=True)
+    with pytest.raises(TypeError, match=r"^opponent 42: expected None, 'random', an object"):
+        NativeDuelVectorEnv(num_envs=2, opponent=42)
     env = NativeDuelVectorEnv(num_envs=2)
     env.reset(seed=0)
     with pytest.raises(ValueError, match="expected 2 integer ids"):

@@ -108,6 +108,8 @@ def test_a_pool_draws_native_players_and_batched_policies() -> None:
     assert DuelEnv(opponent=lambda s: s.legal_choices()[0])._duel.external  # Python only
 
 
-def test_an_opponent_only_python_can_play_is_refused_in_one_line() -> None:
-    with pytest.raises(ValueError, match="native vector env plays random play, agents with a native"):
-        NativeDuelVectorEnv(2, opponent=lambda s: s.legal_choices()[0])
+def test_native_true_refuses_an_opponent_only_python_can_play_in_one_line() -> None:
+    """Since issue 32 the vector env asks such an opponent's act (test_env_vector_python_opponents);
+    native=True asks for the core's play and refuses it."""
+    with pytest.raises(ValueError, match=r"^native=True: opponent .* has no native player"):
+        NativeDuelVectorEnv(2, opponent=lambda s: s.legal_choices()[0], native=True)

@@ -147,6 +147,21 @@ void bind_vector(nb::module_& m) {
             guarded([&] { v.set_proto(proto); });
         }, nb::arg("proto"), "The fight every episode started from now on copies (a set-up, "
                              "not started: a start drawn per episode).")
+        .def("set_protos", [](DuelVector& v, const std::vector<Fight>& protos) {
+            for (const Fight& p : protos) {
+                if (p.has_pending || !p.stack.empty() || !p.events.empty()) {
+                    throw nb::value_error("protos: fights set up and not started");
+                }
+            }
+            guarded([&] { v.set_protos(protos); });
+        }, nb::arg("protos"), "The fights the episodes started from now on copy, one drawn per "
+                              "episode from the slot's generator after its side (a scene's start "
+                              "distance range: one set-up per distance; 1..64 fights).")
+        .def("start", [](DuelVector& v, int k) {
+            if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
+            return v.slot(k).start;
+        }, nb::arg("slot"), "The prototype (its index in set_protos' list) slot k's episode "
+                            "started from.")
         .def("n_events", [](DuelVector& v, int k) {
             if (k < 0 || k >= v.n()) throw nb::index_error("slot: outside the vector");
             return v.slot(k).fight.events.size();

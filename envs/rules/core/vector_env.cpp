@@ -98,20 +98,23 @@ Choice choice_for(const Catalogue& cat, const Tables& t, int id, int me) {
 
 DuelVector::DuelVector(const Fight& proto, Catalogue cat, ObsLayout layout,
                        std::vector<float> unit_factor, VectorOptions opt, int n)
-    : proto_(proto), t_(proto.t), cat_(std::move(cat)), lay_(std::move(layout)),
+    : t_(proto.t), cat_(std::move(cat)), lay_(std::move(layout)),
       unit_(std::move(unit_factor)), opt_(opt), slots_(static_cast<std::size_t>(n)) {
-    if (proto_.s.n() != 2) throw std::invalid_argument("a vector of duels: two fighters");
-    proto_.record_events = opt_.events;  // every episode's copy inherits it
+    if (proto.s.n() != 2) throw std::invalid_argument("a vector of duels: two fighters");
     if (static_cast<int>(unit_.size()) != lay_.size) {
         throw std::invalid_argument("unit_factor: one factor per observation number");
     }
+    set_protos({proto});
 }
 
-void DuelVector::set_proto(const Fight& proto) {
-    if (proto.s.n() != 2) throw std::invalid_argument("proto: a duel, two fighters");
-    if (proto.t != t_) throw std::invalid_argument("proto: a fight of the vector's rules (tables)");
-    proto_ = proto;
-    proto_.record_events = opt_.events;
+void DuelVector::set_protos(std::vector<Fight> protos) {
+    if (protos.empty() || protos.size() > 64) throw std::invalid_argument("protos: 1..64 fights");
+    for (Fight& p : protos) {
+        if (p.s.n() != 2) throw std::invalid_argument("proto: a duel, two fighters");
+        if (p.t != t_) throw std::invalid_argument("proto: a fight of the vector's rules (tables)");
+        p.record_events = opt_.events;  // every episode's copy inherits it
+    }
+    protos_ = std::move(protos);
 }
 
 void DuelVector::set_pool(int k, OpponentPool pool) {
@@ -130,12 +133,16 @@ void DuelVector::set_pool(int k, OpponentPool pool) {
     for (const OpponentPool& q : pools_) external_ = external_ || q.n_external > 0;
 }
 
-// An episode of slot k: the agent's side, the dice's generator, the opponent (a slot with a
-// pool draws it after the dice: a slot without one draws exactly what it always drew), the
-// first turn. The agent's first decision comes from settle().
+// An episode of slot k: the agent's side, its prototype (a ranged start), the dice's
+// generator, the opponent (a slot with a pool draws it after the dice: a slot without one
+// draws exactly what it always drew), the first turn. The agent's first decision comes from
+// settle().
 void DuelVector::begin_episode(Slot& s, int k) {
     s.side = opt_.side != kNone ? opt_.side : static_cast<int>(s.rng.bounded(1));
-    s.fight = proto_;
+    // several prototypes (a ranged start): one drawn here; one prototype draws nothing, so
+    // fixed starts play exactly the episodes they always played
+    s.start = protos_.size() > 1 ? static_cast<int>(s.rng.bounded(static_cast<std::uint32_t>(protos_.size() - 1))) : 0;
+    s.fight = protos_[static_cast<std::size_t>(s.start)];
     Dice& d = s.fight.dice;
     const std::uint64_t hi = s.rng.next64(), lo = s.rng.next64();
     const std::uint64_t ihi = s.rng.next64(), ilo = s.rng.next64();

@@ -9,8 +9,10 @@
 // illegal_penalty, truncation after illegal_limit in a row).
 //
 // Randomness: each slot has one PCG64 generator (seeded by Python from reset's seed + slot,
-// through numpy's SeedSequence); an episode draws its side, then its dice generator's
-// 128-bit state and increment from it, and the opponent's choices come from it too.
+// through numpy's SeedSequence); an episode draws its side, then (several prototypes only: a
+// scene's start distance range, one prototype per distance) which prototype it starts from,
+// then its dice generator's 128-bit state and increment, and the opponent's choices come from
+// it too.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +58,7 @@ struct Slot {
     Fight fight;
     Pcg64 rng;
     int side = 0;
+    int start = 0;             // this episode's prototype (its index in set_protos' list)
     // this episode's opponent: kRandomOpponent, a player's index in the pool, or
     // kExternalBase + j for the caller's j-th
     int opponent = kRandomOpponent;
@@ -110,8 +113,12 @@ class DuelVector {
     // Slot k's opponents from its next episode on (an empty pool: random play).
     void set_pool(int k, OpponentPool pool);
     // The fight every episode started from now on copies (a set-up, not started: the single
-    // env's start drawn per episode, a scene's distance range).
-    void set_proto(const Fight& proto);
+    // env's start drawn per episode from Python).
+    void set_proto(const Fight& proto) { set_protos({proto}); }
+    // The fights episodes started from now on copy, one drawn uniformly per episode from the
+    // slot's generator (after the side; one prototype draws nothing): a scene's start
+    // distance range, one set-up per distance.
+    void set_protos(std::vector<Fight> protos);
     bool has_external() const { return external_; }
     // Nanoseconds the native players have thought (training's time profile).
     std::int64_t opponent_ns() const { return opponent_ns_; }
@@ -136,7 +143,7 @@ class DuelVector {
     void observe(Slot& s, float* obs, std::int8_t* mask);
     void observe_opponent(Slot& s, float* obs, std::int8_t* mask);
 
-    Fight proto_;  // a fight set up and not started: every episode is a copy of it
+    std::vector<Fight> protos_;  // fights set up and not started: every episode copies one
     const Tables* t_;
     Catalogue cat_;
     ObsLayout lay_;
