@@ -5,12 +5,13 @@ Both loops do the same work per step: read the mask the environment hands out (D
 ``info["action_mask"]``; connect four: ``env.last()``'s ``obs["action_mask"]``, which
 builds its observation), pick a uniformly random legal action with the same numpy code,
 and step. Duel-v0 is made with ``gymnasium.make`` (default wrappers), as users make it;
-its observation (the ``Dict``) and mask are computed on every step. Three Duel measures
-(issue 15): the per-decision path (``native=False``, the ``Dict``: DuelEnv's Python step
-over ``Game.new_state``'s default engine, named in the output), and the native fast
-path (the default against the random opponent, ``envs/duel_core.py``) with the ``Dict``
-and with the flat observation (``flat_observation=True``), each as a ratio to
-connect_four_v3 measured in the same rounds.
+its observation (the ``Dict``) and mask are computed on every step. Three Duel measures,
+each as a ratio to connect_four_v3 measured in the same rounds: the env against the random
+opponent, played in the core (``envs/duel_core.py``), with the ``Dict`` and with the flat
+observation (``flat_observation=True``); and against a Python opponent (issue 32: the random
+agent asked through its ``act`` on a ``State`` of each of its decisions, ``native=False``;
+the ``Dict``). Besides: engine decisions per Duel-v0 step (the agent's and the opponent's)
+and the rules API's bare speed (``State.apply`` over ``legal_choices``, no env), for scale.
 
     python scripts/bench_env.py            # prints steps/s of all and the ratios
     python scripts/bench_env.py --steps 50000 --rounds 5 --json
@@ -58,17 +59,26 @@ def _connect_four():
 
 def bench_duel(steps: int, seed: int, fighters: tuple[str, str] | None = None,
                env_id: str = "hexdojo/Duel-v0", native: bool | None = None,
-               flat: bool = False) -> float:
+               flat: bool = False, opponent: Any = None) -> float:
     """Env steps/s of ``env_id`` (default hexdojo/Duel-v0; ``fighters``: None for the id's
     own) under random legal actions (obs + mask included); ``native``: DuelEnv's option
-    (None: the fast path where it can run), ``flat``: ``flat_observation``."""
+    (None: the core plays an opponent it can), ``flat``: ``flat_observation``, ``opponent``:
+    DuelEnv's (None: the core's random play)."""
     import gymnasium as gym
 
     import hexdojo.envs  # noqa: F401 - registers the env
 
-    kw: dict = {"native": native, "flat_observation": flat}
+    kw: dict = {"native": native, "flat_observation": flat, "opponent": opponent}
     env = gym.make(env_id, **kw, **({} if fighters is None else {"fighters": fighters}))
     return bench_duel_env(env, steps, seed)
+
+
+def bench_python_opponent(steps: int, seed: int, fighters: tuple[str, str]) -> float:
+    """bench_duel against the random agent asked from Python (``native=False``: its ``act``
+    on a ``State`` over a copy of the fight at each of its decisions)."""
+    from hexdojo.agents.registry import make_agent
+
+    return bench_duel(steps, seed, fighters, native=False, opponent=make_agent("random"))
 
 
 def _noop_env_id(size: int, n: int) -> str:
@@ -136,14 +146,6 @@ def bench_duel_env(env: Any, steps: int, seed: int) -> float:
         if term or trunc:
             _, info = env.reset()
     return steps / (time.perf_counter() - t0)
-
-
-def _default_engine() -> str:
-    """The engine ``Game.new_state`` runs by default (what ``native=False`` steps over)."""
-    from hexdojo.envs.rules import Game
-
-    st = Game.create(["chu", "urlik"]).new_state(0)
-    return "native" if type(st).__name__ == "State" else "python"
 
 
 def bench_connect_four(steps: int, seed: int) -> float:
@@ -214,7 +216,7 @@ def bench_engine(decisions: int, seed: int, fighters: tuple[str, str]) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def main(argv: list[str] | None = None) -> int:
+def _parse(argv: list[str] | None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--steps", type=int, default=40_000, help="env steps per round and env")
     ap.add_argument("--rounds", type=int, default=3, help="alternating rounds; medians reported")
@@ -222,61 +224,74 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fighters", nargs=2, default=["chu", "urlik"])
     ap.add_argument("--json", action="store_true", help="one JSON line instead of text")
     ap.add_argument("--floors", action="store_true", help="also a no-op env and the core alone")
-    args = ap.parse_args(argv)
-    pin = _pin_one_core()
-    bench_duel(2000, args.seed, tuple(args.fighters))  # warm-up: imports, caches
-    bench_connect_four(2000, args.seed)
+    return ap.parse_args(argv)
+
+
+def measure(args: argparse.Namespace) -> dict[str, float]:
+    """The medians of every measure, in rounds interleaved so that machine noise hits all
+    alike; and the engine decisions per step (an untimed pass)."""
     fighters = tuple(args.fighters)
+    bench_duel(2000, args.seed, fighters)  # warm-up: imports, caches
+    bench_connect_four(2000, args.seed)
     per_step = decisions_per_step(args.steps // 4, args.seed, fighters)
-    duel, c4, engine, wrapper = [], [], [], []
-    fast = {"dict": [], "flat": []}
-    floors: dict[str, list[float]] = {"noop": [], "core": []}
-    for r in range(args.rounds):  # interleaved so that machine noise hits all alike
-        duel.append(bench_duel(args.steps, args.seed + r, fighters, native=False))
-        c4.append(bench_connect_four(args.steps, args.seed + r))
-        for kind in fast:
-            fast[kind].append(bench_duel(args.steps, args.seed + r, fighters, native=True,
-                                         flat=kind == "flat"))
-        engine.append(bench_engine(int(args.steps * per_step), args.seed + r, fighters))
-        wrapper.append(1e6 / duel[-1] - per_step / engine[-1] * 1e6)
+    runs: dict[str, list[float]] = {"python": [], "c4": [], "dict": [], "flat": [], "engine": []}
+    for r in range(args.rounds):
+        seed = args.seed + r
+        runs["python"].append(bench_python_opponent(args.steps, seed, fighters))
+        runs["c4"].append(bench_connect_four(args.steps, seed))
+        for kind in ("dict", "flat"):
+            runs[kind].append(bench_duel(args.steps, seed, fighters, flat=kind == "flat"))
+        runs["engine"].append(bench_engine(int(args.steps * per_step), seed, fighters))
         if args.floors:
-            for k, v in bench_floors(args.steps, args.seed + r, fighters).items():
-                floors[k].append(v)
-    d, c, e = statistics.median(duel), statistics.median(c4), statistics.median(engine)
-    fd, ff = statistics.median(fast["dict"]), statistics.median(fast["flat"])
-    out = {"duel_v0_steps_per_s": round(d), "connect_four_v3_steps_per_s": round(c),
-           "ratio": round(d / c, 2), "steps": args.steps, "rounds": args.rounds,
-           "fighters": args.fighters, "cpu": pin,
-           "native_dict_steps_per_s": round(fd), "native_dict_ratio": round(fd / c, 2),
-           "native_flat_steps_per_s": round(ff), "native_flat_ratio": round(ff / c, 2),
-           "engine_decisions_per_step": round(per_step, 2),
-           "engine_decisions_per_s": round(e),
-           "engine_us_per_step": round(per_step / e * 1e6, 1),
-           "wrapper_us_per_step": round(statistics.median(wrapper), 1)}
-    if args.floors:
-        fn, fc = statistics.median(floors["noop"]), statistics.median(floors["core"])
-        out.update({"noop_env_steps_per_s": round(fn), "noop_env_ratio": round(fn / c, 2),
-                    "core_step_steps_per_s": round(fc), "core_step_ratio": round(fc / c, 2)})
-    eng = _default_engine()
-    out["default_engine"] = eng
+            for k, v in bench_floors(args.steps, seed, fighters).items():
+                runs.setdefault(k, []).append(v)
+    return {**{k: statistics.median(v) for k, v in runs.items()}, "per_step": per_step}
+
+
+def summary(m: dict[str, float], args: argparse.Namespace, pin: str) -> dict[str, Any]:
+    """The JSON record: steps/s and ratios to connect_four_v3 (``c``)."""
+    c = m["c4"]
+    out: dict[str, Any] = {"connect_four_v3_steps_per_s": round(c), "steps": args.steps,
+                           "rounds": args.rounds, "fighters": args.fighters, "cpu": pin}
+    for key, name in (("dict", "native_dict"), ("flat", "native_flat"),
+                      ("python", "python_opponent"), ("noop", "noop_env"), ("core", "core_step")):
+        if key in m:
+            out.update({f"{name}_steps_per_s": round(m[key]), f"{name}_ratio": round(m[key] / c, 2)})
+    out.update(engine_decisions_per_step=round(m["per_step"], 2),
+               engine_decisions_per_s=round(m["engine"]))
+    return out
+
+
+def report(out: dict[str, Any], pin: str) -> None:
+    """The text report of ``summary``'s record."""
+    for name, label, target in (("native_dict", "random opponent, Dict", " (target >= 3x)"),
+                                ("native_flat", "random opponent, flat", " (target >= 10x)"),
+                                ("python_opponent", "Python opponent, Dict", "")):
+        print(f"hexdojo/Duel-v0 {label:<22} {out[name + '_steps_per_s']:>9,} env steps/s = "
+              f"{out[name + '_ratio']:.2f}x{target}")
+    print(f"connect_four_v3 {'':<22} {out['connect_four_v3_steps_per_s']:>9,} env steps/s "
+          f"(random legal, obs + mask; {pin})")
+    print("  (the Python opponent: the random agent asked through its act on a State of each of "
+          "its decisions, native=False)")
+    print(f"per Duel-v0 step: {out['engine_decisions_per_step']} engine decisions (agent + "
+          f"opponent); the rules API alone (State.apply, no env): "
+          f"{out['engine_decisions_per_s']:,} decisions/s")
+    if "noop_env_ratio" in out:
+        fn, fc = out["noop_env_steps_per_s"], out["core_step_steps_per_s"]
+        print(f"floor: a no-op env  {fn:>9,} steps/s = {out['noop_env_ratio']:.2f}x  "
+              f"({1e6 / fn:.1f} us a step: the loop's pick and env.step with nothing behind them)")
+        print(f"floor: core alone   {fc:>9,} steps/s = {out['core_step_ratio']:.2f}x  "
+              f"({1e6 / fc:.1f} us a step: step_bound and the pick, no env)")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parse(argv)
+    pin = _pin_one_core()
+    out = summary(measure(args), args, pin)
     if args.json:
         print(json.dumps(out))
     else:
-        print(f"hexdojo/Duel-v0   {d:>9,.0f} env steps/s  (native=False on the {eng} engine, "
-              f"Dict + mask; {pin})")
-        print(f"  native, Dict    {fd:>9,.0f} env steps/s  = {fd / c:.2f}x  (target >= 3x)")
-        print(f"  native, flat    {ff:>9,.0f} env steps/s  = {ff / c:.2f}x  (target >= 10x)")
-        print(f"connect_four_v3   {c:>9,.0f} env steps/s  (random legal, obs + mask)")
-        print(f"ratio             {d / c:>9.2f} x   (native=False)")
-        print(f"per Duel-v0 step (native=False, {eng}): {out['engine_decisions_per_step']} engine "
-              f"decisions (agent + opponent) = {out['engine_us_per_step']} us in the bare engine "
-              f"({out['engine_decisions_per_s']:,} decisions/s), "
-              f"{out['wrapper_us_per_step']} us in observation, mask and wrappers")
-        if args.floors:
-            print(f"floor: a no-op env  {fn:>9,.0f} steps/s = {fn / c:.2f}x  ({1e6 / fn:.1f} us a "
-                  f"step: the loop's pick and env.step with nothing behind them)")
-            print(f"floor: core alone   {fc:>9,.0f} steps/s = {fc / c:.2f}x  ({1e6 / fc:.1f} us a "
-                  f"step: step_bound and the pick, no env)")
+        report(out, pin)
     return 0
 
 
