@@ -1,6 +1,7 @@
 """``NativeVecEnv``: Stable-Baselines3's ``VecEnv`` over the native vector of duels
 (``hexdojo.envs.vector_env.NativeDuelVectorEnv``), so MaskablePPO collects its rollouts
-from N duels stepped in one call into the core, their opponents played there too (issue 30).
+from N duels stepped in one call into the core, their opponents played there too (issue 30)
+or, for an opponent only Python can play, asked through its ``act`` per slot (issue 32).
 
 SB3's conventions: ``reset()`` returns the observations only; ``step_wait()`` returns
 ``(obs, rewards, dones, infos)`` with ``dones = terminated | truncated``, and for a slot whose

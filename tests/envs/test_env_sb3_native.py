@@ -55,6 +55,19 @@ def test_sb3_conventions_and_seeding() -> None:
     assert {o for _, o, _ in ends} <= {-1, 0, 1}
 
 
+def test_a_python_opponent_and_a_ranged_start_through_sb3() -> None:
+    """Issue 32: greedy asked through its act (native=False) replays greedy played in the
+    core, reward for reward and end for end; a ranged scene's start runs here too."""
+    native, ends = _play(NativeVecEnv(num_envs=4, opponent="greedy", flat_observation=True), 60)
+    python = _play(NativeVecEnv(num_envs=4, opponent="greedy", native=False,
+                                flat_observation=True), 60)
+    assert python == (native, ends) and len(ends) >= 2
+    ranged = {"name": "r", "start": {"distance": [1, 3]},
+              "fighters": [{"fighter": "chu"}, {"fighter": "chu"}]}
+    venv = NativeVecEnv(num_envs=4, scene=ranged, fighters=None, flat_observation=True)
+    assert _play(venv, 40) == _play(venv, 40)
+
+
 def test_maskable_ppo_learns_on_it_without_an_illegal_action() -> None:
     venv = NativeVecEnv(num_envs=16, opponent="random", flat_observation=True)
     model = MaskablePPO("MlpPolicy", venv, n_steps=32, batch_size=128, n_epochs=1, seed=0, verbose=0)
