@@ -19,8 +19,10 @@ from hexdojo.envs.rules import Game
 from hexdojo.envs.sheets import general_inputs, general_space
 from hexdojo.envs.skirmish_spaces import observe, spaces_for
 
+from . import _bots, scripted_core
 from .base import Agent, AgentError
 from .extras import require
+from .search_core import actor_layers, learned_network
 from .style import style_move
 
 if TYPE_CHECKING:
@@ -95,8 +97,10 @@ class LearnedAgent(Agent):
                    observation=observation, temperature=temperature)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickle a checkpoint agent as its path (for tournament worker processes)."""
+        """Pickle a checkpoint agent as its path (for tournament worker processes); its
+        native networks (core objects) are made again where asked."""
         state = dict(self.__dict__)
+        state.pop("_native_nets", None)
         if self.path is not None:
             state["model"] = None
         return state
@@ -112,6 +116,50 @@ class LearnedAgent(Agent):
             import torch
 
             torch.manual_seed(int(seed) % (2**31))
+
+    def native_player(self, game: Any) -> Any | None:
+        """This policy inside the core (``_bots.NetPlayer``, issue 30): ``act``'s choice at
+        every duel decision of ``game`` without a Python call, the network run as the
+        search's prior runs it (``search_core.learned_network``), starting from this agent's
+        generator state and re-seeded by ``reset(seed)`` as ``act`` is. The arg-max (ties to
+        the lowest action id) when ``act`` takes it; with a ``temperature``, its tempered
+        draw from the same numpy PCG64 stream. None where ``act`` plays otherwise: a sampled
+        policy without a temperature (torch's sampler), a group's or another scene's model,
+        a Dict observation or a network the core cannot run, more than two fighters, or
+        ``HEXDOJO_NATIVE_AGENTS=0``."""
+        tempered = self.style is not None or self.temperature is not None
+        if not scripted_core.enabled() or not (tempered or self.deterministic):
+            return None
+        net = self._native_network(game)
+        st = self._rng.bit_generator.state
+        if net is None or st.get("bit_generator") != "PCG64":
+            return None
+        halves = [(v >> 64, v & (2**64 - 1)) for v in (st["state"]["state"], st["state"]["inc"])]
+        return _bots.NetPlayer(net, float(self.temperature or 0.0) if tempered else 0.0, *halves,
+                               bool(st["has_uint32"]), int(st["uinteger"]))
+
+    def _native_network(self, game: Any) -> Any | None:
+        """The ``_bots.Network`` of this policy on ``game``'s duels (cached per game, style and
+        model: a network is copied out of torch once), or None where the core cannot run it."""
+        key = (id(game), self.style, float(self.style_bias), id(self.model))
+        cache = self.__dict__.setdefault("_native_nets", {})
+        hit = cache.get(key)
+        if hit is not None and hit[0] is game:
+            return hit[1]
+        net = None
+        if len(game.profiles) == 2 and (self.general or self._duel_spaces(game)):
+            layers = actor_layers(self.model)
+            net = None if layers is None else learned_network(self, game, layers)
+        if len(cache) > 16:
+            cache.clear()
+        cache[key] = (game, net)
+        return net
+
+    def _duel_spaces(self, game: Any) -> bool:
+        """Does the model read ``game``'s duel observation (not a group's, another scene's or
+        an older layout)? ``act`` plays it through the duel path exactly then."""
+        enc = encoder_for(game)
+        return (enc.size, enc.cat.n) == self._spaces
 
     def batch_act(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Catalogue ids for a batch of duel decisions (flat observations, one row each,

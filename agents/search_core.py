@@ -257,16 +257,27 @@ def _network_prior(agent: Any, game: Any, rollout: Any, layers: Any) -> Any:
     if len(game.profiles) != 2:
         raise AgentError(f"{agent.name}: a learned prior ranks duel decisions; this fight has "
                          f"{len(game.profiles)} fighters")
+    if not getattr(prior, "general", False):
+        enc = encoder_for(game)
+        prior._scaling_for(enc)  # its scaling's refusal first, then the sizes'
+        prior._check_spaces(enc.size, enc.cat.n)
+    return _bots.PriorPolicy(rollout, learned_network(prior, game, layers))
+
+
+def learned_network(prior: Any, game: Any, layers: Any) -> Any:
+    """A learned actor (a LearnedAgent, ``layers`` from :func:`actor_layers`) as the core runs
+    it on ``game``'s duel decisions (``_bots.Network``, shared by the search's prior and the
+    native player): the duel NPC's layout and scaling, or the general NPC's armed layout plus
+    both sheets, and its style's lean. The caller checks the model fits the duel's spaces."""
     if getattr(prior, "general", False):
         enc, unit, extra = encoder_for(game, armed=True), True, sheet_views(game)
     else:
         enc, extra = encoder_for(game), None
         unit = prior._scaling_for(enc) == "unit"
-        prior._check_spaces(enc.size, enc.cat.n)
     views = ([], []) if extra is None else (extra[0].tolist(), extra[1].tolist())
-    return _bots.PriorPolicy(rollout, _core.Catalogue(compile_tables(game.tables), enc.armed),
-                             native_layout(enc), enc.unit_factor.tolist() if unit else [],
-                             *views, layers, style_lean(prior, game.tables, enc.cat))
+    return _bots.Network(_core.Catalogue(compile_tables(game.tables), enc.armed),
+                         native_layout(enc), enc.unit_factor.tolist() if unit else [],
+                         *views, layers, style_lean(prior, game.tables, enc.cat))
 
 
 def style_lean(prior: Any, t: Any, cat: Any) -> list[float]:

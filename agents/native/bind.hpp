@@ -14,5 +14,6 @@ void bind_scripted(nb::module_& m);
 void bind_search(nb::module_& m);
 void bind_play(nb::module_& m);
 void bind_prior(nb::module_& m);
+void bind_net(nb::module_& m);
 
 }  // namespace hexdojo::bots

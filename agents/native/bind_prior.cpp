@@ -7,6 +7,7 @@
 // Python exception in the callable leaves the search as nb::python_error and reaches the
 // caller as itself.
 #include <nanobind/ndarray.h>
+#include <nanobind/stl/shared_ptr.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -54,9 +55,9 @@ Dense dense_of(const Layer& l, int in, std::size_t k) {
     return d;
 }
 
-void make_prior(PriorPolicy* self, Policy& rollout, const Catalogue& cat, const ObsLayout& lay,
-                std::vector<float> unit, std::vector<float> extra0, std::vector<float> extra1,
-                const std::vector<Layer>& layers, std::vector<float> lean) {
+Network network_of(const Catalogue& cat, const ObsLayout& lay, std::vector<float> unit,
+                   std::vector<float> extra0, std::vector<float> extra1,
+                   const std::vector<Layer>& layers, std::vector<float> lean) {
     if (!unit.empty() && static_cast<int>(unit.size()) != lay.size) {
         throw nb::value_error("prior: unit: one factor per observation entry");
     }
@@ -77,7 +78,22 @@ void make_prior(PriorPolicy* self, Policy& rollout, const Catalogue& cat, const 
                                std::to_string(kDHold + 1) + " x " + std::to_string(cat.n) + "), or none").c_str());
     }
     PriorInputs pi{&cat, lay, std::move(unit), {std::move(extra0), std::move(extra1)}, std::move(lean)};
-    new (self) PriorPolicy(rollout, std::move(pi), std::move(net));
+    return Network{std::move(pi), std::move(net)};
+}
+
+void make_network(Network* self, const Catalogue& cat, const ObsLayout& lay, std::vector<float> unit,
+                  std::vector<float> extra0, std::vector<float> extra1,
+                  const std::vector<Layer>& layers, std::vector<float> lean) {
+    new (self) Network(network_of(cat, lay, std::move(unit), std::move(extra0), std::move(extra1),
+                                  layers, std::move(lean)));
+}
+
+void make_prior(PriorPolicy* self, Policy& rollout, const Catalogue& cat, const ObsLayout& lay,
+                std::vector<float> unit, std::vector<float> extra0, std::vector<float> extra1,
+                const std::vector<Layer>& layers, std::vector<float> lean) {
+    auto net = std::make_shared<const Network>(network_of(cat, lay, std::move(unit), std::move(extra0),
+                                                          std::move(extra1), layers, std::move(lean)));
+    new (self) PriorPolicy(rollout, std::move(net));
 }
 
 // A Python callable as a Scorer: it gets a copy of the fight (a _core.Fight it owns, so it may
@@ -108,6 +124,13 @@ Fight& open_fight(Fight& c) {
 }  // namespace
 
 void bind_prior(nb::module_& m) {
+    nb::class_<Network>(m, "Network",
+                        "A learned actor's layers and what it reads, copied once and shared by "
+                        "the priors and players made from it (kept alive with its catalogue).")
+        .def("__init__", &make_network, nb::arg("catalogue"), nb::arg("layout"), nb::arg("unit"),
+             nb::arg("extra0"), nb::arg("extra1"), nb::arg("layers"),
+             nb::arg("lean") = std::vector<float>{}, nb::keep_alive<1, 2>(),
+             "As PriorPolicy's arguments after the rollout policy.");
     nb::class_<PriorPolicy, Policy>(m, "PriorPolicy",
                                     "A learned actor's ranking as a search's prior; the rollout "
                                     "policy plays (kept alive with it, as is the catalogue).")
@@ -118,6 +141,10 @@ void bind_prior(nb::module_& m) {
              "layout's entries times unit, then extra0 or extra1 for the decider) to one logit "
              "per catalogue action; lean: added to the logits by decision kind (kind x action), "
              "or empty.")
+        .def("__init__", [](PriorPolicy* self, Policy& rollout, std::shared_ptr<Network> net) {
+            new (self) PriorPolicy(rollout, std::move(net));
+        }, nb::arg("rollout"), nb::arg("network"), nb::keep_alive<1, 2>(),
+             "The prior of a Network built once (shared with the players made from it).")
         .def("legal_logits", [](PriorPolicy& p, Fight& c) {
             if (c.t == nullptr || !c.g) throw nb::value_error("prior: an empty fight");
             return p.legal_logits(c);

@@ -34,4 +34,5 @@ NB_MODULE(_bots, m) {
     hexdojo::bots::bind_scripted(m);
     hexdojo::bots::bind_search(m);
     hexdojo::bots::bind_prior(m);
+    hexdojo::bots::bind_net(m);  // after Network (bind_prior)
 }

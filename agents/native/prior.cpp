@@ -12,9 +12,6 @@
 
 namespace hexdojo::bots {
 
-PriorPolicy::PriorPolicy(Policy& rollout, PriorInputs in, std::vector<Dense> net)
-    : rollout_(&rollout), in_(std::move(in)), net_(std::move(net)) {}
-
 namespace {
 
 void forward(const Dense& d, const std::vector<float>& x, std::vector<float>& y) {
@@ -36,35 +33,41 @@ void forward(const Dense& d, const std::vector<float>& x, std::vector<float>& y)
 
 }  // namespace
 
-const std::vector<float>& PriorPolicy::inputs(Fight& c) {
+const std::vector<float>& NetEval::inputs(Fight& c) {
     if (!c.has_pending) throw std::invalid_argument("prior: the fight is over");
+    const PriorInputs& in = net_->in;
     const int me = c.pending.fighter;
-    ctx_ = obs_context(c, *in_.cat, *c.t, me);
-    const std::vector<float>& extra = in_.extra[static_cast<std::size_t>(me)];
-    const auto n = static_cast<std::size_t>(in_.layout.size);
+    ctx_ = obs_context(c, *in.cat, *c.t, me);
+    const std::vector<float>& extra = in.extra[static_cast<std::size_t>(me)];
+    const auto n = static_cast<std::size_t>(in.layout.size);
     x_.assign(n + extra.size(), 0.0F);
-    write_observation(*c.t, *in_.cat, in_.layout, c.s, ctx_, me, 1 - me, x_.data());
-    if (!in_.unit.empty()) {
-        for (std::size_t k = 0; k < n; ++k) x_[k] *= in_.unit[k];
+    write_observation(*c.t, *in.cat, in.layout, c.s, ctx_, me, 1 - me, x_.data());
+    if (!in.unit.empty()) {
+        for (std::size_t k = 0; k < n; ++k) x_[k] *= in.unit[k];
     }
     std::copy(extra.begin(), extra.end(), x_.begin() + static_cast<std::ptrdiff_t>(n));
     return x_;
 }
 
-std::vector<float> PriorPolicy::legal_logits(Fight& c) {
+void NetEval::legal_logits(Fight& c, std::vector<float>& out) {
     inputs(c);
-    const ObsContext& ctx = ctx_;
-    for (const Dense& d : net_) {
+    for (const Dense& d : net_->layers) {
         forward(d, x_, y_);
         std::swap(x_, y_);
     }
+    out.clear();
+    for (int id : ctx_.legal_ids) out.push_back(x_[static_cast<std::size_t>(id)]);
+}
+
+std::vector<float> PriorPolicy::legal_logits(Fight& c) {
     std::vector<float> out;
-    out.reserve(ctx.legal_ids.size());
-    for (int id : ctx.legal_ids) out.push_back(x_[static_cast<std::size_t>(id)]);
-    if (!in_.lean.empty()) {
-        const std::size_t row = static_cast<std::size_t>(c.pending.kind) * static_cast<std::size_t>(in_.cat->n);
+    eval_.legal_logits(c, out);
+    const PriorInputs& in = eval_.network().in;
+    if (!in.lean.empty()) {
+        const ObsContext& ctx = eval_.context();
+        const std::size_t row = static_cast<std::size_t>(c.pending.kind) * static_cast<std::size_t>(in.cat->n);
         for (std::size_t j = 0; j < out.size(); ++j) {
-            out[j] += in_.lean[row + static_cast<std::size_t>(ctx.legal_ids[j])];
+            out[j] += in.lean[row + static_cast<std::size_t>(ctx.legal_ids[j])];
         }
     }
     return out;

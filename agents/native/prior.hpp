@@ -21,6 +21,7 @@
 
 #include <array>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,23 +55,46 @@ struct PriorInputs {
     std::vector<float> lean;
 };
 
+// A learned actor: what it reads and its dense layers, built once (the weights copied out
+// of torch) and shared, read-only, by the priors and players made from it (net_player.hpp).
+struct Network {
+    PriorInputs in;
+    std::vector<Dense> layers;
+};
+
+// A Network asked at a fight's open decision, with the scratch one user needs (a prior or
+// a player has its own: the network is shared, the scratch is not).
+class NetEval {
+public:
+    explicit NetEval(std::shared_ptr<const Network> net) : net_(std::move(net)) {}
+    // The network's input at c's open decision (the decider's observation, then his extra).
+    const std::vector<float>& inputs(Fight& c);
+    // The network's logit of each legal choice (legal order) at c's open decision, without
+    // the lean; context().legal_ids then holds their catalogue ids.
+    void legal_logits(Fight& c, std::vector<float>& out);
+    const ObsContext& context() const { return ctx_; }
+    const Network& network() const { return *net_; }
+
+private:
+    std::shared_ptr<const Network> net_;
+    ObsContext ctx_;            // the open decision's (its legal ids)
+    std::vector<float> x_, y_;  // scratch: the layers' inputs and outputs
+};
+
 class PriorPolicy final : public Policy {
 public:
-    PriorPolicy(Policy& rollout, PriorInputs in, std::vector<Dense> net);
+    PriorPolicy(Policy& rollout, std::shared_ptr<const Network> net) : rollout_(&rollout), eval_(std::move(net)) {}
     int act(Fight& c) override { return rollout_->act(c); }
     std::vector<int> ranked(Fight& c) override;
     void check(const Fight& c) const override { rollout_->check(c); }
     // The network's logit (plus the lean) of each legal choice (legal order) at c's open decision.
     std::vector<float> legal_logits(Fight& c);
     // The network's input at c's open decision (the decider's observation, then his extra).
-    const std::vector<float>& inputs(Fight& c);
+    const std::vector<float>& inputs(Fight& c) { return eval_.inputs(c); }
 
 private:
     Policy* rollout_;
-    PriorInputs in_;
-    std::vector<Dense> net_;
-    ObsContext ctx_;            // the open decision's (its legal ids)
-    std::vector<float> x_, y_;  // scratch: the layers' inputs and outputs
+    NetEval eval_;
 };
 
 // One score per legal choice (legal order) at the fight's open decision, higher first.

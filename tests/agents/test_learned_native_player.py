@@ -1,0 +1,227 @@
+"""A learned policy played inside the core (issue 30: a past self or checkpoint with no Python
+per decision): ``LearnedAgent.native_player(game)`` is a ``_bots.NetPlayer`` running the
+network the search's prior runs (``search_core.learned_network``). It must choose what
+``LearnedAgent.act`` chooses at every decision (the arg-max, ties to the lowest action id; a
+temperature's draw from the same numpy stream; a style's lean), so the single env, the
+tournament's fast path and the vector env give the same fights whatever the language the
+policy is played in; and it is None wherever ``act`` plays otherwise (a group, torch's
+sampler, a network the core cannot run)."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib")
+
+from hexdojo.agents import _bots, scripted_core  # noqa: E402
+from hexdojo.agents.policy import LearnedAgent  # noqa: E402
+from hexdojo.agents.registry import make_agent  # noqa: E402
+from hexdojo.agents.tournament import (  # noqa: E402
+    TournamentConfig,
+    play_fight,
+    play_native,
+    run_tournament,
+)
+from hexdojo.envs.duel import DuelEnv  # noqa: E402
+from hexdojo.envs.rules import Game  # noqa: E402
+
+from . import search_fights as sf  # noqa: E402
+
+GENERAL = Path(__file__).parents[2] / "agents" / "data" / "general_npc.zip"
+PAIRINGS = {"chu mirror": ["chu", "chu"], "chu vs boris": ["chu", "boris"],
+            "armed": ["chu", "guard"]}
+
+
+@pytest.fixture(scope="module")
+def duel_npc(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small duel NPC (chu vs boris, unit scaling, tanh 32x16; weights from numpy's
+    default_rng(3), the search tests' pinned prior)."""
+    folder = tmp_path_factory.mktemp("duel")
+    sf.duel_prior(folder)
+    return folder / "npc_duel.zip"
+
+
+def compare(agent: LearnedAgent, fighters: list[str], seeds: range) -> tuple[int, int]:
+    """(decisions, differing choices): the native player and ``agent.act`` asked at every
+    decision of seeded fights (fighter 0 plays the agent's choice, fighter 1 greedy's), both
+    reset with the same seed per fight as a tournament resets them."""
+    game = Game.create(fighters)
+    player = agent.native_player(game)
+    assert player is not None
+    n = differ = 0
+    for seed in seeds:
+        agent.reset(seed)
+        player.reset(seed)
+        state, greedy = game.new_state(seed), make_agent("greedy")
+        while not state.is_over:
+            k = player.act(scripted_core.core_of(state))
+            mine = agent.act(state)
+            n, differ = n + 1, differ + (state.legal_choices()[k] != mine)
+            state.apply(mine if state.decision.fighter == 0 else greedy.act(state))
+    return n, differ
+
+
+@pytest.mark.parametrize("pairing", sorted(PAIRINGS))
+def test_the_general_npc_chooses_as_act(pairing: str) -> None:
+    n, differ = compare(LearnedAgent.load(GENERAL), PAIRINGS[pairing], range(3))
+    assert differ == 0 and n > 50
+
+
+@pytest.mark.parametrize("pairing", ["chu mirror", "chu vs boris"])
+def test_a_duel_npc_chooses_as_act(duel_npc: Path, pairing: str) -> None:
+    n, differ = compare(LearnedAgent.load(duel_npc), PAIRINGS[pairing], range(6))
+    assert differ == 0 and n > 60
+
+
+def test_a_duel_npc_gives_no_player_where_act_would_not_play_a_duel(duel_npc: Path) -> None:
+    """An armed pairing is another catalogue (act refuses it in one line), a scene's group
+    another observation: no native player, the Python path says what is wrong."""
+    agent = LearnedAgent.load(duel_npc)
+    assert agent.native_player(Game.create(["chu", "guard"])) is None
+    assert agent.native_player(Game.from_scene("two_vs_one")) is None
+    assert LearnedAgent.load(GENERAL).native_player(Game.from_scene("two_vs_one")) is None
+
+
+def test_the_arg_max_breaks_ties_to_the_lowest_action_id(duel_npc: Path) -> None:
+    """A network whose logits are all equal: act (SB3's arg-max over the id-ordered mask)
+    plays the legal choice of lowest id, which is not always the first legal one."""
+    import torch
+
+    agent = LearnedAgent.load(duel_npc)
+    with torch.no_grad():
+        for p in agent.model.policy.action_net.parameters():
+            p.zero_()
+    game = Game.create(["chu", "boris"])
+    player, cat = agent.native_player(game), DuelEnv(fighters=("chu", "boris")).catalogue
+    state, off_first = game.new_state(1), 0
+    while not state.is_over:
+        legal = state.legal_choices()
+        ids = cat.ids(legal)
+        k = player.act(scripted_core.core_of(state))
+        assert ids[k] == min(ids) and legal[k] == agent.act(state)
+        off_first += k != 0
+        state.apply(legal[k])
+    assert off_first > 3
+
+
+@pytest.mark.parametrize("pairing", ["chu mirror", "armed"])
+def test_a_tempered_and_styled_npc_draws_as_act(pairing: str) -> None:
+    """A temperature: the same draws from the agent's own numpy stream (reset per fight);
+    a style: the lean added to the logits, as act adds it."""
+    hot = LearnedAgent.load(GENERAL, temperature=1.5)
+    n, differ = compare(hot, PAIRINGS[pairing], range(4))
+    assert differ == 0 and n > 60
+    styled = LearnedAgent.load(GENERAL, temperature=0.5)
+    styled.style, styled.style_bias = "striker", 1.5
+    n, differ = compare(styled, PAIRINGS[pairing], range(4))
+    assert differ == 0 and n > 60
+    cold = LearnedAgent.load(GENERAL)
+    cold.style, cold.style_bias = "grappler", 2.0
+    assert compare(cold, PAIRINGS[pairing], range(2))[1] == 0
+
+
+def test_a_temperature_samples_and_a_seed_replays() -> None:
+    """A tempered player is not its arg-max, and the same seed draws the same choices."""
+    game = Game.create(["chu", "boris"])
+    hot = LearnedAgent.load(GENERAL, temperature=2.0).native_player(game)
+    cold = LearnedAgent.load(GENERAL).native_player(game)
+    assert hot.temperature == 2.0 and cold.temperature == 0.0
+
+    def picks(seed: int) -> list[int]:
+        hot.reset(seed)
+        state, out, off = game.new_state(3), [], 0
+        while not state.is_over:
+            core = scripted_core.core_of(state)
+            out.append(hot.act(core))
+            off += out[-1] != cold.act(core)
+            state.apply(state.legal_choices()[out[-1]])
+        return out + [off]
+
+    one = picks(7)
+    assert one == picks(7) and one != picks(8) and one[-1] > 0
+
+
+def test_no_player_where_act_samples_with_torch() -> None:
+    """deterministic=False without a temperature samples with torch's generator, which the
+    core cannot replay: the Python path keeps it; a temperature gives the native player."""
+    game = Game.create(["chu", "boris"])
+    assert LearnedAgent.load(GENERAL, deterministic=False).native_player(game) is None
+    assert LearnedAgent.load(GENERAL, deterministic=False, temperature=1.0).native_player(game)
+
+
+def test_native_agents_off_gives_no_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")
+    assert LearnedAgent.load(GENERAL).native_player(Game.create(["chu", "chu"])) is None
+
+
+def test_the_network_is_copied_once_per_game_and_the_agent_still_pickles(duel_npc: Path) -> None:
+    agent = LearnedAgent.load(duel_npc)
+    game = Game.create(["chu", "boris"])
+    one, two = agent.native_player(game), agent.native_player(game)
+    assert one is not two and len(agent._native_nets) == 1  # players apart, network shared
+    agent.style, agent.style_bias = "striker", 1.0
+    agent.native_player(game)
+    assert len(agent._native_nets) == 2  # a style is another lean
+    copy = pickle.loads(pickle.dumps(agent))
+    assert "_native_nets" not in copy.__dict__ and copy.native_player(game) is not None
+
+
+def episodes(opponent: Any, native: bool | None, fighters: tuple[str, str], n: int = 3,
+             seed: int = 5) -> tuple[list[Any], DuelEnv]:
+    """``n`` seeded episodes of random legal agent actions: every observation, reward,
+    action and the event log; and the env."""
+    env = DuelEnv(opponent=opponent, native=native, flat_observation=True, fighters=fighters,
+                  armed="guard" in fighters)
+    act = np.random.default_rng(seed)
+    out: list[Any] = []
+    obs, info = env.reset(seed=seed)
+    for _ in range(n):
+        trace: list[Any] = [(obs.tobytes(), info["action_mask"].tobytes(), env.side)]
+        while True:
+            a = int(act.choice(np.flatnonzero(info["action_mask"])))
+            obs, r, term, trunc, info = env.step(a)
+            trace.append((a, obs.tobytes(), r, term, trunc))
+            if term or trunc:
+                break
+        out.append((trace, env.fight.events))
+        obs, info = env.reset()
+    return out, env
+
+
+@pytest.mark.parametrize("pairing", sorted(PAIRINGS))
+@pytest.mark.parametrize("temperature", [None, 1.0])
+def test_duel_env_plays_the_same_episodes_natively_and_from_python(pairing: str,
+                                                                   temperature: float | None) -> None:
+    """Issue 32's one step path: the same seed gives the same episodes whether the core plays
+    the checkpoint (its native player) or asks its act from Python (native=False)."""
+    fighters = tuple(PAIRINGS[pairing])
+    native, env_n = episodes(LearnedAgent.load(GENERAL, temperature=temperature), None, fighters)
+    python, env_p = episodes(LearnedAgent.load(GENERAL, temperature=temperature), False, fighters)
+    assert isinstance(env_n._duel.player, _bots.NetPlayer) and env_p._duel.external
+    assert native == python
+    assert env_n.opponent_seconds == 0.0 < env_p.opponent_seconds
+
+
+def test_a_tournament_with_a_checkpoint_runs_inside_the_core(monkeypatch: pytest.MonkeyPatch,
+                                                            duel_npc: Path) -> None:
+    """A checkpoint against greedy: the fast path (every agent native) gives the Python
+    loop's fights and records."""
+    game = Game.create(["chu", "boris"])
+    agents = [LearnedAgent.load(duel_npc, temperature=1.0), make_agent("greedy")]
+    monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
+    assert play_native(game, agents, 3, False) is not None
+    for seed in range(4):
+        monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
+        fast = play_fight(game, agents, seed, record_choices=True)
+        monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "0")
+        assert fast == play_fight(game, agents, seed, record_choices=True), seed
+    cfg = TournamentConfig((str(duel_npc), "greedy"), fights=4, fighters=("chu", "boris"))
+    ref = run_tournament(cfg)
+    monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
+    fast = run_tournament(cfg)
+    assert fast.fights == ref.fights and fast.usage == ref.usage and fast.chains == ref.chains
