@@ -11,11 +11,14 @@ shared machine.
 
     python scripts/bench_env_opponent.py                       # greedy and striker, flat and Dict
     python scripts/bench_env_opponent.py --opponents counter --steps 5000 --python
-    python scripts/bench_env_opponent.py --checkpoint runs/npc/npc.zip   # a past self, batched
+    python scripts/bench_env_opponent.py --checkpoint runs/npc/npc.zip   # a past self
 
-``--checkpoint`` also measures the native vector env (64 duels) against a trained policy,
-answered in one batched forward per step for every slot waiting on it (issue 30): total env
-steps per CPU second, flat observation.
+``--checkpoint`` also measures a trained policy as the opponent, sampled at temperature 1 (a
+past self of the training pool), flat observation: the single env with the policy played
+inside the core (``LearnedAgent.native_player``, a ``_bots.NetPlayer``) and through its Python
+``act`` (``native=False``); and the native vector env (64 duels) with the policy inside the
+core against the same policy answered in one batched torch forward per round for every slot
+waiting on it (``batch_act``, torch's sampler: the path before the native player; issue 30).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -31,8 +35,8 @@ from bench_env import bench_connect_four
 import hexdojo.envs  # noqa: F401 - registers the ids
 
 
-def steps_per_cpu_second(opponent: str, steps: int, flat: bool, native: bool | None = None) -> float:
-    """Random legal play against ``opponent`` for ``steps`` env steps."""
+def steps_per_cpu_second(opponent: Any, steps: int, flat: bool, native: bool | None = None) -> float:
+    """Random legal play against ``opponent`` (a name or an agent) for ``steps`` env steps."""
     env = gym.make("hexdojo/Duel-v1", opponent=opponent, fighters=("chu", "boris"),
                    flat_observation=flat, native=native)
     rng = np.random.default_rng(0)
@@ -47,17 +51,36 @@ def steps_per_cpu_second(opponent: str, steps: int, flat: bool, native: bool | N
     return steps / (time.process_time() - t0)
 
 
-def vector_vs_checkpoint(path: str, steps: int, n: int = 64) -> float:
-    """Env steps per CPU second of ``n`` native duels against checkpoint ``path`` (batched)."""
+def checkpoint(path: str, native: bool) -> Any:
+    """The policy at ``path`` sampled at temperature 1: with ``native``, through its native
+    player (the same draws as its ``act``); else as the training pool loads a past self
+    (``deterministic=False``: torch's sampler in ``act``, Gumbel-max in ``batch_act``), which
+    the core cannot play. torch on one thread (a small net, docs/npc.md: training's setting)."""
     import torch
 
     from hexdojo.agents.policy import LearnedAgent
+
+    torch.set_num_threads(1)
+    if native:
+        agent = LearnedAgent.load(path, temperature=1.0)
+        assert agent.native_player(agent_game()) is not None, "no native player for this checkpoint"
+        return agent
+    return LearnedAgent.load(path, deterministic=False)
+
+
+def agent_game() -> Any:
+    from hexdojo.envs.rules import Game
+
+    return Game.create(["chu", "boris"])
+
+
+def vector_vs_checkpoint(path: str, steps: int, native: bool, n: int = 64) -> float:
+    """Env steps per CPU second of ``n`` native duels against checkpoint ``path``: played
+    inside the core (``native``) or answered in batched forwards."""
     from hexdojo.envs.vector_env import NativeDuelVectorEnv
 
-    torch.set_num_threads(1)  # a small net (docs/npc.md): training's setting
-
-    env = NativeDuelVectorEnv(n, opponent=LearnedAgent.load(path, deterministic=False),
-                              fighters=("chu", "boris"), flat_observation=True)
+    env = NativeDuelVectorEnv(n, opponent=checkpoint(path, native), fighters=("chu", "boris"),
+                              flat_observation=True, native=True if native else None)
     env.reset(seed=0)
     rng = np.random.default_rng(0)
     rounds = max(1, steps // n)
@@ -69,12 +92,27 @@ def vector_vs_checkpoint(path: str, steps: int, n: int = 64) -> float:
     return rounds * n / (time.process_time() - t0)
 
 
+def checkpoint_rows(path: str, steps: int, c4: float) -> None:
+    """The checkpoint's rows: the single env (native player, then its Python act) and 64
+    native duels (native player, then batched forwards), each a ratio to connect_four_v3."""
+    rows = [("single env, the policy inside the core", steps_per_cpu_second(
+                checkpoint(path, True), steps, True, native=True)),
+            ("single env, its Python act (native=False)", steps_per_cpu_second(
+                checkpoint(path, True), steps, True, native=False)),
+            ("64 native duels, the policy inside the core", vector_vs_checkpoint(path, 20 * steps, True)),
+            ("64 native duels, batched forwards", vector_vs_checkpoint(path, 20 * steps, False))]
+    for what, got in rows:
+        print(f"[flat] vs {path} (sampled), {what}: {got:,.0f} steps per CPU second "
+              f"({got / c4:.2f}x connect_four_v3's)")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--opponents", nargs="+", default=["greedy", "striker"])
     ap.add_argument("--steps", type=int, default=5000)
     ap.add_argument("--python", action="store_true", help="also the env's Python path (native=False)")
-    ap.add_argument("--checkpoint", default=None, help="also 64 native duels against this checkpoint")
+    ap.add_argument("--checkpoint", default=None,
+                    help="also a trained policy as the opponent (single env, 64 native duels)")
     args = ap.parse_args(argv)
     t0 = time.process_time()
     bench_connect_four(args.steps, 0)
@@ -93,9 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                 line += f"; its Python path {slow:,.0f} ({slow / c4:.2f}x): the core {got / slow:.1f}x faster"
             print(line)
     if args.checkpoint:
-        got = vector_vs_checkpoint(args.checkpoint, 20 * args.steps)
-        print(f"[flat] 64 native duels vs {args.checkpoint} (batched): {got:,.0f} steps per CPU "
-              f"second ({got / c4:.2f}x connect_four_v3's)")
+        checkpoint_rows(args.checkpoint, args.steps, c4)
     return 0
 
 

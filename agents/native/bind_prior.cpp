@@ -78,7 +78,9 @@ Network network_of(const Catalogue& cat, const ObsLayout& lay, std::vector<float
                                std::to_string(kDHold + 1) + " x " + std::to_string(cat.n) + "), or none").c_str());
     }
     PriorInputs pi{&cat, lay, std::move(unit), {std::move(extra0), std::move(extra1)}, std::move(lean)};
-    return Network{std::move(pi), std::move(net)};
+    const Matrix& w = std::get<0>(layers.back());
+    std::vector<float> head(w.data(), w.data() + w.size());  // out x in, as torch holds it
+    return Network{std::move(pi), std::move(net), std::move(head)};
 }
 
 void make_network(Network* self, const Catalogue& cat, const ObsLayout& lay, std::vector<float> unit,

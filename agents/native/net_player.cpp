@@ -2,10 +2,33 @@
 #include "net_player.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 
 namespace hexdojo::bots {
+
+void fast_tanh(float* v, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) {
+        const float x = v[i];
+        const float a = std::min(std::fabs(x), 9.5F);  // tanhf is 1 in float from ~9.01
+        const float z = a * a;
+        const float small = a + a * z * ((((-5.70498872745E-3F * z + 2.06390887954E-2F) * z -
+                                            5.37397155531E-2F) * z + 1.33314422036E-1F) * z -
+                                          3.33332819422E-1F);
+        const float y = 2.0F * a;  // e^y = 2^n e^r, |r| <= ln2 / 2
+        const auto ni = static_cast<std::int32_t>(y * 1.44269504088896341F + 0.5F);
+        const auto fn = static_cast<float>(ni);
+        const float r = (y - fn * 0.693359375F) - fn * -2.12194440e-4F;
+        float p = ((((1.9875691500E-4F * r + 1.3981999507E-3F) * r + 8.3334519073E-3F) * r +
+                    4.1665795894E-2F) * r + 1.6666665459E-1F) * r + 5.0000001201E-1F;
+        p = p * (r * r) + r + 1.0F;
+        const float e = p * std::bit_cast<float>((ni + 127) << 23);
+        const float t = a < 0.625F ? small : 1.0F - 2.0F / (e + 1.0F);
+        v[i] = x < 0.0F ? -t : t;
+    }
+}
 
 const std::vector<double>& NetPlayer::scores(Fight& c) {
     eval_.legal_logits(c, z_);

@@ -13,8 +13,9 @@
 //   divided by its last entry, searchsorted right). The sums run in order where numpy sums
 //   pairwise, and z is the raw logit where Python reads the log-softmax: the same draw unless
 //   the uniform lands within a few ulps of a cumulative boundary.
-// The logits agree with torch's to ~1e-5 (float32 sums in another order), so only near-ties
-// could choose otherwise than torch (tests/agents/test_learned_native_player.py counts them).
+// The logits agree with torch's to ~1e-5 (float32 sums in another order; tanh is fast_tanh,
+// within 2 ulps of the C library's), so only near-ties could choose otherwise than torch
+// (tests/agents/test_learned_native_player.py counts them).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +32,7 @@ namespace hexdojo::bots {
 class NetPlayer final : public Player {
 public:
     NetPlayer(std::shared_ptr<const Network> net, double temperature, Pcg64 rng)
-        : eval_(std::move(net)), temperature_(temperature), rng_(rng) {}
+        : eval_(std::move(net), false), temperature_(temperature), rng_(rng) {}
     void reset(std::uint64_t seed) override { rng_ = pcg64_from_seed(seed); }
     int act(Fight& c) override;
     // The score of each legal choice (legal order): its logit plus the lean, in double.

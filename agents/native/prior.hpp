@@ -60,13 +60,25 @@ struct PriorInputs {
 struct Network {
     PriorInputs in;
     std::vector<Dense> layers;
+    // the last layer's weights again, untransposed (out x in, row o = output o's weights): a
+    // decision needs only its legal choices' logits, each one dot product in the same order
+    // of additions as the transposed sweep (the same floats, ~10% of the sweep's work)
+    std::vector<float> head;
 };
+
+// tanh of v[0..n) in place, vectorised (net_player.cpp, built with -fno-trapping-math so that
+// the compiler may vectorise its branch-free selects): Cephes' tanhf polynomial below 0.625,
+// else 1 - 2 / (e^2|x| + 1) with a Cephes-style expf; within 2 ulps of the C library's tanhf.
+void fast_tanh(float* v, std::size_t n);
 
 // A Network asked at a fight's open decision, with the scratch one user needs (a prior or
 // a player has its own: the network is shared, the scratch is not).
 class NetEval {
 public:
-    explicit NetEval(std::shared_ptr<const Network> net) : net_(std::move(net)) {}
+    // exact_tanh: the C library's tanh (the search's prior: its pinned rankings); else
+    // fast_tanh (the native player: within 2 ulps, vectorised)
+    explicit NetEval(std::shared_ptr<const Network> net, bool exact_tanh = true)
+        : net_(std::move(net)), exact_tanh_(exact_tanh) {}
     // The network's input at c's open decision (the decider's observation, then his extra).
     const std::vector<float>& inputs(Fight& c);
     // The network's logit of each legal choice (legal order) at c's open decision, without
@@ -77,6 +89,7 @@ public:
 
 private:
     std::shared_ptr<const Network> net_;
+    bool exact_tanh_;
     ObsContext ctx_;            // the open decision's (its legal ids)
     std::vector<float> x_, y_;  // scratch: the layers' inputs and outputs
 };
