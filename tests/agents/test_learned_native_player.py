@@ -78,6 +78,39 @@ def test_a_duel_npc_chooses_as_act(duel_npc: Path, pairing: str) -> None:
     assert differ == 0 and n > 60
 
 
+def torch_logits(agent: LearnedAgent, state: Any) -> np.ndarray:
+    """The actor's logits of the legal choices (legal order) as act's torch forward gives
+    them, shifted to max 0."""
+    import torch
+
+    from hexdojo.envs.sheets import general_inputs
+
+    obs, mask, _, ids, *_ = general_inputs(state) if agent.general else agent.duel_inputs(state)
+    policy = agent.model.policy
+    with torch.no_grad():
+        o, _ = policy.obs_to_tensor(obs)
+        z = policy.get_distribution(o, action_masks=mask[None]).distribution.logits[0].numpy()
+    z = z[ids].astype(np.float64)
+    return z - z.max()
+
+
+@pytest.mark.parametrize("pairing", ["chu vs boris", "armed"])
+def test_the_players_scores_are_torchs_logits(duel_npc: Path, pairing: str) -> None:
+    """The network inside the player (its own vectorised tanh) gives torch's logits to
+    1e-4 at every decision, for the general NPC and (unarmed) a duel NPC."""
+    agents = [LearnedAgent.load(GENERAL)] + ([LearnedAgent.load(duel_npc)] if pairing != "armed" else [])
+    game, n = Game.create(PAIRINGS[pairing]), 0
+    for agent, seed in ((a, seed) for a in agents for seed in (2, 3, 4)):
+        player = agent.native_player(game)
+        state, greedy = game.new_state(seed), make_agent("greedy")
+        while not state.is_over:
+            z = np.asarray(player.scores(scripted_core.core_of(state)))
+            assert np.allclose(z - z.max(), torch_logits(agent, state), atol=1e-4), state.decision
+            state.apply(greedy.act(state))
+            n += 1
+    assert n > 40
+
+
 def test_a_duel_npc_gives_no_player_where_act_would_not_play_a_duel(duel_npc: Path) -> None:
     """An armed pairing is another catalogue (act refuses it in one line), a scene's group
     another observation: no native player, the Python path says what is wrong."""
