@@ -258,3 +258,43 @@ def test_a_tournament_with_a_checkpoint_runs_inside_the_core(monkeypatch: pytest
     monkeypatch.setenv("HEXDOJO_NATIVE_AGENTS", "1")
     fast = run_tournament(cfg)
     assert fast.fights == ref.fights and fast.usage == ref.usage and fast.chains == ref.chains
+
+
+class PythonOnly:
+    """The agent with its act and reset but no native player or batch_act: the vector env
+    asks its act on a State of each waiting slot's decision."""
+
+    def __init__(self, inner: LearnedAgent) -> None:
+        self.inner, self.name = inner, "python"
+
+    def act(self, state: Any) -> Any:
+        return self.inner.act(state)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.inner.reset(seed)
+
+
+@pytest.mark.parametrize("temperature", [None, 1.0])
+def test_the_vector_env_plays_a_checkpoint_inside_the_core(duel_npc: Path,
+                                                           temperature: float | None) -> None:
+    """The native vector env's pool is the checkpoint's native player (no external policy),
+    and its episodes are those of the same policy asked through act from Python."""
+    from hexdojo.envs.vector_env import NativeDuelVectorEnv, opponent_pool
+
+    def run(opponent: Any) -> list[Any]:
+        env = NativeDuelVectorEnv(6, opponent=opponent, fighters=("chu", "boris"),
+                                  flat_observation=True)
+        obs, _ = env.reset(seed=3)
+        rng, out = np.random.default_rng(0), [obs.tobytes()]
+        for _ in range(150):
+            pick = [int(rng.choice(np.flatnonzero(m))) for m in env.action_masks()]
+            obs, r, term, _, _ = env.step(np.array(pick))
+            out.append((obs.tobytes(), r.tobytes(), term.tobytes()))
+        return out
+
+    agent = LearnedAgent.load(duel_npc, temperature=temperature)
+    players, external, policies = opponent_pool(agent, Game.create(["chu", "boris"]))
+    assert [type(p) for p in players] == [_bots.NetPlayer] and external == 0.0 and not policies
+    native = run(agent)
+    assert native == run(PythonOnly(LearnedAgent.load(duel_npc, temperature=temperature)))
+    assert sum(t.count(b"\x01") for _, _, t in native[1:]) > 5  # whole episodes were played
