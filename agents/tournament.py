@@ -138,8 +138,8 @@ def play_native(game: Game, agents: Sequence[Agent], seed: int, record_choices: 
     """:func:`play_fight` inside the native core, where every agent has a native player
     (``Agent.native_player``): the whole fight without a Python call per decision. The
     same fight, choices and record as through the Python API (tests/agents/test_tournament_native.py);
-    None where it cannot (an agent without a native form, e.g. a learned policy; or
-    ``HEXDOJO_NATIVE_AGENTS=0``)."""
+    None where it cannot (an agent without a native form, e.g. a plug-in or a learned
+    policy the core cannot run; or ``HEXDOJO_NATIVE_AGENTS=0``)."""
     if not scripted_core.enabled():
         return None
     players = [a.native_player(game) if hasattr(a, "native_player") else None for a in agents]
