@@ -50,6 +50,7 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "5 epochs x batch 1024": {"n_epochs": 5, "batch_size": 1024},
     "4 epochs x batch 512": {"n_epochs": 4, "batch_size": 512},
     "3 epochs x batch 1024": {"n_epochs": 3, "batch_size": 1024},
+    "2 epochs x batch 512 (shipped)": {"n_epochs": 2, "batch_size": 512},
     "4 epochs x batch 512, bfloat16 autocast": {"n_epochs": 4, "batch_size": 512, "bf16": True},
 }
 

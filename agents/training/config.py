@@ -47,12 +47,22 @@ class PPOConfig(_Model):
     # part of a 1M-step run from drifting (80.5 % vs 73.5 % against the striker); no
     # entropy bonus won more in 1M steps against the grappler on both seeds tried
     # (79.6 % / 74.5 % vs 78.6 % / 71.0 % with 0.01) and the same within 50k vs random.
+    # 2 epochs (issue 30, scripts/bench_ppo_update.py): on 64 native duels the updates
+    # were 80 % of the learning phase and cost the same per epoch at any batch size (the
+    # matmuls and the masked distribution at 256x256, not Python); 2 epochs cut them 5x.
+    # Over 600k steps instead of 250k the main job's NPC rated 1682 [1667, 1698] against
+    # 1649 [1634, 1663] for 10 epochs x 250k, back to back, in 110 s of training against
+    # 132 s. At 250k steps fewer epochs were weaker (4: 1645, 3 of batch 1024: 1604, not
+    # clear of greedy's ~1575); 4 x 400k was as strong but 3.2-3.7x the Python envs' steps
+    # per CPU second, short of issue 30's 4x (docs/benchmarks.md).
     learning_rate: float = Field(3e-4, gt=0, le=1, description="Adam learning rate (the start "
                                  "of the schedule)")
     n_steps: int = Field(64, ge=8, le=1_000_000, description="steps per environment between "
                          "updates (the rollout is `n_steps * n_envs`)")
     batch_size: int = Field(512, ge=8, le=1_000_000, description="minibatch size")
-    n_epochs: int = Field(10, ge=1, le=100, description="passes over each rollout")
+    n_epochs: int = Field(2, ge=1, le=100, description="passes over each rollout (2: the "
+                          "updates cost per epoch; 10 over fewer steps trained no stronger "
+                          "an NPC in the same wall time, docs/benchmarks.md)")
     gamma: float = Field(0.995, gt=0, le=1, description="discount factor")
     gae_lambda: float = Field(0.95, gt=0, le=1, description="GAE lambda")
     ent_coef: float = Field(0.0, ge=0, le=1, description="entropy bonus (0: none; it won more "
@@ -182,7 +192,8 @@ class TrainConfig(_Model):
     observation_scale: Literal["raw", "unit"] = Field(
         "unit", description="`unit`: Duel-v1's observation (every number in [-1, 1]); `raw`: "
         "Duel-v0's; a checkpoint of the other scaling is refused in one line")
-    total_steps: int = Field(250_000, ge=1, le=1_000_000_000,
+    # 600k with 2 epochs (issue 30): the 250k of 10 epochs took as long, rated the same
+    total_steps: int = Field(600_000, ge=1, le=1_000_000_000,
                              description="environment steps of the learner")
     n_envs: int = Field(64, ge=1, le=256, description="vectorised environments")
     vec_env: Literal["dummy", "subproc", "native"] = Field(

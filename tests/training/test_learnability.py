@@ -115,5 +115,6 @@ def test_learnability_script_reads_options_and_hyperparameters() -> None:
     assert script.ppo_settings(None) == {}, "no file: SB3's own defaults"
     kw = script.ppo_settings(str(HYPERPARAMS))
     assert kw["batch_size"] == 512 and kw["policy_kwargs"] == {"net_arch": [256, 256]}
+    assert kw["n_epochs"] == 2, "2 epochs a rollout (issue 30: the updates cost per epoch)"
     assert kw["learning_rate"](1.0) == pytest.approx(3e-4) and kw["learning_rate"](0.5) == \
         pytest.approx(1.5e-4), "the linear schedule decays to 0"
