@@ -8,7 +8,7 @@ Opponents: ``None``/``"random"`` (uniform over the legal choices, drawn by the c
 the episode's generator), an agent name, any object with ``act(state) -> Choice`` or any
 callable ``f(state) -> Choice``. Every opponent plays on one step path, the core's
 (``envs/duel_core.py``, issue 32): one with a native player (``native_player(game)``: the
-scripted styles, mcts, search) is played inside the core; any other is asked at each of its
+scripted styles, mcts, search, a checkpoint) is played inside the core; any other is asked at each of its
 decisions on a ``State`` over a copy of the fight (``state.decision.fighter`` is the
 opponent), and its choice must be one of ``state.legal_choices()`` (else one ``ValueError``
 line naming the opponent and the choice). If the opponent object has a ``reset(seed=...)``
@@ -249,7 +249,7 @@ class DuelEnv(AgentEnv):
     one call into it per ``step()``, which plays the opponent and writes the observation and
     the mask; ``env.fight`` is a ``State`` over a copy of the core's fight, built when read).
     The random opponent is the core's. An agent with a native player
-    (``native_player(game)``: the scripted styles, mcts, search; issue 30) is played inside
+    (``native_player(game)``: the scripted styles, mcts, search, a checkpoint; issue 30) is played inside
     the core (None, the default) or asked through its Python ``act`` on a ``State`` of each
     of its decisions (False: the same episodes, slower; for tests and agents whose Python
     ``act`` is the reference); any other opponent through its ``act``. ``native=True``
