@@ -39,9 +39,7 @@ from typing import Any
 import numpy as np
 
 from hexdojo.envs.observation import encoder_for
-from hexdojo.envs.observation_layout import native_layout
-from hexdojo.envs.rules import DECISION_KINDS, Choice, State, _core
-from hexdojo.envs.rules.to_core import compile_tables
+from hexdojo.envs.rules import DECISION_KINDS, Choice, State
 from hexdojo.envs.sheets import sheet_views
 
 from . import _bots, scripted_core
@@ -275,8 +273,8 @@ def learned_network(prior: Any, game: Any, layers: Any) -> Any:
         enc, extra = encoder_for(game), None
         unit = prior._scaling_for(enc) == "unit"
     views = ([], []) if extra is None else (extra[0].tolist(), extra[1].tolist())
-    return _bots.Network(_core.Catalogue(compile_tables(game.tables), enc.armed),
-                         native_layout(enc), enc.unit_factor.tolist() if unit else [],
+    return _bots.Network(enc.core_catalogue, enc.core_layout,
+                         enc.unit_factor.tolist() if unit else [],
                          *views, layers, style_lean(prior, game.tables, enc.cat))
 
 

@@ -35,8 +35,6 @@ from hexdojo.envs.rules.scenario import ScenarioBoard
 from hexdojo.envs.rules.scene import start_hexes
 from hexdojo.envs.rules.to_core import _profile, compile_tables, core_dice, core_state
 
-from .observation_layout import native_layout
-
 _SEED_MASK = (1 << 64) - 1
 
 
@@ -110,15 +108,15 @@ def answer_id(catalogue: Any, mask_row: np.ndarray, st: State, choice: Any, labe
 
 def make_vector(env: Any, n: int, *, autoreset: bool, events: bool) -> _core.DuelVector:
     """A ``DuelVector`` of ``n`` slots with ``env``'s (a ``DuelEnv``'s) game and options."""
-    enc, tables = env.encoder, compile_tables(env.game.tables)
+    enc = env.encoder
     opt = _core.VectorOptions()
     opt.side = -1 if env.agent_side is None else env.agent_side
     opt.shaping, opt.illegal_penalty = env.shaping, env.illegal_penalty
     opt.illegal_limit = -1 if env.illegal_limit is None else env.illegal_limit
     opt.unit = env.observation_scale == "unit"
     opt.autoreset, opt.events = autoreset, events
-    return _core.DuelVector(unstarted_fight(env.game), _core.Catalogue(tables, env.armed),
-                            native_layout(enc), enc.unit_factor.tolist(), opt, n)
+    return _core.DuelVector(unstarted_fight(env.game), enc.core_catalogue, enc.core_layout,
+                            enc.unit_factor.tolist(), opt, n)
 
 
 class DuelCore:

@@ -184,9 +184,10 @@ class ObservationEncoder:
                                           self.flat_space.high * self.unit_factor,
                                           dtype=np.float32)
         self.armed = self.cat.armed
-        #: what the core's writer takes: the catalogue and these field offsets
-        self._core_cat = _core.Catalogue(compile_tables(t), self.armed)
-        self._core_layout = native_layout(self)
+        #: what the core takes for this layout (its writer, the vector env, the group observer,
+        #: a learned network): the core's catalogue and these field offsets, built once here
+        self.core_catalogue = _core.Catalogue(compile_tables(t), self.armed)
+        self.core_layout = native_layout(self)
 
     def __reduce__(self) -> tuple[Any, tuple[Game, bool]]:
         """Pickled as its game and catalogue kind (the core's catalogue and layout are no
@@ -203,7 +204,7 @@ class ObservationEncoder:
         """
         out = np.empty(self.size, dtype=np.float32)
         op = (1 - fighter) if opponent is None else opponent
-        _core.observe_fight(state._core, self._core_cat, self._core_layout, fighter, op, out)
+        _core.observe_fight(state._core, self.core_catalogue, self.core_layout, fighter, op, out)
         return out
 
     def encode_with_mask(self, state: State, fighter: int) -> tuple[np.ndarray, np.ndarray]:
@@ -212,7 +213,7 @@ class ObservationEncoder:
         the fight's own (a lab's restricted view masks its bans itself)."""
         out = np.empty(self.size, dtype=np.float32)
         mask = np.empty(self.cat.n, dtype=np.int8)
-        _core.observe_fight(state._core, self._core_cat, self._core_layout, fighter, 1 - fighter,
+        _core.observe_fight(state._core, self.core_catalogue, self.core_layout, fighter, 1 - fighter,
                             out, mask)
         return out, mask
 

@@ -46,7 +46,6 @@ from hexdojo.envs.rules.to_core import compile_tables
 
 from .catalogue import Catalogue, is_armed
 from .observation import AP_MAX, FLAGS, ObservationEncoder, encoder_for, scale_of
-from .observation_layout import native_layout
 
 if TYPE_CHECKING:
     from hexdojo.envs.rules import Game, State, Tables
@@ -207,8 +206,8 @@ class GroupEncoder:
         tables = compile_tables(game.tables)
         self.n_ids = cat.n
         self._core = _core.GroupObserver(
-            tables, _core.Catalogue(tables, self.armed), self.core_layout(),
-            native_layout(self.duel), self.factor.tolist(), cat.id_table(), cat.n)
+            tables, self.duel.core_catalogue, self.core_layout(),
+            self.duel.core_layout, self.factor.tolist(), cat.id_table(), cat.n)
 
     def __reduce__(self) -> tuple[type[GroupEncoder], tuple[Game]]:
         """Pickled as its game (the core's observer is no Python object): an env holding

@@ -47,7 +47,7 @@ def test_a_wrong_buffer_mask_or_fighter_is_one_clear_line() -> None:
     g = PAIRINGS["chu-urlik"]()
     enc = encoder_for(g)
     s = g.new_state(seed=1)
-    args = (s._core, enc._core_cat, enc._core_layout)
+    args = (s._core, enc.core_catalogue, enc.core_layout)
     with pytest.raises(ValueError, match=f"buffer of 3 floats, the layout has {enc.size}"):
         _core.observe_fight(*args, 0, 1, np.zeros(3, np.float32))
     with pytest.raises(ValueError, match="me 0 and op 0: two fighters of the fight's 2"):
