@@ -17,20 +17,13 @@ namespace hexdojo::bots {
 
 namespace {
 
-using Half = std::pair<std::uint64_t, std::uint64_t>;  // (high, low) 64-bit halves
 
 void make_net_player(NetPlayer* self, std::shared_ptr<Network> net, double temperature, Half state,
                      Half inc, bool has_uint32, std::uint32_t uinteger) {
     if (!std::isfinite(temperature) || temperature < 0.0) {
         throw nb::value_error("NetPlayer: temperature must be a finite number >= 0 (0: the arg-max)");
     }
-    if ((inc.second & 1U) == 0U) throw nb::value_error("NetPlayer: inc: a PCG64 increment is odd");
-    Pcg64 g;
-    g.state = make_u128(state.first, state.second);
-    g.inc = make_u128(inc.first, inc.second);
-    g.has_uint32 = has_uint32;
-    g.uinteger = uinteger;
-    new (self) NetPlayer(std::move(net), temperature, g);
+    new (self) NetPlayer(std::move(net), temperature, pcg64_of(state, inc, has_uint32, uinteger, "NetPlayer: "));
 }
 
 }  // namespace

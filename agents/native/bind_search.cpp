@@ -21,7 +21,6 @@ namespace hexdojo::bots {
 
 namespace {
 
-using Half = std::pair<std::uint64_t, std::uint64_t>;  // (high, low) 64-bit halves
 
 void check_params(const Fight& f, const SearchParams& p) {
     auto bad = [](const char* what, long long v, const char* allowed) {
@@ -109,15 +108,6 @@ int search_act(Fight& f, Policy& policy, int sims, int width, int horizon, doubl
                          time_ms, std::move(banned)).first;
 }
 
-Pcg64 pcg64_of(Half state, Half inc, bool has_uint32, std::uint32_t uinteger) {
-    if ((inc.second & 1U) == 0U) throw nb::value_error("inc: a PCG64 increment is odd");
-    Pcg64 g;
-    g.state = make_u128(state.first, state.second);
-    g.inc = make_u128(inc.first, inc.second);
-    g.has_uint32 = has_uint32;
-    g.uinteger = uinteger;
-    return g;
-}
 
 void make_player(SearchPlayer* self, bool mcts, Policy& policy, Policy* model, int sims,
                  int width, int horizon, double c, double caution, int sides, Half state,

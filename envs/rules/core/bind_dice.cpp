@@ -17,20 +17,12 @@ namespace hexdojo {
 
 namespace {
 
-using Half = std::pair<std::uint64_t, std::uint64_t>;  // (high, low) 64-bit halves
-
 Dice make_dice(Half state, Half inc, bool has_uint32, std::uint32_t uinteger, int sides) {
     if (sides < 1 || sides > 255) {
         throw nb::value_error("sides: allowed 1..255");
     }
-    if ((inc.second & 1U) == 0U) {
-        throw nb::value_error("inc: a PCG64 increment is odd");
-    }
     Dice d;
-    d.rng.state = make_u128(state.first, state.second);
-    d.rng.inc = make_u128(inc.first, inc.second);
-    d.rng.has_uint32 = has_uint32;
-    d.rng.uinteger = uinteger;
+    d.rng = pcg64_of(state, inc, has_uint32, uinteger);
     d.sides = sides;
     return d;
 }

@@ -18,7 +18,6 @@ namespace {
 
 template <typename T, typename... Shape>
 using Arr = nb::ndarray<T, nb::c_contig, nb::device::cpu, Shape...>;
-using Half = std::pair<std::uint64_t, std::uint64_t>;
 
 template <typename T>
 T* rows(Arr<T> a, int n, int width, const char* what) {
@@ -82,10 +81,7 @@ void bind_vector(nb::module_& m) {
     nb::class_<Pcg64>(m, "Pcg64", "A PCG64 generator's state (numpy's, bit for bit).")
         .def(nb::init<>())
         .def("set", [](Pcg64& g, Half state, Half inc) {
-            if ((inc.second & 1U) == 0U) throw nb::value_error("inc: a PCG64 increment is odd");
-            g.state = make_u128(state.first, state.second);
-            g.inc = make_u128(inc.first, inc.second);
-            g.has_uint32 = false;
+            g = pcg64_of(state, inc);
         }, nb::arg("state"), nb::arg("inc"))
         .def("next64", &Pcg64::next64)
         .def("bounded", [](Pcg64& g, std::uint32_t rng) {

@@ -9,6 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 namespace hexdojo {
 
@@ -66,5 +69,22 @@ struct Pcg64 {
         return static_cast<std::uint32_t>(m >> 32);
     }
 };
+
+// (high, low) 64-bit halves of a 128-bit number, as numpy's state crosses the bindings.
+using Half = std::pair<std::uint64_t, std::uint64_t>;
+
+// The generator of numpy's PCG64 state: the 128-bit state and increment, and the half-used
+// 32-bit buffer. An even increment (no PCG64 has one) is a std::invalid_argument (a
+// ValueError in Python) saying so, after ``who`` (the binding's name, or nothing).
+inline Pcg64 pcg64_of(Half state, Half inc, bool has_uint32 = false, std::uint32_t uinteger = 0,
+                      const char* who = "") {
+    if ((inc.second & 1U) == 0U) throw std::invalid_argument(std::string(who) + "inc: a PCG64 increment is odd");
+    Pcg64 g;
+    g.state = make_u128(state.first, state.second);
+    g.inc = make_u128(inc.first, inc.second);
+    g.has_uint32 = has_uint32;
+    g.uinteger = uinteger;
+    return g;
+}
 
 }  // namespace hexdojo
