@@ -29,8 +29,13 @@ from hexdojo.agents.tournament import (  # noqa: E402
 )
 from hexdojo.envs.duel import DuelEnv  # noqa: E402
 from hexdojo.envs.rules import Game  # noqa: E402
+from tests.envs.test_env_one_path import episodes  # noqa: E402
 
+from ..scripts_kit import load_script  # noqa: E402
 from . import search_fights as sf  # noqa: E402
+from .test_search_prior import _torch_logits  # noqa: E402
+
+AGREEMENT = load_script("native_player_agreement")
 
 GENERAL = Path(__file__).parents[2] / "agents" / "data" / "general_npc.zip"
 PAIRINGS = {"chu mirror": ["chu", "chu"], "chu vs boris": ["chu", "boris"],
@@ -49,21 +54,10 @@ def duel_npc(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def compare(agent: LearnedAgent, fighters: list[str], seeds: range) -> tuple[int, int]:
     """(decisions, differing choices): the native player and ``agent.act`` asked at every
     decision of seeded fights (fighter 0 plays the agent's choice, fighter 1 greedy's), both
-    reset with the same seed per fight as a tournament resets them."""
-    game = Game.create(fighters)
-    player = agent.native_player(game)
-    assert player is not None
-    n = differ = 0
-    for seed in seeds:
-        agent.reset(seed)
-        player.reset(seed)
-        state, greedy = game.new_state(seed), make_agent("greedy")
-        while not state.is_over:
-            k = player.act(scripted_core.core_of(state))
-            mine = agent.act(state)
-            n, differ = n + 1, differ + (state.legal_choices()[k] != mine)
-            state.apply(mine if state.decision.fighter == 0 else greedy.act(state))
-    return n, differ
+    reset with the same seed per fight as a tournament resets them: the measuring script's
+    own count (``scripts/native_player_agreement.py``), over ``len(seeds)`` fights."""
+    assert seeds.start == 0 and seeds.step == 1, "the script counts fights 0..n-1"
+    return AGREEMENT.disagreements(agent, fighters, len(seeds))
 
 
 @pytest.mark.parametrize("pairing", sorted(PAIRINGS))
@@ -78,22 +72,6 @@ def test_a_duel_npc_chooses_as_act(duel_npc: Path, pairing: str) -> None:
     assert differ == 0 and n > 60
 
 
-def torch_logits(agent: LearnedAgent, state: Any) -> np.ndarray:
-    """The actor's logits of the legal choices (legal order) as act's torch forward gives
-    them, shifted to max 0."""
-    import torch
-
-    from hexdojo.envs.sheets import general_inputs
-
-    obs, mask, _, ids, *_ = general_inputs(state) if agent.general else agent.duel_inputs(state)
-    policy = agent.model.policy
-    with torch.no_grad():
-        o, _ = policy.obs_to_tensor(obs)
-        z = policy.get_distribution(o, action_masks=mask[None]).distribution.logits[0].numpy()
-    z = z[ids].astype(np.float64)
-    return z - z.max()
-
-
 @pytest.mark.parametrize("pairing", ["chu vs boris", "armed"])
 def test_the_players_scores_are_torchs_logits(duel_npc: Path, pairing: str) -> None:
     """The network inside the player (its own vectorised tanh) gives torch's logits to
@@ -105,7 +83,7 @@ def test_the_players_scores_are_torchs_logits(duel_npc: Path, pairing: str) -> N
         state, greedy = game.new_state(seed), make_agent("greedy")
         while not state.is_over:
             z = np.asarray(player.scores(scripted_core.core_of(state)))
-            assert np.allclose(z - z.max(), torch_logits(agent, state), atol=1e-4), state.decision
+            assert np.allclose(z - z.max(), _torch_logits(agent, state), atol=1e-4), state.decision
             state.apply(greedy.act(state))
             n += 1
     assert n > 40
@@ -204,28 +182,6 @@ def test_the_network_is_copied_once_per_game_and_the_agent_still_pickles(duel_np
     assert "_native_nets" not in copy.__dict__ and copy.native_player(game) is not None
 
 
-def episodes(opponent: Any, native: bool | None, fighters: tuple[str, str], n: int = 3,
-             seed: int = 5) -> tuple[list[Any], DuelEnv]:
-    """``n`` seeded episodes of random legal agent actions: every observation, reward,
-    action and the event log; and the env."""
-    env = DuelEnv(opponent=opponent, native=native, flat_observation=True, fighters=fighters,
-                  armed="guard" in fighters)
-    act = np.random.default_rng(seed)
-    out: list[Any] = []
-    obs, info = env.reset(seed=seed)
-    for _ in range(n):
-        trace: list[Any] = [(obs.tobytes(), info["action_mask"].tobytes(), env.side)]
-        while True:
-            a = int(act.choice(np.flatnonzero(info["action_mask"])))
-            obs, r, term, trunc, info = env.step(a)
-            trace.append((a, obs.tobytes(), r, term, trunc))
-            if term or trunc:
-                break
-        out.append((trace, env.fight.events))
-        obs, info = env.reset()
-    return out, env
-
-
 @pytest.mark.parametrize("pairing", sorted(PAIRINGS))
 @pytest.mark.parametrize("temperature", [None, 1.0])
 def test_duel_env_plays_the_same_episodes_natively_and_from_python(pairing: str,
@@ -233,8 +189,9 @@ def test_duel_env_plays_the_same_episodes_natively_and_from_python(pairing: str,
     """Issue 32's one step path: the same seed gives the same episodes whether the core plays
     the checkpoint (its native player) or asks its act from Python (native=False)."""
     fighters = tuple(PAIRINGS[pairing])
-    native, env_n = episodes(LearnedAgent.load(GENERAL, temperature=temperature), None, fighters)
-    python, env_p = episodes(LearnedAgent.load(GENERAL, temperature=temperature), False, fighters)
+    kwargs = {"n": 3, "fighters": fighters, "armed": "guard" in fighters}
+    native, env_n = episodes(LearnedAgent.load(GENERAL, temperature=temperature), None, **kwargs)
+    python, env_p = episodes(LearnedAgent.load(GENERAL, temperature=temperature), False, **kwargs)
     assert isinstance(env_n._duel.player, _bots.NetPlayer) and env_p._duel.external
     assert native == python
     assert env_n.opponent_seconds == 0.0 < env_p.opponent_seconds
